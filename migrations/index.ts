@@ -1,0 +1,8 @@
+import type { MigrationInterface } from 'typeorm';
+
+/**
+ * Every migration, oldest first. This list (not a file glob) is what TypeORM runs, so the compiled
+ * app, the migration command and jest all load the same classes; a unit test checks that every
+ * file in this folder is listed.
+ */
+export const MIGRATIONS: Array<new () => MigrationInterface> = [];

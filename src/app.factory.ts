@@ -1,0 +1,50 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SwaggerModule } from '@nestjs/swagger';
+import { AppModule, AppModuleOptions } from './app.module';
+import { AppConfig } from './common/config/app-config';
+import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
+import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
+import { NestPinoLogger } from './common/logging/nest-pino-logger';
+import { requestLoggingMiddleware } from './common/logging/request-logging.middleware';
+import { buildOpenApiDocument } from './common/openapi/openapi-document';
+import { RequestValidationPipe } from './common/validation/request-validation.pipe';
+
+/**
+ * Builds the fully configured application (middleware, validation, error filter, OpenAPI) without
+ * listening. `main.ts` and the end-to-end tests both use it, so tests exercise the real app.
+ */
+export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
+  const { config, logger } = options;
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.use(requestLoggingMiddleware(logger));
+  app.use(securityHeadersMiddleware);
+  configureCors(app, config);
+  app.useGlobalPipes(new RequestValidationPipe());
+  app.useGlobalFilters(new GlobalExceptionFilter(logger));
+  SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
+    jsonDocumentUrl: `${config.apiV1Str}/openapi.json`,
+    raw: ['json'],
+    customSiteTitle: 'PKI and network inventory API',
+    swaggerOptions: { validatorUrl: null, persistAuthorization: false },
+  });
+  return app;
+}
+
+function configureCors(app: NestExpressApplication, config: AppConfig): void {
+  const origins = config.backendCorsOrigins;
+  if (origins.length === 0) return;
+  const any = origins.includes('*');
+  app.enableCors({
+    origin: any ? true : origins,
+    // A wildcard origin with credentials would let any site act as a logged-in user.
+    credentials: !any,
+    exposedHeaders: ['X-Request-ID', 'Content-Disposition', 'Retry-After'],
+    maxAge: 600,
+  });
+}

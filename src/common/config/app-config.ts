@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { EnvReader } from './env-reader';
+
+export const NODE_ENVIRONMENTS = ['development', 'production', 'test'] as const;
+export type NodeEnvironment = (typeof NODE_ENVIRONMENTS)[number];
+export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
+export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
+export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
+
+/** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
+export type TrustProxy = boolean | number | string[];
+
+const MIN_SECRET_KEY_LENGTH = 32;
+const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * The whole typed configuration of the process, built once from the environment at start.
+ * Injected by class token; nothing else in the code reads `process.env`.
+ */
+export class AppConfig {
+  readonly nodeEnv: NodeEnvironment;
+  readonly host: string;
+  readonly port: number;
+  readonly apiV1Str: string;
+  readonly secretKey: string;
+  /** True when SECRET_KEY was unset and a throw-away key was generated for this process. */
+  readonly secretKeyGenerated: boolean;
+  readonly algorithm: JwtAlgorithm;
+  readonly accessTokenExpireMinutes: number;
+  readonly refreshTokenExpireMinutes: number;
+  readonly caKeySize: RsaKeySize;
+  readonly caCertDays: number;
+  readonly certKeySize: RsaKeySize;
+  readonly certDays: number;
+  readonly allowUnauthenticatedRegistration: boolean;
+  readonly backendCorsOrigins: string[];
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly dataDir: string;
+  readonly embeddedDbPort: number;
+  readonly migrateOnStart: boolean;
+  readonly logLevel: LogLevel;
+  readonly trustProxy: TrustProxy;
+  readonly shutdownGraceSeconds: number;
+
+  constructor(values: Omit<AppConfig, 'isProduction'>) {
+    Object.assign(this, values);
+    Object.freeze(this);
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+}
+
+export interface LoadedConfig {
+  config: AppConfig;
+  /** Every variable name the loader reads. */
+  variables: string[];
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  return readConfig(env).config;
+}
+
+export function readConfig(env: Record<string, string | undefined>): LoadedConfig {
+  const r = new EnvReader(env);
+  const nodeEnv = r.oneOf('NODE_ENV', NODE_ENVIRONMENTS, 'development');
+  const { secretKey, generated } = readSecretKey(r, nodeEnv);
+  const days = { min: 1, max: 36500 };
+  const keySize = (name: string, fallback: RsaKeySize) => r.oneOf<RsaKeySize>(name, RSA_KEY_SIZES, fallback, (v) => v);
+
+  const config = new AppConfig({
+    nodeEnv,
+    host: r.string('HOST', '0.0.0.0'),
+    port: r.int('PORT', 8000, { min: 1, max: 65535 }),
+    apiV1Str: r.string('API_V1_STR', '/api/v1', {
+      pattern: /^(\/[A-Za-z0-9._~-]+)+$/,
+      description: 'a path such as /api/v1 (leading slash, no trailing slash)',
+    }),
+    secretKey,
+    secretKeyGenerated: generated,
+    algorithm: r.oneOf('ALGORITHM', JWT_ALGORITHMS, 'HS256', (v) => v.toUpperCase()),
+    accessTokenExpireMinutes: r.int('ACCESS_TOKEN_EXPIRE_MINUTES', 15, { min: 1, max: 525600 }),
+    refreshTokenExpireMinutes: r.int('REFRESH_TOKEN_EXPIRE_MINUTES', 1440, { min: 1, max: 5256000 }),
+    caKeySize: keySize('CA_KEY_SIZE', 4096),
+    caCertDays: r.int('CA_CERT_DAYS', 3650, days),
+    certKeySize: keySize('CERT_KEY_SIZE', 2048),
+    certDays: r.int('CERT_DAYS', 365, days),
+    allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
+    backendCorsOrigins: readCorsOrigins(r),
+    databaseUrl: readDatabaseUrl(r),
+    databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+    dataDir: r.string('DATA_DIR', './data'),
+    embeddedDbPort: readEmbeddedDbPort(r),
+    migrateOnStart: r.bool('MIGRATE_ON_START', true),
+    logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
+    trustProxy: readTrustProxy(r),
+    shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
+  });
+  r.throwIfInvalid();
+  return { config, variables: r.variables() };
+}
+
+function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: string; generated: boolean } {
+  const value = r.raw('SECRET_KEY');
+  if (value === undefined) {
+    if (nodeEnv === 'production') {
+      r.problem('SECRET_KEY', 'is required when NODE_ENV=production (use at least 32 random characters)');
+    }
+    return { secretKey: randomBytes(32).toString('base64url'), generated: true };
+  }
+  if (value.length < MIN_SECRET_KEY_LENGTH) {
+    r.problem('SECRET_KEY', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
+  }
+  return { secretKey: value, generated: false };
+}
+
+function readDatabaseUrl(r: EnvReader): string | undefined {
+  const value = r.optionalString('DATABASE_URL');
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || url.hostname === '') {
+    // The value may hold a password, so it is not echoed.
+    r.problem('DATABASE_URL', 'must be a postgres:// or postgresql:// URL with a host');
+    return undefined;
+  }
+  return value;
+}
+
+function readEmbeddedDbPort(r: EnvReader): number {
+  const port = r.int('EMBEDDED_DB_PORT', 0, { min: 0, max: 65535 });
+  if (port === 5432) {
+    r.problem('EMBEDDED_DB_PORT', 'must not be 5432, the port of a real PostgreSQL server (use 0 for a free port)');
+    return 0;
+  }
+  return port;
+}
+
+function readCorsOrigins(r: EnvReader): string[] {
+  const origins = r.list('BACKEND_CORS_ORIGINS');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let valid = false;
+    try {
+      const url = new URL(origin);
+      valid = ['http:', 'https:'].includes(url.protocol) && url.origin === origin.replace(/\/$/, '');
+    } catch {
+      valid = false;
+    }
+    if (!valid) {
+      r.problem('BACKEND_CORS_ORIGINS', `must list origins such as https://app.example.com or * (got ${JSON.stringify(origin)})`);
+    }
+  }
+  return origins.map((origin) => origin.replace(/\/$/, ''));
+}
+
+function readTrustProxy(r: EnvReader): TrustProxy {
+  const value = r.raw('TRUST_PROXY');
+  if (value === undefined) return false;
+  const word = value.toLowerCase();
+  if (word === 'true') return true;
+  if (word === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => !isTrustProxyEntry(entry));
+  if (bad !== undefined) {
+    r.problem('TRUST_PROXY', `must be true, false, a hop count, or addresses/CIDRs/loopback,linklocal,uniquelocal (got ${JSON.stringify(bad)})`);
+    return false;
+  }
+  return entries;
+}
+
+function isTrustProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) && Number(bits) <= max;
+}

@@ -1,0 +1,15 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { AppConfig } from './app-config';
+
+/** Makes the one validated {@link AppConfig} injectable everywhere. */
+@Global()
+@Module({})
+export class AppConfigModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppConfigModule,
+      providers: [{ provide: AppConfig, useValue: config }],
+      exports: [AppConfig],
+    };
+  }
+}

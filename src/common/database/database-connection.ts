@@ -1,0 +1,28 @@
+import { Logger } from 'pino';
+import { AppConfig } from '../config/app-config';
+import { EmbeddedPostgres } from './embedded-postgres';
+
+/** Where the app's PostgreSQL is: the server named by DATABASE_URL, or an embedded one it owns. */
+export interface DatabaseConnection {
+  url: string;
+  embedded: boolean;
+  /** Stops the embedded server (no-op for an external one); call after the app has closed its pool. */
+  close(): Promise<void>;
+}
+
+export async function openDatabaseConnection(config: AppConfig, logger: Logger): Promise<DatabaseConnection> {
+  if (config.databaseUrl) {
+    return { url: config.databaseUrl, embedded: false, close: async () => undefined };
+  }
+  const embedded = await EmbeddedPostgres.start({
+    dataDir: config.dataDir,
+    port: config.embeddedDbPort,
+    // Headroom over the pool for the migration lock holder and ad-hoc psql sessions.
+    maxConnections: config.databasePoolSize + 5,
+  });
+  logger.info(
+    { data_dir: config.dataDir, host: embedded.host, port: embedded.port },
+    'embedded PostgreSQL (PGlite) started',
+  );
+  return { url: embedded.url, embedded: true, close: () => embedded.stop() };
+}

@@ -1,0 +1,26 @@
+import type { DataSource } from 'typeorm';
+
+/** Arbitrary constant naming "schema migration" among advisory locks. */
+const MIGRATION_LOCK_KEY = 7_310_442_019;
+
+/**
+ * Applies pending migrations while holding a session advisory lock, so that replicas starting
+ * together migrate one after another instead of racing. (On embedded PGlite the lock excludes
+ * nothing, which is fine: the data-directory lock already allows only one process.)
+ * Returns the names of the migrations applied.
+ */
+export async function runPendingMigrations(dataSource: DataSource): Promise<string[]> {
+  const lockHolder = dataSource.createQueryRunner();
+  await lockHolder.connect();
+  try {
+    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((migration) => migration.name);
+    } finally {
+      await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await lockHolder.release();
+  }
+}

@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { Logger } from 'pino';
+import { createApp } from './app.factory';
+import { AppConfig } from './common/config/app-config';
+import { loadEnvironmentOrExit } from './common/config/load-environment';
+import { DatabaseConnection, openDatabaseConnection } from './common/database/database-connection';
+import { createRootLogger } from './common/logging/root-logger';
+
+async function main(): Promise<void> {
+  const config = loadEnvironmentOrExit();
+  const logger = createRootLogger(config.logLevel);
+  warnAboutGeneratedSecret(config, logger);
+  let database: DatabaseConnection | undefined;
+  try {
+    database = await openDatabaseConnection(config, logger);
+    const app = await createApp({ config, logger, databaseUrl: database.url });
+    await app.listen(config.port, config.host);
+    logger.info(
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' },
+      'server listening',
+    );
+    handleShutdownSignals(app, database, config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'server failed to start');
+    await database?.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
+  if (!config.secretKeyGenerated) return;
+  logger.warn(
+    'SECRET_KEY is not set: a random key was generated for this process only. Every token it signs ' +
+      'becomes invalid at restart and replicas will not accept each other’s tokens. Set SECRET_KEY ' +
+      '(at least 32 random characters); NODE_ENV=production refuses to start without it.',
+  );
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, close the pool and the
+ * embedded database, exit 0. Nest's own shutdown hooks re-raise the signal (exit 143), so the
+ * signals are handled here instead. A shutdown that overruns the grace period exits 1.
+ */
+function handleShutdownSignals(
+  app: INestApplication,
+  database: DatabaseConnection,
+  config: AppConfig,
+  logger: Logger,
+): void {
+  let shuttingDown = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down');
+    const overrun = setTimeout(() => {
+      logger.error({ grace_seconds: config.shutdownGraceSeconds }, 'shutdown overran its grace period');
+      process.exit(1);
+    }, config.shutdownGraceSeconds * 1000);
+    overrun.unref();
+    try {
+      await app.close();
+      await database.close();
+      logger.info('shutdown complete');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', (signal) => void shutdown(signal));
+  process.once('SIGINT', (signal) => void shutdown(signal));
+}
+
+void main();

@@ -1,0 +1,94 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { TEST_SECRET_KEY } from './test-app';
+
+export const BUILT_MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+
+/** The built server (`node dist/src/main.js`) as a child process, as an operator runs it. */
+export class ServerProcess {
+  private output = '';
+  private readonly exited: Promise<number | null>;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString('utf8')));
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  /**
+   * Starts the server with only the given variables (plus PATH/HOME and test defaults), so the
+   * developer's own DATABASE_URL or .env cannot leak in.
+   */
+  static spawn(env: Record<string, string>, cwd: string): ServerProcess {
+    if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npm run build" first (npm test does)`);
+    const port = Number(env.PORT ?? 0);
+    const child = spawn(process.execPath, [BUILT_MAIN], {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        NODE_ENV: 'test',
+        SECRET_KEY: TEST_SECRET_KEY,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ServerProcess(child, port);
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  logs(): string {
+    return this.output;
+  }
+
+  /** Log lines as JSON objects (non-JSON lines, such as configuration errors, are skipped). */
+  logEntries(): Array<Record<string, unknown>> {
+    return this.output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  /** Resolves once GET /health answers 200; rejects if the process exits or the time runs out. */
+  async waitUntilHealthy(timeoutMs = 45000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    while (Date.now() < deadline) {
+      if (exited) throw new Error(`server exited before becoming healthy:\n${this.output}`);
+      try {
+        const response = await fetch(`${this.baseUrl}/health`);
+        if (response.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`server not healthy after ${timeoutMs} ms:\n${this.output}`);
+  }
+
+  waitForExit(): Promise<number | null> {
+    return this.exited;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    this.child.kill(signal);
+    return this.exited;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

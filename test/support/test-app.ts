@@ -1,0 +1,51 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AddressInfo } from 'node:net';
+import { createApp } from '../../src/app.factory';
+import { AppConfig, loadConfig } from '../../src/common/config/app-config';
+import { createRootLogger } from '../../src/common/logging/root-logger';
+import { LogCapture } from './log-capture';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export const TEST_SECRET_KEY = 'e2e-test-secret-key-0123456789abcdef';
+
+export interface TestAppOptions {
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  /** Override the database URL the app connects to (e.g. through a proxy); a fresh database is still made. */
+  databaseUrl?: (freshUrl: string) => string | Promise<string>;
+  extraModules?: Array<Type | DynamicModule>;
+}
+
+/** The real application on a fresh database, listening on a random loopback port. */
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  /** `http://127.0.0.1:<port>` */
+  baseUrl: string;
+  database: TestDatabase;
+  logs: LogCapture;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ...options.env });
+  const logs = new LogCapture();
+  const logger = createRootLogger(config.logLevel, logs);
+  const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
+  const app = await createApp({ config, logger, databaseUrl, extraModules: options.extraModules });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    database,
+    logs,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
