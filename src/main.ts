@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'pino';
-import { createApp } from './app.factory';
+import { closeApp, createApp } from './app.factory';
 import { AppConfig } from './common/config/app-config';
 import { loadEnvironmentOrExit } from './common/config/load-environment';
 import { DatabaseConnection, openDatabaseConnection } from './common/database/database-connection';
@@ -43,7 +43,7 @@ function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
  * signals are handled here instead. A shutdown that overruns the grace period exits 1.
  */
 function handleShutdownSignals(
-  app: INestApplication,
+  app: NestExpressApplication,
   database: DatabaseConnection,
   config: AppConfig,
   logger: Logger,
@@ -59,7 +59,7 @@ function handleShutdownSignals(
     }, config.shutdownGraceSeconds * 1000);
     overrun.unref();
     try {
-      await app.close();
+      await closeApp(app);
       await database.close();
       logger.info('shutdown complete');
       process.exit(0);

@@ -1,7 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AddressInfo } from 'node:net';
-import { createApp } from '../../src/app.factory';
+import { closeApp, createApp } from '../../src/app.factory';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { createRootLogger } from '../../src/common/logging/root-logger';
 import { LogCapture } from './log-capture';
@@ -44,7 +44,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database,
     logs,
     close: async () => {
-      await app.close();
+      await closeApp(app);
       await database.drop();
     },
   };

@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { freePort, ServerProcess } from './support/server-process';
+import { createTestDatabase } from './support/test-database';
+
+/** The built server as an operator runs it: `node dist/src/main.js`, configured by environment. */
+describe('server process', () => {
+  let workDir: string;
+
+  beforeEach(() => {
+    workDir = mkdtempSync(join(tmpdir(), 'pki-server-'));
+  });
+
+  afterEach(() => {
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('exits 1 with one line naming PORT when PORT is invalid', async () => {
+    const server = ServerProcess.spawn({ PORT: 'abc' }, workDir);
+    expect(await server.waitForExit()).toBe(1);
+    const lines = server.logs().trim().split('\n');
+    expect(lines).toEqual(['Invalid configuration: PORT must be an integer from 1 to 65535 (got "abc")']);
+  });
+
+  it('refuses to start in production without SECRET_KEY', async () => {
+    const server = ServerProcess.spawn({ NODE_ENV: 'production', SECRET_KEY: '' }, workDir);
+    expect(await server.waitForExit()).toBe(1);
+    expect(server.logs().trim()).toMatch(/^Invalid configuration: SECRET_KEY is required when NODE_ENV=production/);
+  });
+
+  it('names every bad variable, one line each, and never echoes a database URL', async () => {
+    const server = ServerProcess.spawn(
+      { PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://user:hunter2@db/x' },
+      workDir,
+    );
+    expect(await server.waitForExit()).toBe(1);
+    const lines = server.logs().trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((line) => line.split(' ')[2])).toEqual(['PORT', 'DATABASE_URL', 'LOG_LEVEL']);
+    expect(server.logs()).not.toContain('hunter2');
+  });
+
+  it('runs on an embedded database that survives a restart, locked to one process', async () => {
+    const dataDir = join(workDir, 'data');
+    const env = { PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: '', NODE_ENV: 'development' };
+    const first = ServerProcess.spawn(env, workDir);
+    await first.waitUntilHealthy();
+    expect(first.logEntries().some((entry) => entry.level === 'warn' && /SECRET_KEY is not set/.test(String(entry.msg)))).toBe(true);
+
+    await withEmbeddedClient(first, async (client) => {
+      await client.query('CREATE TABLE survival (note text)');
+      await client.query("INSERT INTO survival VALUES ('written before restart')");
+    });
+
+    const intruder = ServerProcess.spawn({ ...env, PORT: String(await freePort()) }, workDir);
+    expect(await intruder.waitForExit()).toBe(1);
+    expect(intruder.logs()).toMatch(/data directory .* is in use by another process/);
+
+    expect(await first.stop('SIGTERM')).toBe(0);
+    expect(first.logEntries().map((entry) => entry.msg)).toContain('shutdown complete');
+
+    const second = ServerProcess.spawn(env, workDir);
+    try {
+      await second.waitUntilHealthy();
+      await withEmbeddedClient(second, async (client) => {
+        const { rows } = await client.query('SELECT note FROM survival');
+        expect(rows).toEqual([{ note: 'written before restart' }]);
+      });
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('runs on the PostgreSQL server named by DATABASE_URL', async () => {
+    const database = await createTestDatabase();
+    const server = ServerProcess.spawn({ PORT: String(await freePort()), DATABASE_URL: database.url }, workDir);
+    try {
+      await server.waitUntilHealthy();
+      const listening = server.logEntries().find((entry) => entry.msg === 'server listening');
+      expect(listening?.database).toBe('server');
+      const client = new Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ exists: boolean }>("SELECT to_regclass('public.migrations') IS NOT NULL AS exists");
+        expect(rows[0].exists).toBe(true);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+      await database.drop();
+    }
+  });
+});
+
+async function withEmbeddedClient(server: ServerProcess, work: (client: Client) => Promise<void>): Promise<void> {
+  const started = server.logEntries().find((entry) => entry.msg === 'embedded PostgreSQL (PGlite) started');
+  expect(started).toBeDefined();
+  const client = new Client({ host: String(started!.host), port: Number(started!.port), user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
