@@ -27,8 +27,9 @@ export default async function globalSetup(): Promise<void> {
     await migrate(databaseUrlWithName(serverUrl, template));
     process.env.E2E_DB_MODE = 'server';
     process.env.E2E_DB_TEMPLATE = template;
-    globalThis.__E2E_TEARDOWN__ = () =>
-      withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
+    globalThis.__E2E_TEARDOWN__ = async () => {
+      await withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
+    };
     return;
   }
   const template = await PGlite.create();

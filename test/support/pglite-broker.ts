@@ -1,4 +1,4 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { randomUUID } from 'node:crypto';
 import { createServer, Server } from 'node:http';
@@ -11,7 +11,7 @@ import { AddressInfo } from 'node:net';
  * DELETE /databases/<id> stops it.
  */
 export class PgliteBroker {
-  private readonly clones = new Map<string, { db: PGlite; server: PGLiteSocketServer }>();
+  private readonly clones = new Map<string, { db: PGliteInterface; server: PGLiteSocketServer }>();
   private http?: Server;
 
   constructor(private readonly template: PGlite) {}
@@ -44,7 +44,8 @@ export class PgliteBroker {
 
   private async createClone(): Promise<{ id: string; url: string }> {
     const db = await this.template.clone();
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 30 });
+    // clone() is typed as the interface; the socket server needs the class it actually returns.
+    const server = new PGLiteSocketServer({ db: db as PGlite, host: '127.0.0.1', port: 0, maxConnections: 30 });
     await server.start();
     const id = randomUUID();
     this.clones.set(id, { db, server });

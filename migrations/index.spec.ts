@@ -1,0 +1,20 @@
+import { readdirSync } from 'node:fs';
+import { MIGRATIONS } from './index';
+
+describe('migrations/index.ts', () => {
+  const files = readdirSync(__dirname).filter((name) => /^\d+-.+\.ts$/.test(name) && !name.endsWith('.spec.ts'));
+
+  it('lists every migration file in this folder, oldest first', () => {
+    const timestamps = files.map((name) => Number(name.split('-')[0])).sort((a, b) => a - b);
+    expect(MIGRATIONS.map((migration) => Number(/(\d{13})$/.exec(migration.name)?.[1]))).toEqual(timestamps);
+  });
+
+  it('names each file <timestamp>-<Name>.ts after the class it holds', () => {
+    const classNames = MIGRATIONS.map((migration) => migration.name);
+    const fromFiles = files.map((name) => {
+      const [timestamp, rest] = [name.split('-')[0], name.slice(name.indexOf('-') + 1, -3)];
+      return `${rest}${timestamp}`;
+    });
+    expect(classNames.sort()).toEqual(fromFiles.sort());
+  });
+});

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readConfig } from './app-config';
+import { InvalidConfigurationError } from './env-reader';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readConfig(env);
+  } catch (error) {
+    if (error instanceof InvalidConfigurationError) return error.lines();
+    throw error;
+  }
+  return [];
+}
+
+describe('readConfig', () => {
+  it('applies the documented defaults', () => {
+    const { config } = readConfig({});
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 8000,
+      host: '0.0.0.0',
+      apiV1Str: '/api/v1',
+      algorithm: 'HS256',
+      accessTokenExpireMinutes: 15,
+      refreshTokenExpireMinutes: 1440,
+      caKeySize: 4096,
+      caCertDays: 3650,
+      certKeySize: 2048,
+      certDays: 365,
+      allowUnauthenticatedRegistration: false,
+      backendCorsOrigins: [],
+      databaseUrl: undefined,
+      dataDir: './data',
+      embeddedDbPort: 0,
+      migrateOnStart: true,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+  });
+
+  it('generates a strong throw-away SECRET_KEY outside production and says so', () => {
+    const a = readConfig({}).config;
+    const b = readConfig({}).config;
+    expect(a.secretKeyGenerated).toBe(true);
+    expect(a.secretKey.length).toBeGreaterThanOrEqual(32);
+    expect(a.secretKey).not.toBe(b.secretKey);
+  });
+
+  it('refuses production without SECRET_KEY, and short keys anywhere', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'Invalid configuration: SECRET_KEY is required when NODE_ENV=production (use at least 32 random characters)',
+    ]);
+    const short = problemsOf({ SECRET_KEY: 'too-short-secret' });
+    expect(short).toHaveLength(1);
+    expect(short[0]).toContain('SECRET_KEY must be at least 32 characters long (got 16)');
+    expect(short[0]).not.toContain('too-short-secret');
+  });
+
+  it.each([
+    ['PORT', 'abc', 'PORT must be an integer from 1 to 65535 (got "abc")'],
+    ['PORT', '0', 'PORT must be an integer from 1 to 65535 (got "0")'],
+    ['PORT', '8000.5', 'PORT must be an integer'],
+    ['ACCESS_TOKEN_EXPIRE_MINUTES', '-1', 'ACCESS_TOKEN_EXPIRE_MINUTES must be an integer'],
+    ['CA_KEY_SIZE', '1024', 'CA_KEY_SIZE must be one of 2048, 3072, 4096, 8192'],
+    ['CERT_DAYS', '0', 'CERT_DAYS must be an integer from 1 to 36500'],
+    ['ALGORITHM', 'RS256', 'ALGORITHM must be one of HS256, HS384, HS512'],
+    ['ALLOW_UNAUTHENTICATED_REGISTRATION', 'maybe', 'ALLOW_UNAUTHENTICATED_REGISTRATION must be true or false'],
+    ['API_V1_STR', 'api/v1/', 'API_V1_STR must be a path such as /api/v1'],
+    ['LOG_LEVEL', 'verbose', 'LOG_LEVEL must be one of'],
+    ['NODE_ENV', 'staging', 'NODE_ENV must be one of development, production, test'],
+    ['BACKEND_CORS_ORIGINS', 'not a url', 'BACKEND_CORS_ORIGINS must list origins'],
+    ['BACKEND_CORS_ORIGINS', '["https://a.example", 3]', 'BACKEND_CORS_ORIGINS must be a comma-separated list or a JSON array'],
+    ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be true, false, a hop count'],
+    ['EMBEDDED_DB_PORT', '5432', 'EMBEDDED_DB_PORT must not be 5432'],
+    ['DATABASE_URL', 'mysql://root@db/x', 'DATABASE_URL must be a postgres:// or postgresql:// URL with a host'],
+  ])('rejects %s=%s naming the variable', (name, value, expected) => {
+    const lines = problemsOf({ [name]: value });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`Invalid configuration: ${expected}`);
+  });
+
+  it('reports every bad variable at once', () => {
+    expect(problemsOf({ PORT: 'x', CERT_DAYS: 'y', ALGORITHM: 'z' })).toHaveLength(3);
+  });
+
+  it('parses booleans, lists and proxy settings in their usual spellings', () => {
+    const { config } = readConfig({
+      ALLOW_UNAUTHENTICATED_REGISTRATION: 'TRUE',
+      MIGRATE_ON_START: '0',
+      BACKEND_CORS_ORIGINS: '["https://a.example", "http://localhost:3000/"]',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1',
+      LOG_LEVEL: 'WARNING',
+      ALGORITHM: 'hs512',
+      DATABASE_URL: 'postgresql://app:pw@db.internal:5433/pki',
+    });
+    expect(config.allowUnauthenticatedRegistration).toBe(true);
+    expect(config.migrateOnStart).toBe(false);
+    expect(config.backendCorsOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(config.trustProxy).toEqual(['loopback', '10.0.0.0/8', 'fd00::1']);
+    expect(config.logLevel).toBe('warn');
+    expect(config.algorithm).toBe('HS512');
+    expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/pki');
+    expect(readConfig({ TRUST_PROXY: '2' }).config.trustProxy).toBe(2);
+    expect(readConfig({ BACKEND_CORS_ORIGINS: 'https://a.example,https://b.example' }).config.backendCorsOrigins).toHaveLength(2);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(readConfig({ PORT: '', DATABASE_URL: '  ' }).config).toMatchObject({ port: 8000, databaseUrl: undefined });
+  });
+
+  it('is frozen', () => {
+    const { config } = readConfig({});
+    expect(() => Object.assign(config, { port: 1 })).toThrow(TypeError);
+  });
+
+  it('has every variable it reads documented in docs/configuration.md', () => {
+    const docs = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+    const { variables } = readConfig({});
+    expect(variables.length).toBeGreaterThan(15);
+    expect(variables.filter((name) => !docs.includes(`\`${name}\``))).toEqual([]);
+  });
+});
