@@ -1,0 +1,65 @@
+export { X509EngineError } from './x509-error';
+export {
+  DISTINGUISHED_NAME_KEYS,
+  distinguishedNameAttributes,
+  formatDistinguishedName,
+  InvalidDistinguishedNameError,
+  parseDistinguishedName,
+  validateDistinguishedName,
+} from './distinguished-name';
+export type { DistinguishedName, DistinguishedNameAttribute, DistinguishedNameKey } from './distinguished-name';
+export {
+  describeKeyAlgorithm,
+  EC_CURVES,
+  exportPrivateKeyPem,
+  generateKeyPair,
+  importPrivateKeyPem,
+  importPublicKeySpki,
+  InvalidKeyError,
+  keyAlgorithmOf,
+  MIN_RSA_KEY_SIZE,
+  RSA_KEY_SIZES,
+  signatureAlgorithmFor,
+} from './key-pair';
+export type {
+  CryptoKey,
+  CryptoKeyPair,
+  EcCurve,
+  InvalidKeyErrorCode,
+  KeyAlgorithm,
+  KeySpec,
+  RsaKeySize,
+  SignatureAlgorithm,
+} from './key-pair';
+export { generateSerialNumber, InvalidSerialNumberError, normalizeSerialNumber, SERIAL_NUMBER_BYTES } from './serial-number';
+export {
+  CERTIFICATE_PROFILES,
+  isDnsName,
+  isEmailAddress,
+  isIpAddress,
+  normalizeDnsName,
+  normalizeEmailAddress,
+  normalizeIpAddress,
+  resolveSubjectAltNames,
+  SubjectAltNameError,
+} from './subject-alt-names';
+export type { CertificateProfile, SubjectAltNameErrorCode, SubjectAltNames } from './subject-alt-names';
+export {
+  certificateDerToPem,
+  certificatePemToDer,
+  concatenatePemChain,
+  InvalidPemError,
+  sha256Fingerprint,
+  splitPemChain,
+} from './pem';
+export type { CertificateSource } from './pem';
+export { InvalidCertificateError, readCertificate } from './certificate-reader';
+export type { CertificateInfo } from './certificate-reader';
+export { IssuanceError } from './issuer';
+export type { IssuanceErrorCode } from './issuer';
+export { buildCaCertificate, buildLeafCertificate, MAX_VALID_DAYS, NOT_BEFORE_BACKDATE_SECONDS } from './certificate-builder';
+export type { CaCertificateRequest, IssuedCertificate, IssuerUrls, LeafCertificateRequest } from './certificate-builder';
+export { InvalidCsrError, parseCsr } from './csr';
+export type { InvalidCsrErrorCode, ParsedCsr } from './csr';
+export { buildCrl, crlDerToPem, crlPemToDer, REVOCATION_REASON_CODES, revocationReasonCode } from './crl-builder';
+export type { BuiltCrl, CrlEntry, CrlRequest, RevocationReason } from './crl-builder';
