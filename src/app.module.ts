@@ -1,10 +1,19 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
+import { RouterModule } from '@nestjs/core';
 import { Logger } from 'pino';
+import { AccessControlModule } from './common/auth/access-control.module';
 import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
+import { AuditModule } from './modules/audit/audit.module';
+import { AuthModule } from './modules/auth/auth.module';
+import { OrgsModule } from './modules/orgs/orgs.module';
+import { UsersModule } from './modules/users/users.module';
+
+/** Modules whose controllers are served under API_V1_STR. */
+const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule];
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -30,7 +39,10 @@ export class AppModule {
           migrateOnStart: config.migrateOnStart,
           logger,
         }),
+        AccessControlModule,
         HealthModule,
+        ...API_V1_MODULES,
+        RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),
       ],
     };

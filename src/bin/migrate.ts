@@ -88,7 +88,7 @@ async function generateMigration(database: DatabaseConnection, config: AppConfig
     const timestamp = Date.now();
     const className = `${name}${timestamp}`;
     const statements = (queries: typeof sql.upQueries) =>
-      queries.map((query) => `    await queryRunner.query(${JSON.stringify(query.query)});`).join('\n');
+      queries.map((query) => `    await queryRunner.query(\`${query.query.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${')}\`);`).join('\n');
     const file = `${timestamp}-${name}.ts`;
     writeFileSync(
       join(MIGRATIONS_DIR, file),

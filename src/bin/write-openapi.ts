@@ -1,28 +1,30 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppModule } from '../app.module';
+import { closeApp, createApp } from '../app.factory';
 import { loadConfig } from '../common/config/app-config';
+import { EmbeddedPostgres } from '../common/database/embedded-postgres';
 import { createRootLogger } from '../common/logging/root-logger';
 import { buildOpenApiDocument } from '../common/openapi/openapi-document';
 
 /** Where the committed OpenAPI document lives; SDKs are generated from it and a test diffs it. */
-export const COMMITTED_OPENAPI_PATH = join(__dirname, '..', '..', '..', 'docs', 'openapi.json');
+const COMMITTED_OPENAPI_PATH = join(__dirname, '..', '..', '..', 'docs', 'openapi.json');
 
 /**
- * Writes the OpenAPI document with default settings. Preview mode wires the modules without
- * instantiating providers, so no database is needed.
+ * Writes the OpenAPI document of the app with default settings. The app is built for real (route
+ * prefixes come from providers, which a preview-mode app does not run) on a throw-away in-memory
+ * database.
  */
 async function main(): Promise<void> {
-  const config = loadConfig({});
-  const app = await NestFactory.create(
-    AppModule.forRoot({ config, logger: createRootLogger('silent'), databaseUrl: 'postgres://unused@127.0.0.1:1/unused' }),
-    { preview: true, logger: false },
-  );
-  const document = buildOpenApiDocument(app);
-  writeFileSync(COMMITTED_OPENAPI_PATH, `${JSON.stringify(document, null, 2)}\n`);
-  await app.close();
+  const database = await EmbeddedPostgres.startInMemory();
+  try {
+    const app = await createApp({ config: loadConfig({}), logger: createRootLogger('silent'), databaseUrl: database.url });
+    await app.init();
+    writeFileSync(COMMITTED_OPENAPI_PATH, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
+    await closeApp(app);
+  } finally {
+    await database.stop();
+  }
   process.stdout.write(`wrote ${COMMITTED_OPENAPI_PATH}\n`);
 }
 

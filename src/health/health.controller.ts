@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { Public } from '../common/auth/authenticated.decorator';
 import { HealthStatusDto } from './health.dto';
 import { HealthService } from './health.service';
 
@@ -10,6 +11,7 @@ export class HealthController {
   constructor(private readonly health: HealthService) {}
 
   @Get()
+  @Public()
   @ApiOperation({ operationId: 'getHealth', summary: 'Readiness: the process and its database answer' })
   @ApiResponse({ status: 200, type: HealthStatusDto })
   @ApiResponse({ status: 503, type: HealthStatusDto, description: 'The database did not answer within 2 s' })
@@ -20,6 +22,7 @@ export class HealthController {
   }
 
   @Get('live')
+  @Public()
   @ApiOperation({ operationId: 'getLiveness', summary: 'Liveness: the process serves requests' })
   @ApiResponse({ status: 200, type: HealthStatusDto })
   liveness(): HealthStatusDto {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Module, Post, Query } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Min, MinLength, ValidateNested } from 'class-validator';
 import { DataSource } from 'typeorm';
+import { Public } from '../../src/common/auth/authenticated.decorator';
 import { DomainError, ErrorDetail } from '../../src/common/errors/domain-error';
 import { NotFoundError } from '../../src/common/errors/common-errors';
 
@@ -50,6 +51,7 @@ class PolicyViolationError extends DomainError {
  * through the real application's pipeline.
  */
 @Controller('api/v1/probe')
+@Public()
 class ProbeController {
   constructor(private readonly dataSource: DataSource) {}
 

@@ -37,6 +37,8 @@ export class AppConfig {
   readonly certKeySize: RsaKeySize;
   readonly certDays: number;
   readonly allowUnauthenticatedRegistration: boolean;
+  /** Failed logins allowed per client address and per username within the window. */
+  readonly authRateLimit: { limit: number; windowSeconds: number };
   readonly backendCorsOrigins: string[];
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
@@ -92,6 +94,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     certKeySize: keySize('CERT_KEY_SIZE', 2048),
     certDays: r.int('CERT_DAYS', 365, days),
     allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
+    authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
     backendCorsOrigins: readCorsOrigins(r),
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
@@ -118,6 +121,24 @@ function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: str
     r.problem('SECRET_KEY', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
   }
   return { secretKey: value, generated: false };
+}
+
+const RATE_WINDOWS: Record<string, number> = { second: 1, minute: 60, hour: 3600 };
+
+function readRateLimit(
+  r: EnvReader,
+  name: string,
+  fallback: { limit: number; windowSeconds: number },
+): { limit: number; windowSeconds: number } {
+  const value = r.raw(name);
+  if (value === undefined) return fallback;
+  const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value);
+  const limit = match ? Number(match[1]) : 0;
+  if (!match || limit < 1 || limit > 1_000_000) {
+    r.problem(name, `must look like 5/minute (a count from 1, per second, minute or hour; got ${JSON.stringify(value)})`);
+    return fallback;
+  }
+  return { limit, windowSeconds: RATE_WINDOWS[match[2].toLowerCase()] };
 }
 
 function readDatabaseUrl(r: EnvReader): string | undefined {

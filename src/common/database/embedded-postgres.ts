@@ -21,7 +21,7 @@ export class EmbeddedPostgres {
   private constructor(
     private readonly db: PGlite,
     private readonly server: PGLiteSocketServer,
-    private readonly lock: DataDirLock,
+    private readonly lock: DataDirLock | undefined,
     readonly host: string,
     readonly port: number,
   ) {}
@@ -33,19 +33,27 @@ export class EmbeddedPostgres {
       const pgDir = join(dataDir, 'pglite');
       mkdirSync(pgDir, { recursive: true });
       const db = await PGlite.create(pgDir);
-      const server = new PGLiteSocketServer({
-        db,
-        host: '127.0.0.1',
-        port: options.port,
-        maxConnections: options.maxConnections,
-      });
-      await server.start();
-      const [host, port] = splitHostPort(server.getServerConn());
-      return new EmbeddedPostgres(db, server, lock, host, port);
+      return await EmbeddedPostgres.serve(db, lock, options);
     } catch (error) {
       lock.release();
       throw error;
     }
+  }
+
+  /** A throw-away database in memory, for tools that need the app wired but keep no data. */
+  static async startInMemory(): Promise<EmbeddedPostgres> {
+    return EmbeddedPostgres.serve(await PGlite.create(), undefined, { port: 0, maxConnections: 20 });
+  }
+
+  private static async serve(
+    db: PGlite,
+    lock: DataDirLock | undefined,
+    options: Pick<EmbeddedPostgresOptions, 'port' | 'maxConnections'>,
+  ): Promise<EmbeddedPostgres> {
+    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: options.port, maxConnections: options.maxConnections });
+    await server.start();
+    const [host, port] = splitHostPort(server.getServerConn());
+    return new EmbeddedPostgres(db, server, lock, host, port);
   }
 
   get url(): string {
@@ -57,7 +65,7 @@ export class EmbeddedPostgres {
       await this.server.stop();
       await this.db.close();
     } finally {
-      this.lock.release();
+      this.lock?.release();
     }
   }
 }

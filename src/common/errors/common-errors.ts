@@ -62,3 +62,19 @@ export class InvalidRequestError extends DomainError {
     super(code, message);
   }
 }
+
+export class TooManyRequestsError extends DomainError {
+  readonly kind = 'too_many_requests';
+
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    code = 'rate_limited',
+  ) {
+    super(code, message);
+  }
+
+  override headers(): Record<string, string> {
+    return { 'Retry-After': String(this.retryAfterSeconds) };
+  }
+}

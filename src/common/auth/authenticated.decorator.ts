@@ -1,0 +1,52 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
+import { PrincipalKind, Role } from './principal';
+
+export const ROUTE_ACCESS = 'route_access';
+
+/** Who may call a route. Every route declares one, through exactly one of the decorators below. */
+export type RouteAccess =
+  | { kind: 'public' }
+  | {
+      kind: 'authenticated';
+      /** Roles allowed; every role when absent. */
+      roles?: readonly Role[];
+      /** Principal kinds allowed; users only unless a route opts in to service accounts. */
+      principals: readonly PrincipalKind[];
+      /** When true, a request without credentials proceeds anonymously (bad credentials still fail). */
+      optional: boolean;
+    };
+
+export interface AuthenticatedOptions {
+  roles?: readonly Role[];
+  allowServiceAccounts?: boolean;
+  optional?: boolean;
+}
+
+/** The route needs a valid bearer token (a user session unless service accounts are allowed). */
+export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorator & ClassDecorator {
+  const access: RouteAccess = {
+    kind: 'authenticated',
+    roles: options.roles,
+    principals: options.allowServiceAccounts ? ['user', 'service_account'] : ['user'],
+    optional: options.optional ?? false,
+  };
+  const errors = options.roles ? [401, 403] : [401];
+  return applyDecorators(SetMetadata(ROUTE_ACCESS, access), ApiBearerAuth(), ApiErrorResponses(...errors));
+}
+
+/** The route is open to anyone, on purpose. */
+export function Public(): MethodDecorator & ClassDecorator {
+  return SetMetadata(ROUTE_ACCESS, { kind: 'public' } satisfies RouteAccess);
+}
+
+/** How a route's access reads in the committed route snapshot and in error messages. */
+export function describeRouteAccess(access: RouteAccess | undefined): string {
+  if (!access) return 'UNDECLARED';
+  if (access.kind === 'public') return 'public';
+  const parts = [access.optional ? 'optional' : 'authenticated'];
+  parts.push(`roles=${access.roles ? access.roles.join('|') : 'any'}`);
+  parts.push(`principals=${access.principals.join('|')}`);
+  return parts.join(' ');
+}
