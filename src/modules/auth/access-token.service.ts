@@ -43,7 +43,7 @@ export class AccessTokenService {
       jti: randomUUID(),
       sid: sessionId,
     };
-    const token = jwt.sign(claims, this.config.secretKey, { algorithm: this.config.algorithm, noTimestamp: true });
+    const token = jwt.sign(claims, this.config.secretKey, { algorithm: this.config.algorithm });
     return { token, claims };
   }
 

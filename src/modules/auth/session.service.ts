@@ -56,7 +56,7 @@ export class SessionService {
       .set({ consumedAt: () => 'now()' })
       .where('token_hash = :tokenHash AND consumed_at IS NULL AND expires_at > now()', { tokenHash })
       .andWhere('session_id IN (SELECT id FROM auth_sessions WHERE revoked_at IS NULL)')
-      .returning(['session_id'])
+      .returning('session_id')
       .execute();
     const rows = consumed.raw as Array<{ session_id: string }>;
     if (rows.length === 1) {
