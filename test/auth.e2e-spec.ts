@@ -285,7 +285,7 @@ describe('login rate limit', () => {
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(blocked.body.detail).toMatch(/^Too many failed login attempts; retry in \d+ seconds$/);
+    expect((blocked.body as unknown as { detail: string }).detail).toMatch(/^Too many failed login attempts; retry in \d+ seconds$/);
     expect((await api.login('root', PASSWORD, from('198.51.100.2'))).status).toBe(200);
   });
 

@@ -13,6 +13,8 @@ function problemsOf(env: Record<string, string>): string[] {
   return [];
 }
 
+const KEY_B64 = Buffer.alloc(32, 7).toString('base64');
+
 describe('readConfig', () => {
   it('applies the documented defaults', () => {
     const { config } = readConfig({});
@@ -48,7 +50,7 @@ describe('readConfig', () => {
   });
 
   it('refuses production without SECRET_KEY, and short keys anywhere', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+    expect(problemsOf({ NODE_ENV: 'production', PRIVATE_KEY_ENCRYPTION_KEY: KEY_B64 })).toEqual([
       'Invalid configuration: SECRET_KEY is required when NODE_ENV=production (use at least 32 random characters)',
     ]);
     const short = problemsOf({ SECRET_KEY: 'too-short-secret' });
@@ -78,6 +80,26 @@ describe('readConfig', () => {
     const lines = problemsOf({ [name]: value });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`Invalid configuration: ${expected}`);
+  });
+
+  it('requires a private-key encryption key in production and reads base64 or hex keys', () => {
+    const lines = problemsOf({ NODE_ENV: 'production', SECRET_KEY: 'x'.repeat(40) });
+    expect(lines).toEqual([
+      'Invalid configuration: PRIVATE_KEY_ENCRYPTION_KEY is required when NODE_ENV=production (32 random bytes, base64: openssl rand -base64 32)',
+    ]);
+    expect(readConfig({ PRIVATE_KEY_ENCRYPTION_KEY: KEY_B64 }).config.privateKeyEncryptionKey).toEqual(Buffer.alloc(32, 7));
+    const hex = 'ab'.repeat(32);
+    expect(readConfig({ PRIVATE_KEY_ENCRYPTION_KEY: hex }).config.privateKeyEncryptionKey).toEqual(Buffer.from(hex, 'hex'));
+    expect(readConfig({ PRIVATE_KEY_ENCRYPTION_OLD_KEYS: `${KEY_B64},${hex}` }).config.privateKeyEncryptionOldKeys).toHaveLength(2);
+    for (const bad of ['short', Buffer.alloc(16).toString('base64'), 'zz'.repeat(32)]) {
+      const problems = problemsOf({ PRIVATE_KEY_ENCRYPTION_KEY: bad });
+      expect(problems).toEqual(['Invalid configuration: PRIVATE_KEY_ENCRYPTION_KEY must be 32 bytes as base64 (openssl rand -base64 32) or 64 hex characters']);
+    }
+  });
+
+  it('reads PUBLIC_BASE_URL without its trailing slash and rejects other schemes', () => {
+    expect(readConfig({ PUBLIC_BASE_URL: 'https://pki.example.com/' }).config.publicBaseUrl).toBe('https://pki.example.com');
+    expect(problemsOf({ PUBLIC_BASE_URL: 'ftp://pki.example.com' })[0]).toContain('PUBLIC_BASE_URL must be an http(s) URL');
   });
 
   it('reports every bad variable at once', () => {

@@ -36,6 +36,14 @@ export class AppConfig {
   readonly caCertDays: number;
   readonly certKeySize: RsaKeySize;
   readonly certDays: number;
+  /** Base of the CRL and CA-certificate URLs written into certificates; derived from the request when unset. */
+  readonly publicBaseUrl: string | undefined;
+  /** How long a CRL is valid (its nextUpdate), in days. */
+  readonly crlValidityDays: number;
+  /** 32-byte AES-256-GCM key encrypting private keys at rest; generated into DATA_DIR outside production when unset. */
+  readonly privateKeyEncryptionKey: Buffer | undefined;
+  /** Earlier keys, accepted for decryption only (key rotation). */
+  readonly privateKeyEncryptionOldKeys: Buffer[];
   readonly allowUnauthenticatedRegistration: boolean;
   /** Failed logins allowed per client address and per username within the window. */
   readonly authRateLimit: { limit: number; windowSeconds: number };
@@ -93,6 +101,13 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     caCertDays: r.int('CA_CERT_DAYS', 3650, days),
     certKeySize: keySize('CERT_KEY_SIZE', 2048),
     certDays: r.int('CERT_DAYS', 365, days),
+    publicBaseUrl: readPublicBaseUrl(r),
+    crlValidityDays: r.int('CRL_VALIDITY_DAYS', 7, { min: 1, max: 365 }),
+    privateKeyEncryptionKey: readEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_KEY', nodeEnv),
+    privateKeyEncryptionOldKeys: r
+      .list('PRIVATE_KEY_ENCRYPTION_OLD_KEYS')
+      .map((value) => decodeEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_OLD_KEYS', value))
+      .filter((key): key is Buffer => key !== undefined),
     allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
     authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
     backendCorsOrigins: readCorsOrigins(r),
@@ -121,6 +136,40 @@ function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: str
     r.problem('SECRET_KEY', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
   }
   return { secretKey: value, generated: false };
+}
+
+function readPublicBaseUrl(r: EnvReader): string | undefined {
+  const value = r.optionalString('PUBLIC_BASE_URL');
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (['http:', 'https:'].includes(url.protocol) && !url.search && !url.hash) return value.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  r.problem('PUBLIC_BASE_URL', `must be an http(s) URL such as https://pki.example.com (got ${JSON.stringify(value)})`);
+  return undefined;
+}
+
+function readEncryptionKey(r: EnvReader, name: string, nodeEnv: NodeEnvironment): Buffer | undefined {
+  const value = r.raw(name);
+  if (value === undefined) {
+    if (nodeEnv === 'production') {
+      r.problem(name, 'is required when NODE_ENV=production (32 random bytes, base64: openssl rand -base64 32)');
+    }
+    return undefined;
+  }
+  return decodeEncryptionKey(r, name, value);
+}
+
+/** A 32-byte key given as base64 (44 characters) or hex (64 characters); never echoed. */
+function decodeEncryptionKey(r: EnvReader, name: string, value: string): Buffer | undefined {
+  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+  if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && key.toString('base64') !== value)) {
+    r.problem(name, 'must be 32 bytes as base64 (openssl rand -base64 32) or 64 hex characters');
+    return undefined;
+  }
+  return key;
 }
 
 const RATE_WINDOWS: Record<string, number> = { second: 1, minute: 60, hour: 3600 };
