@@ -10,10 +10,12 @@ import { HealthModule } from './health/health.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { OrgsModule } from './modules/orgs/orgs.module';
+import { PkiModule } from './modules/pki/pki.module';
+import { PublicPkiModule } from './modules/pki/public-pki.module';
 import { UsersModule } from './modules/users/users.module';
 
 /** Modules whose controllers are served under API_V1_STR. */
-const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule];
+const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule];
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -42,6 +44,7 @@ export class AppModule {
         AccessControlModule,
         HealthModule,
         ...API_V1_MODULES,
+        PublicPkiModule,
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),
       ],

@@ -8,6 +8,7 @@ import { LogCapture } from './log-capture';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const TEST_SECRET_KEY = 'e2e-test-secret-key-0123456789abcdef';
+export const TEST_PRIVATE_KEY_ENCRYPTION_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 
 export interface TestAppOptions {
   /** Environment variables on top of the test defaults. */
@@ -30,7 +31,13 @@ export interface TestApp {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'info', ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    SECRET_KEY: TEST_SECRET_KEY,
+    PRIVATE_KEY_ENCRYPTION_KEY: TEST_PRIVATE_KEY_ENCRYPTION_KEY,
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
   const logs = new LogCapture();
   const logger = createRootLogger(config.logLevel, logs);
   const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;

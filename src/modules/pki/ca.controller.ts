@@ -1,0 +1,108 @@
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Req } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Authenticated } from '../../common/auth/authenticated.decorator';
+import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
+import type { Principal } from '../../common/auth/principal';
+import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
+import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
+import { AssignCaOrganizationDto, CaDetailDto, CaDto, CreateCaDto } from './ca.dto';
+import { CaService } from './ca.service';
+import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { PublicBaseUrl } from './public-base-url';
+
+@ApiTags('certificate authorities')
+@Controller('cas')
+export class CaController {
+  constructor(
+    private readonly cas: CaService,
+    private readonly baseUrl: PublicBaseUrl,
+  ) {}
+
+  @Post()
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'createCa', summary: 'Create a root CA, or an intermediate with parent_ca_id' })
+  @ApiCreatedResponse({ type: CaDetailDto })
+  @ApiErrorResponses(400, 403, 404)
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateCaDto, @Req() request: Request): Promise<CaDetailDto> {
+    const ca = await this.cas.create(principal, body, this.baseUrl.for(request));
+    const [dto] = await this.present([ca]);
+    return { ...dto, private_key: this.cas.decryptedKey(ca) };
+  }
+
+  @Get()
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'listCas', summary: 'CAs (superusers: all; others: their organization’s)' })
+  @ApiOkResponse({ type: CaDto, isArray: true })
+  async list(@CurrentPrincipal() principal: Principal): Promise<CaDto[]> {
+    return this.present(await this.cas.list(principal));
+  }
+
+  @Get(':ca_id')
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'getCa', summary: 'A CA' })
+  @ApiOkResponse({ type: CaDto })
+  @ApiErrorResponses(400, 404)
+  async get(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto> {
+    const [dto] = await this.present([await this.cas.findAuthorized(principal, id, 'read')]);
+    return dto;
+  }
+
+  @Get(':ca_id/private-key')
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'getCaPrivateKey', summary: 'A CA with its private key (audit-logged)' })
+  @ApiOkResponse({ type: CaDetailDto })
+  @ApiErrorResponses(400, 403, 404)
+  async privateKey(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDetailDto> {
+    const { ca, privateKey } = await this.cas.withPrivateKey(principal, id, 'api');
+    const [dto] = await this.present([ca]);
+    return { ...dto, private_key: privateKey };
+  }
+
+  @Get(':ca_id/chain')
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'getCaChain', summary: 'The CA and its issuers up to the root' })
+  @ApiOkResponse({ type: CaDto, isArray: true })
+  @ApiErrorResponses(400, 404)
+  async chain(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto[]> {
+    return this.present(await this.cas.chain(principal, id));
+  }
+
+  @Get(':ca_id/children')
+  @Authenticated({ allowServiceAccounts: true })
+  @ApiOperation({ operationId: 'listCaChildren', summary: 'Direct sub-CAs' })
+  @ApiOkResponse({ type: CaDto, isArray: true })
+  @ApiErrorResponses(400, 404)
+  async children(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto[]> {
+    return this.present(await this.cas.children(principal, id));
+  }
+
+  @Patch(':ca_id')
+  @Authenticated({ roles: ['superuser'] })
+  @ApiOperation({ operationId: 'assignCaOrganization', summary: 'Assign the CA (and with cascade its org-less subtree) to an organization' })
+  @ApiOkResponse({ type: CaDto })
+  @ApiErrorResponses(400, 404)
+  async assign(
+    @CurrentPrincipal() principal: Principal,
+    @Param('ca_id', ParseIdPipe) id: number,
+    @Body() body: AssignCaOrganizationDto,
+  ): Promise<CaDto> {
+    const [dto] = await this.present([await this.cas.assignOrganization(principal, id, body)]);
+    return dto;
+  }
+
+  @Delete(':ca_id')
+  @Authenticated({ allowServiceAccounts: true })
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiOperation({ operationId: 'deleteCa', summary: 'Delete a CA without sub-CAs, and its certificates' })
+  @ApiNoContentResponse()
+  @ApiErrorResponses(400, 403, 404, 409)
+  remove(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<void> {
+    return this.cas.remove(principal, id);
+  }
+
+  private async present(cas: CertificateAuthorityEntity[]): Promise<CaDto[]> {
+    const allowed = await this.cas.leafCertsAllowed(cas);
+    return cas.map((ca) => CaDto.from(ca, allowed.get(ca.id)!));
+  }
+}

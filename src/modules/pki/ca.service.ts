@@ -1,0 +1,308 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import {
+  buildCaCertificate,
+  exportPrivateKeyPem,
+  generateKeyPair,
+  importPrivateKeyPem,
+  parseDistinguishedName,
+  formatDistinguishedName,
+  type CryptoKey,
+} from '@libs/x509';
+import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
+import { AccessPolicy } from '../../common/auth/access-policy';
+import type { Principal } from '../../common/auth/principal';
+import { AppConfig } from '../../common/config/app-config';
+import { violatedUniqueConstraint } from '../../common/database/unique-violation';
+import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
+import { AuditService } from '../audit/audit.service';
+import { assertOrganizationExists } from '../users/users.service';
+import { caSlug } from './ca-slug';
+import { AssignCaOrganizationDto, CreateCaDto } from './ca.dto';
+import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { CertificateEntity } from './certificate.entity';
+import { keySpecFor } from './key-type';
+import { caNotFound, CaHasChildrenError } from './pki-errors';
+import { PrivateKeyVault } from './private-key-vault';
+import { translateX509Error } from './x509-errors';
+
+/** A CA ready to sign: its certificate and its decrypted private key. */
+export interface CaSigner {
+  ca: CertificateAuthorityEntity;
+  privateKey: CryptoKey;
+}
+
+/** Where relying parties fetch a CA's CRL and certificate. */
+export function issuerUrls(ca: CertificateAuthorityEntity, baseUrl: string) {
+  const slug = caSlug(ca);
+  return { crlDistributionPointUrl: `${baseUrl}/crl/${slug}`, caIssuersUrl: `${baseUrl}/ca/${slug}.crt` };
+}
+
+@Injectable()
+export class CaService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(CertificateAuthorityEntity) private readonly cas: Repository<CertificateAuthorityEntity>,
+    private readonly policy: AccessPolicy,
+    private readonly vault: PrivateKeyVault,
+    private readonly audit: AuditService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Creates a root CA, or an intermediate under `parent_ca_id`. The key is generated off the event
+   * loop (WebCrypto), then the certificate is signed by itself or by the parent.
+   */
+  async create(actor: Principal, dto: CreateCaDto, baseUrl: string): Promise<CertificateAuthorityEntity> {
+    if (!this.policy.hasCapability(actor, 'can_create_ca')) throw new ForbiddenError();
+    const parent = dto.parent_ca_id ? await this.findAuthorized(actor, dto.parent_ca_id, 'can_create_ca') : null;
+    const subject = translateX509Error(() => parseDistinguishedName(dto.subject_dn), 'subject_dn');
+    const keyType = dto.key_type ?? 'rsa';
+    if (dto.key_size !== undefined && keyType !== 'rsa') {
+      throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
+    }
+    const validDays = dto.valid_days ?? this.config.caCertDays;
+    const pathLength = parent ? childPathLength(parent, dto.path_length ?? null) : (dto.path_length ?? null);
+    const organizationId = parent ? parent.organizationId : actor.organizationId;
+    if (parent) assertWithinValidity(parent, validDays);
+
+    const keySize = keyType === 'rsa' ? (dto.key_size ?? this.config.caKeySize) : null;
+    const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.caKeySize));
+    const signer = parent ? await this.signer(parent) : null;
+    const issued = await translateX509Error(
+      () =>
+        buildCaCertificate({
+          subject,
+          publicKey: keys.publicKey,
+          signingKey: signer ? signer.privateKey : keys.privateKey,
+          issuer: parent ? parent.certificate : null,
+          validDays,
+          pathLength,
+          ...(parent ? issuerUrls(parent, baseUrl) : {}),
+        }),
+      'subject_dn',
+    );
+    const privateKey = this.vault.encrypt(await exportPrivateKeyPem(keys.privateKey));
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await assertNameFree(manager, dto.name, organizationId);
+        const ca = await manager.save(
+          manager.create(CertificateAuthorityEntity, {
+            name: dto.name,
+            description: dto.description ?? null,
+            subjectDn: formatDistinguishedName(subject),
+            keyType,
+            keySize,
+            validDays,
+            parentCaId: parent?.id ?? null,
+            pathLength,
+            allowLeafCerts: dto.allow_leaf_certs ?? null,
+            certificate: issued.pem,
+            privateKey,
+            serialNumber: issued.serialNumber,
+            notBefore: issued.notBefore,
+            notAfter: issued.notAfter,
+            organizationId,
+            createdByUserId: actor.kind === 'user' ? actor.id : null,
+          }),
+        );
+        await this.audit.record(manager, {
+          action: 'ca_create',
+          actor,
+          organizationId,
+          resourceType: 'ca',
+          resourceId: ca.id,
+          detail: `Created ${parent ? `intermediate CA under CA ${parent.id}` : 'root CA'} '${ca.name}'`,
+        });
+        return ca;
+      });
+    } catch (error) {
+      if (violatedUniqueConstraint(error) === 'certificate_authorities_org_name_key') throw caNameTaken();
+      throw error;
+    }
+  }
+
+  async list(actor: Principal): Promise<CertificateAuthorityEntity[]> {
+    const scope = this.policy.listScope(actor);
+    if ('none' in scope) return [];
+    const where = 'organizationId' in scope ? { organizationId: scope.organizationId } : {};
+    return this.cas.find({ where, order: { id: 'ASC' } });
+  }
+
+  /** A CA the actor may act on; outside its organization the CA does not exist (404). */
+  async findAuthorized(
+    actor: Principal,
+    id: number,
+    action: Parameters<AccessPolicy['decide']>[1],
+  ): Promise<CertificateAuthorityEntity> {
+    const ca = await this.cas.findOne({ where: { id } });
+    if (!ca) throw caNotFound(id);
+    this.policy.assert(actor, action, ca, () => caNotFound(id));
+    return ca;
+  }
+
+  /** Returns the CA with its decrypted private key, and audits the retrieval. */
+  async withPrivateKey(actor: Principal, id: number, how: 'api' | 'export'): Promise<{ ca: CertificateAuthorityEntity; privateKey: string }> {
+    const ca = await this.findAuthorized(actor, id, 'can_export_private_key');
+    const privateKey = this.vault.decrypt(ca.privateKey);
+    await this.dataSource.transaction((manager) =>
+      this.audit.record(manager, {
+        action: 'ca_export_private_key',
+        actor,
+        organizationId: ca.organizationId,
+        resourceType: 'ca',
+        resourceId: ca.id,
+        detail: `${how === 'export' ? 'Exported' : 'Retrieved'} private key of CA '${ca.name}'`,
+      }),
+    );
+    return { ca, privateKey };
+  }
+
+  /** The plaintext key for the response that creates the CA (creation itself is audited). */
+  decryptedKey(ca: CertificateAuthorityEntity): string {
+    return this.vault.decrypt(ca.privateKey);
+  }
+
+  /** The CA followed by its issuers up to the root. */
+  async chain(actor: Principal, id: number): Promise<CertificateAuthorityEntity[]> {
+    await this.findAuthorized(actor, id, 'read');
+    return this.chainOf(id);
+  }
+
+  /** A CA and its issuers up to the root, without access checks (the caller has done them). */
+  async chainOf(id: number): Promise<CertificateAuthorityEntity[]> {
+    const chain = [await this.cas.findOneByOrFail({ id })];
+    while (chain[chain.length - 1].parentCaId !== null) {
+      chain.push(await this.cas.findOneByOrFail({ id: chain[chain.length - 1].parentCaId! }));
+    }
+    return chain;
+  }
+
+  /** Direct child CAs the actor can see. */
+  async children(actor: Principal, id: number): Promise<CertificateAuthorityEntity[]> {
+    await this.findAuthorized(actor, id, 'read');
+    const children = await this.cas.find({ where: { parentCaId: id }, order: { id: 'ASC' } });
+    return children.filter((child) => this.policy.canSee(actor, child));
+  }
+
+  /**
+   * Assigns the CA to an organization. With `cascade`, descendants without an organization are
+   * adopted too, together with their certificates that have none; a descendant owned by another
+   * organization is left alone and its subtree is not entered.
+   */
+  async assignOrganization(actor: Principal, id: number, dto: AssignCaOrganizationDto): Promise<CertificateAuthorityEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      const ca = await manager.findOne(CertificateAuthorityEntity, { where: { id } });
+      if (!ca) throw caNotFound(id);
+      await assertOrganizationExists(manager, dto.organization_id);
+      const target = dto.organization_id;
+      const previous = ca.organizationId;
+      const adopted = [ca.id];
+      if (dto.cascade) {
+        let frontier = [ca.id];
+        while (frontier.length > 0) {
+          const children = await manager.find(CertificateAuthorityEntity, { where: { parentCaId: In(frontier) } });
+          const entered = children.filter((child) => child.organizationId === null || child.organizationId === target);
+          adopted.push(...entered.filter((child) => child.organizationId === null).map((child) => child.id));
+          frontier = entered.map((child) => child.id);
+        }
+      }
+      await manager.update(CertificateAuthorityEntity, { id: In(adopted) }, { organizationId: target });
+      const certificates = dto.cascade
+        ? (await manager.update(CertificateEntity, { issuerId: In(adopted), organizationId: IsNull() }, { organizationId: target }))
+            .affected ?? 0
+        : 0;
+      const updated = await manager.findOneByOrFail(CertificateAuthorityEntity, { id });
+      await this.audit.record(manager, {
+        action: 'ca_update',
+        actor,
+        organizationId: target,
+        resourceType: 'ca',
+        resourceId: ca.id,
+        detail:
+          `Assigned CA '${ca.name}' to organization ${target} (previously ${previous === null ? 'unassigned' : `organization ${previous}`}; ` +
+          `${adopted.length} CA(s), ${certificates} certificate(s) updated)`,
+      });
+      return updated;
+    });
+  }
+
+  async remove(actor: Principal, id: number): Promise<void> {
+    const ca = await this.findAuthorized(actor, id, 'can_delete_ca');
+    await this.dataSource.transaction(async (manager) => {
+      const children = await manager.count(CertificateAuthorityEntity, { where: { parentCaId: id } });
+      if (children > 0) throw new CaHasChildrenError(id, children);
+      const certificates = await manager.count(CertificateEntity, { where: { issuerId: id } });
+      await manager.delete(CertificateAuthorityEntity, { id });
+      await this.audit.record(manager, {
+        action: 'ca_delete',
+        actor,
+        organizationId: ca.organizationId,
+        resourceType: 'ca',
+        resourceId: id,
+        detail: `Deleted CA '${ca.name}' and its ${certificates} certificate(s)`,
+      });
+    });
+  }
+
+  /** Whether each CA issues leaves now: its explicit setting, else only while it has no sub-CA. */
+  async leafCertsAllowed(cas: CertificateAuthorityEntity[]): Promise<Map<number, boolean>> {
+    const managed = cas.filter((ca) => ca.allowLeafCerts === null).map((ca) => ca.id);
+    const parents = managed.length
+      ? new Set(
+          (await this.cas.find({ select: { parentCaId: true }, where: { parentCaId: In(managed) } })).map((child) => child.parentCaId),
+        )
+      : new Set<number | null>();
+    return new Map(cas.map((ca) => [ca.id, ca.allowLeafCerts ?? !parents.has(ca.id)]));
+  }
+
+  async signer(ca: CertificateAuthorityEntity): Promise<CaSigner> {
+    return { ca, privateKey: await importPrivateKeyPem(this.vault.decrypt(ca.privateKey)) };
+  }
+}
+
+/** A child's path length must fit under its parent's: at most (and by default) one less. */
+function childPathLength(parent: CertificateAuthorityEntity, requested: number | null): number | null {
+  if (parent.pathLength === null) return requested;
+  if (parent.pathLength < 1) {
+    throw new InvalidRequestError(
+      `CA ${parent.id} has path length ${parent.pathLength} and does not allow sub-CAs`,
+      'path_length_exhausted',
+    );
+  }
+  const maximum = parent.pathLength - 1;
+  if (requested !== null && requested > maximum) {
+    throw new InvalidRequestError(
+      `path_length ${requested} exceeds the maximum of ${maximum} allowed under CA ${parent.id}`,
+      'path_length_too_long',
+    );
+  }
+  return requested ?? maximum;
+}
+
+/** A certificate may not outlive its issuer, nor be issued by an expired one. */
+export function assertWithinValidity(issuer: CertificateAuthorityEntity, validDays: number): void {
+  const now = Date.now();
+  if (issuer.notAfter.getTime() <= now) {
+    throw new InvalidRequestError(`CA ${issuer.id} expired on ${issuer.notAfter.toISOString()}`, 'issuer_expired');
+  }
+  if (now + validDays * 86_400_000 > issuer.notAfter.getTime()) {
+    throw new InvalidRequestError(
+      `valid_days ${validDays} would outlast the issuing CA ${issuer.id}, which expires on ${issuer.notAfter.toISOString()}`,
+      'validity_exceeds_issuer',
+    );
+  }
+}
+
+async function assertNameFree(manager: EntityManager, name: string, organizationId: number | null): Promise<void> {
+  const taken = await manager
+    .createQueryBuilder(CertificateAuthorityEntity, 'ca')
+    .where('lower(ca.name) = lower(:name)', { name })
+    .andWhere('coalesce(ca.organization_id, 0) = :org', { org: organizationId ?? 0 })
+    .getExists();
+  if (taken) throw caNameTaken();
+}
+
+function caNameTaken(): InvalidRequestError {
+  return new InvalidRequestError('A CA with this name already exists in the organization', 'ca_name_taken');
+}

@@ -1,0 +1,387 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import {
+  buildLeafCertificate,
+  exportPrivateKeyPem,
+  formatDistinguishedName,
+  generateKeyPair,
+  normalizeSerialNumber,
+  parseCsr,
+  parseDistinguishedName,
+  REVOCATION_REASON_CODES,
+  type CryptoKey,
+  type DistinguishedName,
+  type X509EngineError,
+} from '@libs/x509';
+import type { Logger } from 'pino';
+import { Inject } from '@nestjs/common';
+import { DataSource, In, Repository } from 'typeorm';
+import { AccessPolicy } from '../../common/auth/access-policy';
+import type { Principal } from '../../common/auth/principal';
+import { AppConfig } from '../../common/config/app-config';
+import { InvalidRequestError } from '../../common/errors/common-errors';
+import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { AuditService } from '../audit/audit.service';
+import { assertWithinValidity, CaService, issuerUrls } from './ca.service';
+import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { CertificateEntity, CertificateOrigin, CertificateType } from './certificate.entity';
+import { IssueCertificateDto, RenewCertificateDto, RevokeCertificateDto, SignCsrDto } from './certificate.dto';
+import { CrlService } from './crl.service';
+import { KeyType, keySpecFor } from './key-type';
+import { AlreadyRevokedError, caNotFound, certificateNotFound, LeafIssuanceNotAllowedError, RenewalError } from './pki-errors';
+import { PrivateKeyVault } from './private-key-vault';
+import { translateX509Error } from './x509-errors';
+
+interface RequestedSans {
+  dns: string[];
+  ip: string[];
+  email: string[];
+}
+
+/** Everything needed to sign one leaf certificate. */
+interface LeafRequest {
+  ca: CertificateAuthorityEntity;
+  subject: DistinguishedName;
+  commonName: string;
+  type: CertificateType;
+  validDays: number;
+  sans: RequestedSans;
+  origin: CertificateOrigin;
+  publicKey: CryptoKey;
+  keyType: KeyType;
+  keySize: number | null;
+  /** Encrypted private key to keep, when the key was generated here and is kept. */
+  storedPrivateKey: string | null;
+  renewedFromId: number | null;
+  auditDetail: string;
+}
+
+/** A newly issued certificate and, for keys generated here, the plaintext key to return once. */
+export interface IssuedLeaf {
+  certificate: CertificateEntity;
+  privateKey: string | null;
+}
+
+const REASON_NAMES = Object.keys(REVOCATION_REASON_CODES);
+const SAN_FIELDS = { dns: 'san_dns_names', ip: 'san_ip_addresses', email: 'san_email_addresses' } as const;
+
+@Injectable()
+export class CertificateService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectRepository(CertificateEntity) private readonly certificates: Repository<CertificateEntity>,
+    @InjectRepository(CertificateAuthorityEntity) private readonly cas: Repository<CertificateAuthorityEntity>,
+    private readonly caService: CaService,
+    private readonly crls: CrlService,
+    private readonly policy: AccessPolicy,
+    private readonly vault: PrivateKeyVault,
+    private readonly audit: AuditService,
+    private readonly config: AppConfig,
+    @Inject(ROOT_LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Issues a certificate for a key generated here. */
+  async issue(actor: Principal, caId: number, dto: IssueCertificateDto, baseUrl: string): Promise<IssuedLeaf> {
+    const ca = await this.caService.findAuthorized(actor, caId, 'can_create_cert');
+    const subject: DistinguishedName = {
+      ...translateX509Error(() => parseDistinguishedName(dto.subject_dn), 'subject_dn'),
+      CN: dto.common_name,
+    };
+    const keyType = dto.key_type ?? 'rsa';
+    if (dto.key_size !== undefined && keyType !== 'rsa') {
+      throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
+    }
+    const validDays = dto.valid_days ?? this.config.certDays;
+    await this.assertIssuable(ca, validDays);
+    const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.certKeySize));
+    const privateKeyPem = await exportPrivateKeyPem(keys.privateKey);
+    const keep = dto.include_private_key ?? true;
+    const certificate = await this.sign(actor, baseUrl, {
+      ca,
+      subject,
+      commonName: dto.common_name,
+      type: dto.certificate_type,
+      validDays,
+      sans: requestedSans(dto),
+      origin: 'server_key',
+      publicKey: keys.publicKey,
+      keyType,
+      keySize: keyType === 'rsa' ? (dto.key_size ?? this.config.certKeySize) : null,
+      storedPrivateKey: keep ? this.vault.encrypt(privateKeyPem) : null,
+      renewedFromId: null,
+      auditDetail: `Issued certificate '${dto.common_name}'`,
+    });
+    return { certificate, privateKey: privateKeyPem };
+  }
+
+  /** Signs a CSR: its subject, SANs and key are defaults; explicit fields override them. */
+  async signCsr(actor: Principal, dto: SignCsrDto, baseUrl: string): Promise<CertificateEntity> {
+    if ((dto.ca_id === undefined) === (dto.ca_name === undefined)) {
+      throw new InvalidRequestError('Give exactly one of ca_id or ca_name', 'ca_selector_required');
+    }
+    const ca =
+      dto.ca_id !== undefined
+        ? await this.caService.findAuthorized(actor, dto.ca_id, 'can_create_cert')
+        : await this.findByName(actor, dto.ca_name!);
+    const csr = await translateX509Error(() => parseCsr(dto.csr), 'csr');
+    const base = dto.subject_dn ? translateX509Error(() => parseDistinguishedName(dto.subject_dn!), 'subject_dn') : csr.subjectName;
+    const subject: DistinguishedName = dto.common_name ? { ...base, CN: dto.common_name } : base;
+    if (!subject.CN) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
+    const validDays = dto.valid_days ?? this.config.certDays;
+    await this.assertIssuable(ca, validDays);
+    return this.sign(actor, baseUrl, {
+      ca,
+      subject,
+      commonName: subject.CN,
+      type: dto.certificate_type,
+      validDays,
+      sans: {
+        dns: dto.san_dns_names ?? [...csr.sans.dns],
+        ip: dto.san_ip_addresses ?? [...csr.sans.ip],
+        email: dto.san_email_addresses ?? [...csr.sans.email],
+      },
+      origin: 'csr',
+      publicKey: csr.publicKey,
+      ...keyDescription(csr.keyAlgorithm),
+      storedPrivateKey: null,
+      renewedFromId: null,
+      auditDetail: `Signed CSR for '${subject.CN}'`,
+    });
+  }
+
+  /**
+   * Issues a successor with the same subject, SANs, CA, type and validity. A CSR certificate needs
+   * a new CSR (only its key is used); a server-key certificate gets a fresh key.
+   */
+  async renew(actor: Principal, id: number, dto: RenewCertificateDto, baseUrl: string): Promise<IssuedLeaf> {
+    const old = await this.findAuthorized(actor, id, 'can_create_cert');
+    if (old.origin === 'csr' && !dto.csr) {
+      throw new RenewalError('csr_required_for_csr_origin_cert', 'This certificate came from a CSR: send a new csr to renew it');
+    }
+    if (old.origin === 'server_key' && dto.csr) {
+      throw new RenewalError('csr_not_allowed_for_server_key_cert', 'This certificate has a server-generated key: renew it without a csr');
+    }
+    const ca = await this.cas.findOneByOrFail({ id: old.issuerId });
+    await this.assertIssuable(ca, old.validDays);
+    const subject = parseDistinguishedName(old.subjectDn);
+    const common = {
+      ca,
+      subject,
+      commonName: old.commonName,
+      type: old.certificateType,
+      validDays: old.validDays,
+      sans: { dns: old.sanDnsNames, ip: old.sanIpAddresses, email: old.sanEmailAddresses },
+      renewedFromId: old.id,
+      auditDetail: `Renewed certificate '${old.commonName}' from #${old.id}`,
+    };
+    if (old.origin === 'csr') {
+      const csr = await translateX509Error(() => parseCsr(dto.csr!), 'csr');
+      const certificate = await this.sign(actor, baseUrl, {
+        ...common,
+        origin: 'csr',
+        publicKey: csr.publicKey,
+        ...keyDescription(csr.keyAlgorithm),
+        storedPrivateKey: null,
+      });
+      return { certificate, privateKey: null };
+    }
+    const keys = await generateKeyPair(keySpecFor(old.keyType, (old.keySize ?? this.config.certKeySize) as never));
+    const privateKeyPem = await exportPrivateKeyPem(keys.privateKey);
+    const certificate = await this.sign(actor, baseUrl, {
+      ...common,
+      origin: 'server_key',
+      publicKey: keys.publicKey,
+      keyType: old.keyType,
+      keySize: old.keySize,
+      storedPrivateKey: old.privateKey === null ? null : this.vault.encrypt(privateKeyPem),
+    });
+    return { certificate, privateKey: privateKeyPem };
+  }
+
+  /** Revokes once: of concurrent revocations exactly one succeeds, the rest get 409. */
+  async revoke(actor: Principal, id: number, dto: RevokeCertificateDto): Promise<CertificateEntity> {
+    const certificate = await this.findAuthorized(actor, id, 'can_revoke_cert');
+    const reason = revocationReason(dto.reason);
+    const revoked = await this.dataSource.transaction(async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(CertificateEntity)
+        .set({ status: 'revoked', revokedAt: () => 'now()', revocationReason: reason })
+        .where("id = :id AND status = 'valid'", { id })
+        .execute();
+      if (!result.affected) throw new AlreadyRevokedError(id);
+      await this.audit.record(manager, {
+        action: 'cert_revoke',
+        actor,
+        organizationId: certificate.organizationId,
+        resourceType: 'certificate',
+        resourceId: id,
+        detail: `Revoked certificate '${certificate.commonName}' (${reason})`,
+      });
+      return manager.findOneByOrFail(CertificateEntity, { id });
+    });
+    // The CRL is rebuilt now so it lists the revocation at once; if that fails, the next fetch rebuilds it.
+    await this.crls.rebuild(revoked.issuerId).catch((error: unknown) => {
+      this.logger.error({ err: error, ca_id: revoked.issuerId }, 'CRL rebuild after revocation failed');
+    });
+    return revoked;
+  }
+
+  async list(actor: Principal, caId: number | undefined, skip: number, limit: number): Promise<CertificateEntity[]> {
+    const scope = this.policy.listScope(actor);
+    if ('none' in scope) return [];
+    const where = {
+      ...('organizationId' in scope ? { organizationId: scope.organizationId } : {}),
+      ...(caId !== undefined ? { issuerId: caId } : {}),
+    };
+    return this.certificates.find({ where, order: { id: 'ASC' }, skip, take: limit });
+  }
+
+  async findAuthorized(actor: Principal, id: number, action: Parameters<AccessPolicy['decide']>[1]): Promise<CertificateEntity> {
+    const certificate = await this.certificates.findOne({ where: { id } });
+    if (!certificate) throw certificateNotFound(id);
+    this.policy.assert(actor, action, certificate, () => certificateNotFound(id));
+    return certificate;
+  }
+
+  async bySerial(actor: Principal, serial: string): Promise<CertificateEntity> {
+    const normalized = translateX509Error(() => normalizeSerialNumber(serial.replace(/:/g, '')), 'serial');
+    const matches = await this.certificates.find({ where: { serialNumber: normalized }, order: { id: 'ASC' } });
+    const visible = matches.find((certificate) => this.policy.canSee(actor, certificate));
+    if (!visible) throw certificateNotFound(serial);
+    return visible;
+  }
+
+  async renewedToIds(ids: number[]): Promise<Map<number, number[]>> {
+    const successors = ids.length
+      ? await this.certificates.find({ select: { id: true, renewedFromId: true }, where: { renewedFromId: In(ids) }, order: { id: 'ASC' } })
+      : [];
+    const map = new Map<number, number[]>(ids.map((id) => [id, []]));
+    for (const successor of successors) map.get(successor.renewedFromId!)?.push(successor.id);
+    return map;
+  }
+
+  /** Returns the decrypted key (null when none is kept) and audits the retrieval. */
+  async withPrivateKey(actor: Principal, id: number, how: 'api' | 'export'): Promise<{ certificate: CertificateEntity; privateKey: string | null }> {
+    const certificate = await this.findAuthorized(actor, id, 'can_export_private_key');
+    const privateKey = certificate.privateKey === null ? null : this.vault.decrypt(certificate.privateKey);
+    if (privateKey !== null) {
+      await this.dataSource.transaction((manager) =>
+        this.audit.record(manager, {
+          action: 'cert_export_private_key',
+          actor,
+          organizationId: certificate.organizationId,
+          resourceType: 'certificate',
+          resourceId: id,
+          detail: `${how === 'export' ? 'Exported' : 'Retrieved'} private key of certificate '${certificate.commonName}'`,
+        }),
+      );
+    }
+    return { certificate, privateKey };
+  }
+
+  private async findByName(actor: Principal, name: string): Promise<CertificateAuthorityEntity> {
+    const scope = this.policy.listScope(actor);
+    if ('none' in scope) throw caNotFound(name);
+    const query = this.cas.createQueryBuilder('ca').where('lower(ca.name) = lower(:name)', { name });
+    if ('organizationId' in scope) query.andWhere('ca.organization_id = :org', { org: scope.organizationId });
+    const found = await query.orderBy('ca.id', 'ASC').getMany();
+    if (found.length === 0) throw caNotFound(name);
+    if (found.length > 1) {
+      throw new InvalidRequestError(`ca_name '${name}' matches ${found.length} CAs; use ca_id`, 'ca_name_ambiguous');
+    }
+    this.policy.assert(actor, 'can_create_cert', found[0], () => caNotFound(name));
+    return found[0];
+  }
+
+  private async assertIssuable(ca: CertificateAuthorityEntity, validDays: number): Promise<void> {
+    if (ca.allowLeafCerts === false) throw new LeafIssuanceNotAllowedError(ca.id, 'allow_leaf_certs is false');
+    if (ca.allowLeafCerts === null && (await this.cas.exists({ where: { parentCaId: ca.id } }))) {
+      throw new LeafIssuanceNotAllowedError(ca.id, 'it has sub-CAs; set allow_leaf_certs to true to allow both');
+    }
+    assertWithinValidity(ca, validDays);
+  }
+
+  private async sign(actor: Principal, baseUrl: string, request: LeafRequest): Promise<CertificateEntity> {
+    const signer = await this.caService.signer(request.ca);
+    const issued = await translateX509Error(
+      () =>
+        buildLeafCertificate({
+          subject: request.subject,
+          publicKey: request.publicKey,
+          issuerCertificate: request.ca.certificate,
+          issuerPrivateKey: signer.privateKey,
+          validDays: request.validDays,
+          profile: request.type,
+          sans: request.sans,
+          ...issuerUrls(request.ca, baseUrl),
+        }),
+      (error) => sanField(error, request.sans),
+    );
+    return this.dataSource.transaction(async (manager) => {
+      const certificate = await manager.save(
+        manager.create(CertificateEntity, {
+          issuerId: request.ca.id,
+          commonName: request.commonName,
+          subjectDn: formatDistinguishedName(request.subject),
+          certificateType: request.type,
+          origin: request.origin,
+          keyType: request.keyType,
+          keySize: request.keySize,
+          validDays: request.validDays,
+          status: 'valid',
+          sanDnsNames: [...issued.sans.dns],
+          sanIpAddresses: [...issued.sans.ip],
+          sanEmailAddresses: [...issued.sans.email],
+          certificate: issued.pem,
+          privateKey: request.storedPrivateKey,
+          serialNumber: issued.serialNumber,
+          notBefore: issued.notBefore,
+          notAfter: issued.notAfter,
+          organizationId: request.ca.organizationId,
+          createdByUserId: actor.kind === 'user' ? actor.id : null,
+          renewedFromId: request.renewedFromId,
+        }),
+      );
+      await this.audit.record(manager, {
+        action: 'cert_create',
+        actor,
+        organizationId: certificate.organizationId,
+        resourceType: 'certificate',
+        resourceId: certificate.id,
+        detail: request.auditDetail,
+      });
+      return certificate;
+    });
+  }
+}
+
+function requestedSans(dto: { san_dns_names?: string[]; san_ip_addresses?: string[]; san_email_addresses?: string[] }): RequestedSans {
+  return { dns: dto.san_dns_names ?? [], ip: dto.san_ip_addresses ?? [], email: dto.san_email_addresses ?? [] };
+}
+
+function keyDescription(algorithm: { type: string; size?: number; curve?: string }): { keyType: KeyType; keySize: number | null } {
+  if (algorithm.type === 'rsa') return { keyType: 'rsa', keySize: algorithm.size ?? null };
+  if (algorithm.type === 'ec') return { keyType: algorithm.curve === 'P-384' ? 'ecdsa-p384' : 'ecdsa-p256', keySize: null };
+  return { keyType: 'ed25519', keySize: null };
+}
+
+/** Names the SAN field an engine error is about, from the value it quotes. */
+function sanField(error: X509EngineError, sans: RequestedSans): string {
+  const value = (error as X509EngineError & { value?: string }).value?.toLowerCase();
+  for (const kind of ['dns', 'ip', 'email'] as const) {
+    if (value !== undefined && sans[kind].some((entry) => entry.toLowerCase() === value)) return SAN_FIELDS[kind];
+  }
+  return error.code === 'invalid_distinguished_name' ? 'subject_dn' : 'common_name';
+}
+
+/** The stored RFC 5280 reason name; snake_case and any case are accepted. */
+function revocationReason(reason: string | undefined): string {
+  if (reason === undefined) return 'unspecified';
+  const wanted = reason.replace(/[_\s-]/g, '').toLowerCase();
+  const match = REASON_NAMES.find((name) => name.toLowerCase() === wanted);
+  if (!match) {
+    throw new InvalidRequestError(`reason must be one of ${REASON_NAMES.join(', ')} (got ${JSON.stringify(reason)})`, 'invalid_revocation_reason');
+  }
+  return match;
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
+import { CaController } from './ca.controller';
+import { CaService } from './ca.service';
+import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { CertificateController } from './certificate.controller';
+import { CertificateEntity } from './certificate.entity';
+import { CertificateService } from './certificate.service';
+import { CrlService } from './crl.service';
+import { ExportController } from './export.controller';
+import { PrivateKeyVault } from './private-key-vault';
+import { PublicBaseUrl } from './public-base-url';
+import { PublicPkiService } from './public-pki.service';
+
+/** CAs, certificates, CRLs and export under API_V1_STR. */
+@Module({
+  imports: [TypeOrmModule.forFeature([CertificateAuthorityEntity, CertificateEntity]), AuditModule],
+  controllers: [CaController, CertificateController, ExportController],
+  providers: [CaService, CertificateService, CrlService, PrivateKeyVault, PublicBaseUrl, PublicPkiService],
+  exports: [CaService, CertificateService, CrlService, PublicPkiService, PrivateKeyVault],
+})
+export class PkiModule {}
