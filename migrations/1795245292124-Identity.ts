@@ -4,7 +4,7 @@ export class Identity1795245292124 implements MigrationInterface {
   name = 'Identity1795245292124';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`CREATE TABLE "audit_logs" ("id" BIGSERIAL NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "action" character varying(64) NOT NULL, "user_id" integer, "username" character varying(150), "service_account_id" integer, "service_account_name" character varying(255), "organization_id" integer, "resource_type" character varying(64), "resource_id" integer, "detail" text, CONSTRAINT "audit_logs_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "audit_logs" ("id" BIGSERIAL NOT NULL, "created_at" TIMESTAMP(3) WITH TIME ZONE NOT NULL DEFAULT now(), "action" character varying(64) NOT NULL, "user_id" integer, "username" character varying(150), "service_account_id" integer, "service_account_name" character varying(255), "organization_id" integer, "resource_type" character varying(64), "resource_id" integer, "detail" text, CONSTRAINT "audit_logs_pkey" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "audit_logs_action_idx" ON "audit_logs"  ("action") `);
     await queryRunner.query(`CREATE INDEX "audit_logs_organization_id_created_at_idx" ON "audit_logs"  ("organization_id", "created_at") `);
     await queryRunner.query(`CREATE INDEX "audit_logs_created_at_idx" ON "audit_logs"  ("created_at") `);

@@ -4,6 +4,7 @@ import { Logger } from 'pino';
 import { AccessControlModule } from './common/auth/access-control.module';
 import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
+import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
@@ -20,8 +21,8 @@ const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiMod
 export interface AppModuleOptions {
   config: AppConfig;
   logger: Logger;
-  /** The PostgreSQL server to use: DATABASE_URL, or the embedded server's address. */
-  databaseUrl: string;
+  /** The PostgreSQL to use: DATABASE_URL, or the embedded server (see DatabaseConnection). */
+  database: Pick<DatabaseConnection, 'url' | 'embedded'>;
   /** Extra modules mounted beside the application's (used by tests to probe the global pipeline). */
   extraModules?: Array<Type | DynamicModule>;
 }
@@ -36,8 +37,10 @@ export class AppModule {
         AppConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
         DatabaseModule.forRoot({
-          url: options.databaseUrl,
-          poolSize: config.databasePoolSize,
+          url: options.database.url,
+          // PGlite's socket server interleaves the protocol messages of concurrent connections: one connection.
+          poolSize: options.database.embedded ? 1 : config.databasePoolSize,
+          migrationLock: !options.database.embedded,
           migrateOnStart: config.migrateOnStart,
           logger,
         }),

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   let database: DatabaseConnection | undefined;
   try {
     database = await openDatabaseConnection(config, logger);
-    const app = await createApp({ config, logger, databaseUrl: database.url });
+    const app = await createApp({ config, logger, database });
     await app.listen(config.port, config.host);
     logger.info(
       { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' },

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     switch (command) {
       case 'run':
         await withDataSource(database, config, async (dataSource) => {
-          const applied = await runPendingMigrations(dataSource);
+          const applied = await runPendingMigrations(dataSource, { lock: !database.embedded });
           print(applied.length ? applied.map((migration) => `applied ${migration}`) : ['no pending migrations']);
         });
         break;
@@ -58,7 +58,8 @@ async function withDataSource(
   config: AppConfig,
   work: (dataSource: DataSource) => Promise<unknown>,
 ): Promise<void> {
-  const dataSource = await new DataSource(dataSourceOptions(database.url, config.databasePoolSize)).initialize();
+  const poolSize = database.embedded ? 1 : config.databasePoolSize;
+  const dataSource = await new DataSource(dataSourceOptions(database.url, poolSize)).initialize();
   try {
     await work(dataSource);
   } finally {
@@ -79,7 +80,7 @@ async function migrationStatus(dataSource: DataSource): Promise<string[]> {
  */
 async function generateMigration(database: DatabaseConnection, config: AppConfig, name: string): Promise<string> {
   const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot({ config, logger: createRootLogger('warn'), databaseUrl: database.url }),
+    AppModule.forRoot({ config, logger: createRootLogger('warn'), database }),
     { logger: false },
   );
   try {

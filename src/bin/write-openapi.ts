@@ -18,7 +18,11 @@ const COMMITTED_OPENAPI_PATH = join(__dirname, '..', '..', '..', 'docs', 'openap
 async function main(): Promise<void> {
   const database = await EmbeddedPostgres.startInMemory();
   try {
-    const app = await createApp({ config: loadConfig({}), logger: createRootLogger('silent'), databaseUrl: database.url });
+    const app = await createApp({
+      config: loadConfig({}),
+      logger: createRootLogger('silent'),
+      database: { url: database.url, embedded: true },
+    });
     await app.init();
     writeFileSync(COMMITTED_OPENAPI_PATH, `${JSON.stringify(buildOpenApiDocument(app), null, 2)}\n`);
     await closeApp(app);

@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<void> {
       await admin.query(`DROP DATABASE IF EXISTS ${template}`);
       await admin.query(`CREATE DATABASE ${template}`);
     });
-    await migrate(databaseUrlWithName(serverUrl, template));
+    await migrate(databaseUrlWithName(serverUrl, template), true);
     process.env.E2E_DB_MODE = 'server';
     process.env.E2E_DB_TEMPLATE = template;
     globalThis.__E2E_TEARDOWN__ = async () => {
@@ -35,7 +35,7 @@ export default async function globalSetup(): Promise<void> {
   const template = await PGlite.create();
   const socket = new PGLiteSocketServer({ db: template, host: '127.0.0.1', port: 0, maxConnections: 5 });
   await socket.start();
-  await migrate(`postgres://postgres@${socket.getServerConn()}/postgres`);
+  await migrate(`postgres://postgres@${socket.getServerConn()}/postgres`, false);
   await socket.stop();
   const broker = new PgliteBroker(template);
   process.env.E2E_DB_MODE = 'embedded';
@@ -43,10 +43,10 @@ export default async function globalSetup(): Promise<void> {
   globalThis.__E2E_TEARDOWN__ = () => broker.stop();
 }
 
-async function migrate(url: string): Promise<void> {
-  const dataSource = await new DataSource(dataSourceOptions(url, 2)).initialize();
+async function migrate(url: string, server: boolean): Promise<void> {
+  const dataSource = await new DataSource(dataSourceOptions(url, server ? 2 : 1)).initialize();
   try {
-    await runPendingMigrations(dataSource);
+    await runPendingMigrations(dataSource, { lock: server });
   } finally {
     await dataSource.destroy();
   }

@@ -9,6 +9,8 @@ export interface DatabaseModuleOptions {
   url: string;
   poolSize: number;
   migrateOnStart: boolean;
+  /** Take the advisory lock while migrating (pointless, and a second connection, on embedded PGlite). */
+  migrationLock: boolean;
   logger: Logger;
 }
 
@@ -29,7 +31,7 @@ export class DatabaseModule {
           dataSourceFactory: async (typeOrmOptions) => {
             const dataSource = await new DataSource(typeOrmOptions!).initialize();
             if (options.migrateOnStart) {
-              const applied = await runPendingMigrations(dataSource);
+              const applied = await runPendingMigrations(dataSource, { lock: options.migrationLock });
               if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrations applied');
             }
             return dataSource;

@@ -4,12 +4,13 @@ import type { DataSource } from 'typeorm';
 const MIGRATION_LOCK_KEY = 7_310_442_019;
 
 /**
- * Applies pending migrations while holding a session advisory lock, so that replicas starting
- * together migrate one after another instead of racing. (On embedded PGlite the lock excludes
- * nothing, which is fine: the data-directory lock already allows only one process.)
- * Returns the names of the migrations applied.
+ * Applies pending migrations, by default while holding a session advisory lock so that replicas
+ * starting together migrate one after another instead of racing. Embedded PGlite skips the lock: it
+ * excludes nothing there (the data-directory lock already allows one process) and would need a
+ * second connection. Returns the names of the migrations applied.
  */
-export async function runPendingMigrations(dataSource: DataSource): Promise<string[]> {
+export async function runPendingMigrations(dataSource: DataSource, options: { lock: boolean }): Promise<string[]> {
+  if (!options.lock) return (await dataSource.runMigrations({ transaction: 'each' })).map((migration) => migration.name);
   const lockHolder = dataSource.createQueryRunner();
   await lockHolder.connect();
   try {

@@ -13,7 +13,8 @@ export class AuditLogEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'audit_logs_pkey' })
   id: string;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  /** Millisecond precision, as the API reports it, so `since`/`until` bounds taken from a response match exactly. */
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
   @Column({ type: 'varchar', length: 64 })
