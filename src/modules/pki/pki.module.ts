@@ -9,6 +9,7 @@ import { CertificateEntity } from './certificate.entity';
 import { CertificateService } from './certificate.service';
 import { CrlService } from './crl.service';
 import { ExportController } from './export.controller';
+import { PrivateKeyReencryption } from './private-key-reencryption.service';
 import { PrivateKeyVault } from './private-key-vault';
 import { PublicBaseUrl } from './public-base-url';
 import { PublicPkiService } from './public-pki.service';
@@ -17,7 +18,7 @@ import { PublicPkiService } from './public-pki.service';
 @Module({
   imports: [TypeOrmModule.forFeature([CertificateAuthorityEntity, CertificateEntity]), AuditModule],
   controllers: [CaController, CertificateController, ExportController],
-  providers: [CaService, CertificateService, CrlService, PrivateKeyVault, PublicBaseUrl, PublicPkiService],
+  providers: [CaService, CertificateService, CrlService, PrivateKeyVault, PrivateKeyReencryption, PublicBaseUrl, PublicPkiService],
   exports: [CaService, CertificateService, CrlService, PublicPkiService, PrivateKeyVault],
 })
 export class PkiModule {}
