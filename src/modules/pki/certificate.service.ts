@@ -28,7 +28,14 @@ import { CertificateEntity, CertificateOrigin, CertificateType } from './certifi
 import { IssueCertificateDto, RenewCertificateDto, RevokeCertificateDto, SignCsrDto } from './certificate.dto';
 import { CrlService } from './crl.service';
 import { KeyType, keySpecFor } from './key-type';
-import { AlreadyRevokedError, caNotFound, certificateNotFound, LeafIssuanceNotAllowedError, RenewalError } from './pki-errors';
+import {
+  AlreadyRevokedError,
+  caNamedNotFound,
+  certificateNotFound,
+  certificateWithSerialNotFound,
+  LeafIssuanceNotAllowedError,
+  RenewalError,
+} from './pki-errors';
 import { PrivateKeyVault } from './private-key-vault';
 import { translateX509Error } from './x509-errors';
 
@@ -248,7 +255,7 @@ export class CertificateService {
     const normalized = translateX509Error(() => normalizeSerialNumber(serial.replace(/:/g, '')), 'serial');
     const matches = await this.certificates.find({ where: { serialNumber: normalized }, order: { id: 'ASC' } });
     const visible = matches.find((certificate) => this.policy.canSee(actor, certificate));
-    if (!visible) throw certificateNotFound(serial);
+    if (!visible) throw certificateWithSerialNotFound(normalized);
     return visible;
   }
 
@@ -282,15 +289,15 @@ export class CertificateService {
 
   private async findByName(actor: Principal, name: string): Promise<CertificateAuthorityEntity> {
     const scope = this.policy.listScope(actor);
-    if ('none' in scope) throw caNotFound(name);
+    if ('none' in scope) throw caNamedNotFound(name);
     const query = this.cas.createQueryBuilder('ca').where('lower(ca.name) = lower(:name)', { name });
     if ('organizationId' in scope) query.andWhere('ca.organization_id = :org', { org: scope.organizationId });
     const found = await query.orderBy('ca.id', 'ASC').getMany();
-    if (found.length === 0) throw caNotFound(name);
+    if (found.length === 0) throw caNamedNotFound(name);
     if (found.length > 1) {
       throw new InvalidRequestError(`ca_name '${name}' matches ${found.length} CAs; use ca_id`, 'ca_name_ambiguous');
     }
-    this.policy.assert(actor, 'can_create_cert', found[0], () => caNotFound(name));
+    this.policy.assert(actor, 'can_create_cert', found[0], () => caNamedNotFound(name));
     return found[0];
   }
 

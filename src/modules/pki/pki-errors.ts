@@ -5,8 +5,16 @@ export function caNotFound(id: number | string): NotFoundError {
   return new NotFoundError(`Certificate Authority with ID ${id} not found`, 'ca_not_found');
 }
 
+export function caNamedNotFound(name: string): NotFoundError {
+  return new NotFoundError(`Certificate Authority named '${name}' not found`, 'ca_not_found');
+}
+
 export function certificateNotFound(id: number | string): NotFoundError {
   return new NotFoundError(`Certificate with ID ${id} not found`, 'certificate_not_found');
+}
+
+export function certificateWithSerialNotFound(serial: string): NotFoundError {
+  return new NotFoundError(`Certificate with serial number ${serial} not found`, 'certificate_not_found');
 }
 
 export class LeafIssuanceNotAllowedError extends InvalidRequestError {
