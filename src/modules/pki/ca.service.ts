@@ -40,6 +40,8 @@ export function issuerUrls(ca: CertificateAuthorityEntity, baseUrl: string) {
 
 @Injectable()
 export class CaService {
+  private readonly signingKeys = new Map<number, { ciphertext: string; key: Promise<CryptoKey> }>();
+
   constructor(
     private readonly dataSource: DataSource,
     @InjectRepository(CertificateAuthorityEntity) private readonly cas: Repository<CertificateAuthorityEntity>,
@@ -256,8 +258,22 @@ export class CaService {
     return new Map(cas.map((ca) => [ca.id, ca.allowLeafCerts ?? !parents.has(ca.id)]));
   }
 
+  /**
+   * The CA with its private key imported for signing. Imported keys are cached per CA (keyed by the
+   * stored ciphertext, so a re-encrypted or replaced key is imported afresh): decrypting and parsing
+   * PKCS#8 on every issuance would cost more than the signature.
+   */
   async signer(ca: CertificateAuthorityEntity): Promise<CaSigner> {
-    return { ca, privateKey: await importPrivateKeyPem(this.vault.decrypt(ca.privateKey)) };
+    const cached = this.signingKeys.get(ca.id);
+    if (cached?.ciphertext === ca.privateKey) return { ca, privateKey: await cached.key };
+    const key = importPrivateKeyPem(this.vault.decrypt(ca.privateKey));
+    this.signingKeys.set(ca.id, { ciphertext: ca.privateKey, key });
+    try {
+      return { ca, privateKey: await key };
+    } catch (error) {
+      this.signingKeys.delete(ca.id);
+      throw error;
+    }
   }
 }
 
