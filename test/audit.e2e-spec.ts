@@ -1,6 +1,7 @@
 import { Client } from 'pg';
-import { ApiClient, PASSWORD, seedIdentities } from './support/api-client';
-import { startTestApp, TestApp } from './support/test-app';
+import { ApiClient, PASSWORD } from './support/api-client';
+import { TestApp } from './support/test-app';
+import { startSeededApp, World } from './support/seeded-app';
 
 const AUDIT_FIELDS = [
   'action',
@@ -30,8 +31,6 @@ interface AuditEntry {
   detail: string | null;
 }
 
-type World = Awaited<ReturnType<typeof seedIdentities>>;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('audit logs', () => {
@@ -41,11 +40,7 @@ describe('audit logs', () => {
   let w: World;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp());
   });
 
   afterAll(async () => {

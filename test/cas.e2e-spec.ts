@@ -1,8 +1,7 @@
 import { Client } from 'pg';
-import { ApiClient, Fixture, seedIdentities } from './support/api-client';
-import { startTestApp, TestApp } from './support/test-app';
-
-type World = Awaited<ReturnType<typeof seedIdentities>>;
+import { ApiClient, Fixture } from './support/api-client';
+import { TestApp } from './support/test-app';
+import { startSeededApp, World } from './support/seeded-app';
 
 const CA_FIELDS = [
   'allow_leaf_certs',
@@ -40,11 +39,7 @@ describe('certificate authorities', () => {
   let seq = 0;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', CA_KEY_SIZE: '2048' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp({ CA_KEY_SIZE: '2048' }));
   });
 
   afterAll(async () => {

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { ApiClient, Fixture, seedIdentities } from './support/api-client';
+import { ApiClient, Fixture } from './support/api-client';
 import { OpensslWorkspace } from './support/openssl';
-import { startTestApp, TestApp } from './support/test-app';
-
-type World = Awaited<ReturnType<typeof seedIdentities>>;
+import { TestApp } from './support/test-app';
+import { startSeededApp, World } from './support/seeded-app';
 
 const CERT_FIELDS = [
   'certificate',
@@ -49,11 +48,7 @@ describe('certificates', () => {
   let seq = 0;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', CA_KEY_SIZE: '2048' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp({ CA_KEY_SIZE: '2048' }));
     ssl = new OpensslWorkspace();
     org1Ca = await createCa(w.admin1.token, { name: 'Org1 Issuing CA' });
     org2Ca = await createCa(w.admin2.token, { name: 'Org2 Issuing CA' });

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { ApiClient, Fixture, seedIdentities } from './support/api-client';
+import { ApiClient, Fixture } from './support/api-client';
 import { OpensslWorkspace } from './support/openssl';
-import { startTestApp, TestApp } from './support/test-app';
-
-type World = Awaited<ReturnType<typeof seedIdentities>>;
+import { TestApp } from './support/test-app';
+import { startSeededApp, World } from './support/seeded-app';
 
 const FORBIDDEN = { detail: 'Insufficient permissions' };
 const caNotFound = (id: number | string) => ({ detail: `Certificate Authority with ID ${id} not found` });
@@ -22,11 +21,7 @@ describe('PEM export', () => {
   let leaf: any;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', CA_KEY_SIZE: '2048' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp({ CA_KEY_SIZE: '2048' }));
     ssl = new OpensslWorkspace();
     root = await created(api.post('/cas/', { name: 'Export Root', subject_dn: 'CN=Export Root,O=Test', key_type: 'ecdsa-p256' }, w.admin1.token));
     intermediate = await created(

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
-import { ApiClient, PASSWORD, seedIdentities } from './support/api-client';
-import { startTestApp, TestApp } from './support/test-app';
+import { ApiClient, PASSWORD } from './support/api-client';
+import { TestApp } from './support/test-app';
+import { problemLocations, startSeededApp, World } from './support/seeded-app';
 
 const ORG_FIELDS = ['created_at', 'description', 'id', 'name', 'updated_at'];
 const USER_FIELDS = [
@@ -19,22 +20,6 @@ const USER_FIELDS = [
   'username',
 ];
 
-type World = Awaited<ReturnType<typeof seedIdentities>>;
-
-interface Problem {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
-
-function problemLocations(body: { detail: unknown }): Array<Array<string | number>> {
-  expect(Array.isArray(body.detail)).toBe(true);
-  const problems = body.detail as Problem[];
-  for (const problem of problems) {
-    expect(problem).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
-  }
-  return problems.map((problem) => problem.loc);
-}
 
 describe('organizations', () => {
   let testApp: TestApp;
@@ -44,11 +29,7 @@ describe('organizations', () => {
   let counter = 0;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp());
   });
 
   afterAll(async () => {

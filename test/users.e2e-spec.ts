@@ -1,6 +1,7 @@
 import { Client } from 'pg';
-import { ApiClient, createBootstrapSuperuser, PASSWORD, seedIdentities } from './support/api-client';
+import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-client';
 import { startTestApp, TestApp } from './support/test-app';
+import { problemLocations, startSeededApp, World } from './support/seeded-app';
 
 const USER_FIELDS = [
   'can_create_ca',
@@ -26,23 +27,6 @@ const NO_CAPABILITIES = {
   can_delete_ca: false,
 };
 
-type World = Awaited<ReturnType<typeof seedIdentities>>;
-
-interface Problem {
-  loc: Array<string | number>;
-  msg: string;
-  type: string;
-}
-
-/** The locations named by a 400 validation body (fails the test when the body is not a problem list). */
-function problemLocations(body: { detail: unknown }): Array<Array<string | number>> {
-  expect(Array.isArray(body.detail)).toBe(true);
-  const problems = body.detail as Problem[];
-  for (const problem of problems) {
-    expect(problem).toEqual({ loc: expect.any(Array), msg: expect.any(String), type: expect.any(String) });
-  }
-  return problems.map((problem) => problem.loc);
-}
 
 describe('users', () => {
   let testApp: TestApp;
@@ -52,11 +36,7 @@ describe('users', () => {
   let counter = 0;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute' } });
-    api = new ApiClient(testApp.baseUrl);
-    db = new Client({ connectionString: testApp.database.url });
-    await db.connect();
-    w = await seedIdentities(api);
+    ({ testApp, api, db, w } = await startSeededApp());
   });
 
   afterAll(async () => {

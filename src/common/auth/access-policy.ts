@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
-import { ForbiddenError, NotFoundError } from '../errors/common-errors';
+import { ForbiddenError } from '../errors/common-errors';
 import { Capability, Principal } from './principal';
 
 /** What a principal wants to do to an organization-scoped resource. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { buildCrl } from '@libs/x509';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
@@ -18,7 +17,6 @@ const REFRESH_BEFORE_MS = 24 * 60 * 60 * 1000;
 export class CrlService {
   constructor(
     private readonly dataSource: DataSource,
-    @InjectRepository(CertificateAuthorityEntity) private readonly cas: Repository<CertificateAuthorityEntity>,
     private readonly caService: CaService,
     private readonly config: AppConfig,
   ) {}
