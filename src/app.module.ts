@@ -13,10 +13,11 @@ import { AuthModule } from './modules/auth/auth.module';
 import { OrgsModule } from './modules/orgs/orgs.module';
 import { PkiModule } from './modules/pki/pki.module';
 import { PublicPkiModule } from './modules/pki/public-pki.module';
+import { ServiceAccountsModule } from './modules/service-accounts/service-accounts.module';
 import { UsersModule } from './modules/users/users.module';
 
 /** Modules whose controllers are served under API_V1_STR. */
-const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule];
+const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule];
 
 export interface AppModuleOptions {
   config: AppConfig;

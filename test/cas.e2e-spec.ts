@@ -7,6 +7,7 @@ const CA_FIELDS = [
   'allow_leaf_certs',
   'certificate',
   'created_at',
+  'created_by_service_account_id',
   'created_by_user_id',
   'description',
   'id',

@@ -10,6 +10,7 @@ const CERT_FIELDS = [
   'certificate_type',
   'common_name',
   'created_at',
+  'created_by_service_account_id',
   'created_by_user_id',
   'id',
   'issuer_id',

@@ -45,6 +45,8 @@ export class AppConfig {
   /** Earlier keys, accepted for decryption only (key rotation). */
   readonly privateKeyEncryptionOldKeys: Buffer[];
   readonly allowUnauthenticatedRegistration: boolean;
+  /** HMAC key for service-account token digests; SECRET_KEY when unset. */
+  readonly serviceAccountTokenPepper: string;
   /** Failed logins allowed per client address and per username within the window. */
   readonly authRateLimit: { limit: number; windowSeconds: number };
   readonly backendCorsOrigins: string[];
@@ -110,6 +112,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       .filter((key): key is Buffer => key !== undefined),
     allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
     authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
+    serviceAccountTokenPepper: readPepper(r) ?? secretKey,
     backendCorsOrigins: readCorsOrigins(r),
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
@@ -136,6 +139,14 @@ function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: str
     r.problem('SECRET_KEY', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
   }
   return { secretKey: value, generated: false };
+}
+
+function readPepper(r: EnvReader): string | undefined {
+  const value = r.raw('SERVICE_ACCOUNT_TOKEN_PEPPER');
+  if (value !== undefined && value.length < MIN_SECRET_KEY_LENGTH) {
+    r.problem('SERVICE_ACCOUNT_TOKEN_PEPPER', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
+  }
+  return value;
 }
 
 function readPublicBaseUrl(r: EnvReader): string | undefined {

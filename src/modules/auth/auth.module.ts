@@ -4,9 +4,11 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthenticationGuard } from '../../common/auth/authentication.guard';
 import { PrincipalResolver } from '../../common/auth/principal-resolver';
 import { AuditModule } from '../audit/audit.module';
+import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
 import { UserEntity } from '../users/user.entity';
 import { AccessTokenService } from './access-token.service';
 import { AuthHousekeeping } from './auth-housekeeping.service';
+import { BearerPrincipalResolver } from './bearer-principal.resolver';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { BlocklistedTokenEntity } from './blocklisted-token.entity';
@@ -22,6 +24,7 @@ import { UserPrincipalResolver } from './user-principal.resolver';
   imports: [
     TypeOrmModule.forFeature([UserEntity, SessionEntity, RefreshTokenEntity, BlocklistedTokenEntity, LoginFailureEntity]),
     AuditModule,
+    ServiceAccountsModule,
   ],
   controllers: [AuthController],
   providers: [
@@ -31,7 +34,8 @@ import { UserPrincipalResolver } from './user-principal.resolver';
     PasswordHasher,
     LoginRateLimiter,
     AuthHousekeeping,
-    { provide: PrincipalResolver, useClass: UserPrincipalResolver },
+    UserPrincipalResolver,
+    { provide: PrincipalResolver, useClass: BearerPrincipalResolver },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
   exports: [SessionService, PasswordHasher],

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { Capability, CAPABILITIES, Principal } from '../../common/auth/principal';
-import { PrincipalResolver } from '../../common/auth/principal-resolver';
 import { CAPABILITY_PROPERTIES, UserEntity } from '../users/user.entity';
 import { AccessTokenService, invalidCredentials } from './access-token.service';
 
@@ -18,13 +17,11 @@ interface SessionCheckRow {
  * capabilities come from the current user row, not from the token, so a demotion takes effect at once.
  */
 @Injectable()
-export class UserPrincipalResolver extends PrincipalResolver {
+export class UserPrincipalResolver {
   constructor(
     private readonly accessTokens: AccessTokenService,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-  ) {
-    super();
-  }
+  ) {}
 
   async resolve(credential: string): Promise<Principal> {
     const claims = this.accessTokens.verify(credential);

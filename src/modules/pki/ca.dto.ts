@@ -99,6 +99,7 @@ export class CaDto {
   @ApiProperty({ type: String, format: 'date-time' }) not_after: Date;
   @ApiProperty({ type: Number, nullable: true }) organization_id: number | null;
   @ApiProperty({ type: Number, nullable: true }) created_by_user_id: number | null;
+  @ApiProperty({ type: Number, nullable: true }) created_by_service_account_id: number | null;
   @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: Date;
 
@@ -123,6 +124,7 @@ export class CaDto {
       not_after: ca.notAfter,
       organization_id: ca.organizationId,
       created_by_user_id: ca.createdByUserId,
+      created_by_service_account_id: ca.createdByServiceAccountId,
       created_at: ca.createdAt,
       updated_at: ca.updatedAt,
     };

@@ -106,6 +106,7 @@ export class CaService {
             notAfter: issued.notAfter,
             organizationId,
             createdByUserId: actor.kind === 'user' ? actor.id : null,
+            createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
           }),
         );
         await this.audit.record(manager, {

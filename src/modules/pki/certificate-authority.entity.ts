@@ -77,6 +77,10 @@ export class CertificateAuthorityEntity {
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'certificate_authorities_organization_id_fkey' })
   organization?: OrganizationEntity | null;
 
+  /** The service account that created it, when one did (no foreign key: the account may be deleted). */
+  @Column({ name: 'created_by_service_account_id', type: 'integer', nullable: true })
+  createdByServiceAccountId: number | null;
+
   @Column({ name: 'created_by_user_id', type: 'integer', nullable: true })
   createdByUserId: number | null;
 

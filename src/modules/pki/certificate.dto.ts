@@ -189,6 +189,7 @@ export class CertificateDto {
   @ApiProperty() issuer_id: number;
   @ApiProperty({ type: Number, nullable: true }) organization_id: number | null;
   @ApiProperty({ type: Number, nullable: true }) created_by_user_id: number | null;
+  @ApiProperty({ type: Number, nullable: true }) created_by_service_account_id: number | null;
   @ApiProperty({ type: Number, nullable: true }) renewed_from_id: number | null;
   @ApiProperty({ type: [Number] }) renewed_to_ids: number[];
   @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
@@ -217,6 +218,7 @@ export class CertificateDto {
       issuer_id: certificate.issuerId,
       organization_id: certificate.organizationId,
       created_by_user_id: certificate.createdByUserId,
+      created_by_service_account_id: certificate.createdByServiceAccountId,
       renewed_from_id: certificate.renewedFromId,
       renewed_to_ids: renewedToIds,
       created_at: certificate.createdAt,

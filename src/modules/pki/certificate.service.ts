@@ -22,6 +22,7 @@ import { AppConfig } from '../../common/config/app-config';
 import { InvalidRequestError } from '../../common/errors/common-errors';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { AuditService } from '../audit/audit.service';
+import { IssuancePolicyEnforcer } from '../service-accounts/issuance-policy.enforcer';
 import { assertWithinValidity, CaService, issuerUrls } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity, CertificateOrigin, CertificateType } from './certificate.entity';
@@ -84,6 +85,7 @@ export class CertificateService {
     private readonly vault: PrivateKeyVault,
     private readonly audit: AuditService,
     private readonly config: AppConfig,
+    private readonly issuancePolicy: IssuancePolicyEnforcer,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -99,6 +101,8 @@ export class CertificateService {
       throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
     }
     const validDays = dto.valid_days ?? this.config.certDays;
+    const sans = requestedSans(dto);
+    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: dto.common_name, ...sans, validDays });
     await this.assertIssuable(ca, validDays);
     const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.certKeySize));
     const privateKeyPem = await exportPrivateKeyPem(keys.privateKey);
@@ -109,7 +113,7 @@ export class CertificateService {
       commonName: dto.common_name,
       type: dto.certificate_type,
       validDays,
-      sans: requestedSans(dto),
+      sans,
       origin: 'server_key',
       publicKey: keys.publicKey,
       keyType,
@@ -135,6 +139,12 @@ export class CertificateService {
     const subject: DistinguishedName = dto.common_name ? { ...base, CN: dto.common_name } : base;
     if (!subject.CN) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
     const validDays = dto.valid_days ?? this.config.certDays;
+    const sans = {
+      dns: dto.san_dns_names ?? [...csr.sans.dns],
+      ip: dto.san_ip_addresses ?? [...csr.sans.ip],
+      email: dto.san_email_addresses ?? [...csr.sans.email],
+    };
+    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: subject.CN, ...sans, validDays });
     await this.assertIssuable(ca, validDays);
     return this.sign(actor, baseUrl, {
       ca,
@@ -142,11 +152,7 @@ export class CertificateService {
       commonName: subject.CN,
       type: dto.certificate_type,
       validDays,
-      sans: {
-        dns: dto.san_dns_names ?? [...csr.sans.dns],
-        ip: dto.san_ip_addresses ?? [...csr.sans.ip],
-        email: dto.san_email_addresses ?? [...csr.sans.email],
-      },
+      sans,
       origin: 'csr',
       publicKey: csr.publicKey,
       ...keyDescription(csr.keyAlgorithm),
@@ -169,6 +175,15 @@ export class CertificateService {
       throw new RenewalError('csr_not_allowed_for_server_key_cert', 'This certificate has a server-generated key: renew it without a csr');
     }
     const ca = await this.cas.findOneByOrFail({ id: old.issuerId });
+    await this.issuancePolicy.assertAllowed(actor, {
+      certificateType: old.certificateType,
+      caId: ca.id,
+      commonName: old.commonName,
+      dns: old.sanDnsNames,
+      ip: old.sanIpAddresses,
+      email: old.sanEmailAddresses,
+      validDays: old.validDays,
+    });
     await this.assertIssuable(ca, old.validDays);
     const subject = parseDistinguishedName(old.subjectDn);
     const common = {
@@ -347,6 +362,7 @@ export class CertificateService {
           notAfter: issued.notAfter,
           organizationId: request.ca.organizationId,
           createdByUserId: actor.kind === 'user' ? actor.id : null,
+          createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
           renewedFromId: request.renewedFromId,
         }),
       );

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
+import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
 import { CaController } from './ca.controller';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
@@ -16,7 +17,7 @@ import { PublicPkiService } from './public-pki.service';
 
 /** CAs, certificates, CRLs and export under API_V1_STR. */
 @Module({
-  imports: [TypeOrmModule.forFeature([CertificateAuthorityEntity, CertificateEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([CertificateAuthorityEntity, CertificateEntity]), AuditModule, ServiceAccountsModule],
   controllers: [CaController, CertificateController, ExportController],
   providers: [CaService, CertificateService, CrlService, PrivateKeyVault, PrivateKeyReencryption, PublicBaseUrl, PublicPkiService],
   exports: [CaService, CertificateService, CrlService, PublicPkiService, PrivateKeyVault],
