@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { Capability, CAPABILITIES, Principal } from '../../common/auth/principal';
-import { CAPABILITY_PROPERTIES, UserEntity } from '../users/user.entity';
+import { capabilitiesOf } from '../../common/auth/capability-columns';
+import type { Principal } from '../../common/auth/principal';
+import { UserEntity } from '../users/user.entity';
 import { AccessTokenService, invalidCredentials } from './access-token.service';
 
 interface SessionCheckRow {
@@ -42,7 +43,7 @@ export class UserPrincipalResolver {
       name: user.username,
       role: user.role,
       organizationId: user.organizationId,
-      capabilities: new Set(CAPABILITIES.filter((capability: Capability) => user[CAPABILITY_PROPERTIES[capability]] === true)),
+      capabilities: capabilitiesOf(user),
       session: { id: claims.sid, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) },
     };
   }

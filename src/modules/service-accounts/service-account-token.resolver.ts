@@ -1,23 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { CAPABILITIES, Capability, Principal } from '../../common/auth/principal';
+import { capabilitiesOf } from '../../common/auth/capability-columns';
+import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
 import { UnauthenticatedError } from '../../common/errors/common-errors';
 import { ServiceAccountTokenEntity } from './service-account-token.entity';
-import { ServiceAccountEntity } from './service-account.entity';
 import { parseToken, secretMatches } from './service-account-token.codec';
 
 /** last_used_at is written at most this often per token, so a busy token costs no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const CAPABILITY_PROPERTIES: Record<Capability, keyof ServiceAccountEntity> = {
-  can_create_ca: 'canCreateCa',
-  can_create_cert: 'canCreateCert',
-  can_revoke_cert: 'canRevokeCert',
-  can_export_private_key: 'canExportPrivateKey',
-  can_delete_ca: 'canDeleteCa',
-};
 
 /**
  * Turns a `pki_sa_…` token into a service-account principal. Malformed, unknown, revoked and expired
@@ -47,7 +40,7 @@ export class ServiceAccountTokenResolver {
       name: account.name,
       role: 'user',
       organizationId: account.organizationId,
-      capabilities: new Set(CAPABILITIES.filter((capability) => account[CAPABILITY_PROPERTIES[capability]] === true)),
+      capabilities: capabilitiesOf(account),
     };
   }
 }

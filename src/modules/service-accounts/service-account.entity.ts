@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import type { CapabilityColumns } from '../../common/auth/capability-columns';
 import { OrganizationEntity } from '../orgs/organization.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -7,7 +8,7 @@ import { UserEntity } from '../users/user.entity';
 @Index('service_accounts_organization_id_idx', ['organizationId'])
 // Names are unique within an organization regardless of case (expression index, migration only).
 @Index('service_accounts_org_name_key', { synchronize: false })
-export class ServiceAccountEntity {
+export class ServiceAccountEntity implements CapabilityColumns {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'service_accounts_pkey' })
   id: number;
 

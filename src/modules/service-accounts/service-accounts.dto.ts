@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { CapabilityFlagsDto } from '../../common/auth/capability-flags.dto';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { CERTIFICATE_TYPES } from '../pki/certificate.entity';
 import type { CertificateType } from '../pki/certificate.entity';
@@ -10,14 +11,6 @@ import { ServiceAccountEntity } from './service-account.entity';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const MAX_ENTRIES = 200;
-
-class CapabilityFlagsDto {
-  @ApiPropertyOptional({ default: false }) @IsOptionalNotNull() @IsBoolean() can_create_ca?: boolean;
-  @ApiPropertyOptional({ default: false }) @IsOptionalNotNull() @IsBoolean() can_create_cert?: boolean;
-  @ApiPropertyOptional({ default: false }) @IsOptionalNotNull() @IsBoolean() can_revoke_cert?: boolean;
-  @ApiPropertyOptional({ default: false }) @IsOptionalNotNull() @IsBoolean() can_export_private_key?: boolean;
-  @ApiPropertyOptional({ default: false }) @IsOptionalNotNull() @IsBoolean() can_delete_ca?: boolean;
-}
 
 export class CreateServiceAccountDto extends CapabilityFlagsDto {
   @ApiProperty({ maxLength: 255 })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
-import { CAPABILITIES, Capability } from '../../common/auth/principal';
+import { applyCapabilityFlags, capabilityColumnsFrom } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
@@ -16,13 +16,6 @@ import { ServiceAccountEntity } from './service-account.entity';
 import { digestSecret, mintToken } from './service-account-token.codec';
 import { CreateServiceAccountDto, CreateTokenDto, IssuancePolicyDto, UpdateServiceAccountDto } from './service-accounts.dto';
 
-const CAPABILITY_PROPERTIES: Record<Capability, keyof ServiceAccountEntity> = {
-  can_create_ca: 'canCreateCa',
-  can_create_cert: 'canCreateCert',
-  can_revoke_cert: 'canRevokeCert',
-  can_export_private_key: 'canExportPrivateKey',
-  can_delete_ca: 'canDeleteCa',
-};
 const EMAIL_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 export function serviceAccountNotFound(): NotFoundError {
@@ -66,7 +59,7 @@ export class ServiceAccountsService {
           description: dto.description ?? null,
           organizationId,
           createdByUserId: actor.id,
-          ...Object.fromEntries(CAPABILITIES.map((capability) => [CAPABILITY_PROPERTIES[capability], dto[capability] ?? false])),
+          ...capabilityColumnsFrom(dto),
         }),
       );
       await this.record(manager, actor, account, 'service_account_create', `Created service account '${account.name}'`);
@@ -99,13 +92,7 @@ export class ServiceAccountsService {
         account.description = dto.description;
         changed.push('description');
       }
-      for (const capability of CAPABILITIES) {
-        const value = dto[capability];
-        if (value !== undefined && value !== account[CAPABILITY_PROPERTIES[capability]]) {
-          Object.assign(account, { [CAPABILITY_PROPERTIES[capability]]: value });
-          changed.push(capability);
-        }
-      }
+      changed.push(...applyCapabilityFlags(account, dto));
       if (dto.disabled !== undefined && dto.disabled !== (account.disabledAt !== null)) {
         account.disabledAt = dto.disabled ? new Date() : null;
         changed.push(dto.disabled ? 'disabled' : 'enabled');

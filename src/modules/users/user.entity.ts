@@ -9,7 +9,8 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { Capability, Role } from '../../common/auth/principal';
+import type { CapabilityColumns } from '../../common/auth/capability-columns';
+import type { Role } from '../../common/auth/principal';
 import { OrganizationEntity } from '../orgs/organization.entity';
 
 @Entity('users')
@@ -17,7 +18,7 @@ import { OrganizationEntity } from '../orgs/organization.entity';
 @Index('users_email_key', ['email'], { unique: true })
 @Index('users_organization_id_idx', ['organizationId'])
 @Check('users_role_check', `"role" IN ('superuser', 'admin', 'user')`)
-export class UserEntity {
+export class UserEntity implements CapabilityColumns {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'users_pkey' })
   id: number;
 
@@ -71,11 +72,3 @@ export class UserEntity {
   updatedAt: Date;
 }
 
-/** Entity property of each capability flag. */
-export const CAPABILITY_PROPERTIES: Record<Capability, keyof UserEntity> = {
-  can_create_ca: 'canCreateCa',
-  can_create_cert: 'canCreateCert',
-  can_revoke_cert: 'canRevokeCert',
-  can_export_private_key: 'canExportPrivateKey',
-  can_delete_ca: 'canDeleteCa',
-};

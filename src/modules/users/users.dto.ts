@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { CapabilityFlagsDto } from '../../common/auth/capability-flags.dto';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { ROLES } from '../../common/auth/principal';
 import type { Role } from '../../common/auth/principal';
@@ -9,33 +10,6 @@ import { UserEntity } from './user.entity';
 export const MIN_PASSWORD_LENGTH = 8;
 const USERNAME_PATTERN = /^[A-Za-z0-9_.@+-]+$/;
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-
-class CapabilityFlagsDto {
-  @ApiPropertyOptional({ default: false })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  can_create_ca?: boolean;
-
-  @ApiPropertyOptional({ default: false })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  can_create_cert?: boolean;
-
-  @ApiPropertyOptional({ default: false })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  can_revoke_cert?: boolean;
-
-  @ApiPropertyOptional({ default: false })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  can_export_private_key?: boolean;
-
-  @ApiPropertyOptional({ default: false })
-  @IsOptionalNotNull()
-  @IsBoolean()
-  can_delete_ca?: boolean;
-}
 
 export class CreateUserDto extends CapabilityFlagsDto {
   @ApiProperty({ maxLength: 150, pattern: USERNAME_PATTERN.source })

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
-import { Capability, CAPABILITIES, Principal, Role } from '../../common/auth/principal';
+import { applyCapabilityFlags, capabilityColumnsFrom } from '../../common/auth/capability-columns';
+import { CAPABILITIES, Principal, Role } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../common/errors/common-errors';
@@ -11,7 +12,7 @@ import { PasswordHasher } from '../auth/password-hasher';
 import { SessionService } from '../auth/session.service';
 import { OrganizationEntity } from '../orgs/organization.entity';
 import { CreateUserDto, UpdateUserDto } from './users.dto';
-import { CAPABILITY_PROPERTIES, UserEntity } from './user.entity';
+import { UserEntity } from './user.entity';
 
 /** Serializes user creation so that two simultaneous "first user" requests cannot both bootstrap. */
 const USER_CREATION_LOCK_KEY = 7_310_442_020;
@@ -57,7 +58,7 @@ export class UsersService {
           passwordHash,
           role,
           organizationId,
-          ...capabilityColumns(dto),
+          ...capabilityColumnsFrom(dto),
         });
         await manager.save(user);
         await this.audit.record(manager, {
@@ -226,14 +227,7 @@ export class UsersService {
       user.organizationId = dto.organization_id;
       changed.push('organization_id');
     }
-    for (const capability of CAPABILITIES) {
-      const value = dto[capability];
-      const property = CAPABILITY_PROPERTIES[capability];
-      if (value !== undefined && value !== user[property]) {
-        Object.assign(user, { [property]: value });
-        changed.push(capability);
-      }
-    }
+    changed.push(...applyCapabilityFlags(user, dto));
     return changed;
   }
 
@@ -250,11 +244,6 @@ export async function assertOrganizationExists(manager: EntityManager, organizat
   }
 }
 
-function capabilityColumns(dto: CreateUserDto): Partial<UserEntity> {
-  return Object.fromEntries(
-    CAPABILITIES.map((capability: Capability) => [CAPABILITY_PROPERTIES[capability], dto[capability] ?? false]),
-  );
-}
 
 function fieldForbidden(field: string): ForbiddenError {
   return new ForbiddenError(`Not allowed to change ${field}`, 'field_not_allowed');
