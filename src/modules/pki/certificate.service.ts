@@ -8,6 +8,7 @@ import {
   normalizeSerialNumber,
   parseCsr,
   parseDistinguishedName,
+  resolveSubjectAltNames,
   REVOCATION_REASON_CODES,
   type CryptoKey,
   type DistinguishedName,
@@ -101,7 +102,7 @@ export class CertificateService {
       throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
     }
     const validDays = dto.valid_days ?? this.config.certDays;
-    const sans = requestedSans(dto);
+    const sans = resolvedSans(dto.certificate_type, dto.common_name, requestedSans(dto));
     await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: dto.common_name, ...sans, validDays });
     await this.assertIssuable(ca, validDays);
     const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.certKeySize));
@@ -139,11 +140,11 @@ export class CertificateService {
     const subject: DistinguishedName = dto.common_name ? { ...base, CN: dto.common_name } : base;
     if (!subject.CN) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
     const validDays = dto.valid_days ?? this.config.certDays;
-    const sans = {
+    const sans = resolvedSans(dto.certificate_type, subject.CN, {
       dns: dto.san_dns_names ?? [...csr.sans.dns],
       ip: dto.san_ip_addresses ?? [...csr.sans.ip],
       email: dto.san_email_addresses ?? [...csr.sans.email],
-    };
+    });
     await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: subject.CN, ...sans, validDays });
     await this.assertIssuable(ca, validDays);
     return this.sign(actor, baseUrl, {
@@ -381,6 +382,16 @@ export class CertificateService {
 
 function requestedSans(dto: { san_dns_names?: string[]; san_ip_addresses?: string[]; san_email_addresses?: string[] }): RequestedSans {
   return { dns: dto.san_dns_names ?? [], ip: dto.san_ip_addresses ?? [], email: dto.san_email_addresses ?? [] };
+}
+
+/**
+ * The SANs the certificate will carry: the requested ones after the profile rules (the CN added as
+ * DNS, IP or email SAN where none of that kind was asked for). Policies are checked against these,
+ * so a SAN derived from the CN cannot slip past them.
+ */
+function resolvedSans(type: CertificateType, commonName: string, requested: RequestedSans): RequestedSans {
+  const sans = translateX509Error(() => resolveSubjectAltNames(type, commonName, requested), (error) => sanField(error, requested));
+  return { dns: [...sans.dns], ip: [...sans.ip], email: [...sans.email] };
 }
 
 function keyDescription(algorithm: { type: string; size?: number; curve?: string }): { keyType: KeyType; keySize: number | null } {
