@@ -261,6 +261,19 @@ describe('organizations', () => {
       expect(await orgRow(w.org1.id)).toBeDefined();
     });
 
+    it('refuses to delete an organization that owns CAs or service accounts, naming them', async () => {
+      const owner = await newOrg('Owning Org');
+      const ca = await api.post('/cas/', { name: 'Owned CA', subject_dn: 'CN=Owned CA', key_type: 'ecdsa-p256' }, w.root.token);
+      expect((await api.patch(`/cas/${ca.body.id}`, { organization_id: owner.id }, w.root.token)).status).toBe(200);
+      expect((await api.post('/service-accounts/', { name: 'owned-sa', organization_id: owner.id }, w.root.token)).status).toBe(201);
+      const response = await api.delete(`/organizations/${owner.id}`, w.root.token);
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        detail: 'Cannot delete organization that owns certificate authorities and service accounts. Reassign or delete them first.',
+      });
+      expect(await orgRow(owner.id)).toBeDefined();
+    });
+
     it('lets only the superuser delete an empty organization', async () => {
       const empty = await newOrg('Empty Org');
       expect((await api.delete(`/organizations/${empty.id}`, w.admin1.token)).status).toBe(403);

@@ -7,6 +7,8 @@ import { violatedUniqueConstraint } from '../../common/database/unique-violation
 import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { userNotFound } from '../users/users.service';
+import { CertificateAuthorityEntity } from '../pki/certificate-authority.entity';
+import { ServiceAccountEntity } from '../service-accounts/service-account.entity';
 import { UserEntity } from '../users/user.entity';
 import { OrganizationEntity } from './organization.entity';
 import { CreateOrganizationDto, UpdateOrganizationDto } from './orgs.dto';
@@ -96,6 +98,16 @@ export class OrgsService {
       if (!organization) throw organizationNotFound();
       if (await manager.exists(UserEntity, { where: { organizationId: id } })) {
         throw new InvalidRequestError('Cannot delete organization with users. Remove all users first.', 'organization_has_users');
+      }
+      const owned = [
+        (await manager.exists(CertificateAuthorityEntity, { where: { organizationId: id } })) && 'certificate authorities',
+        (await manager.exists(ServiceAccountEntity, { where: { organizationId: id } })) && 'service accounts',
+      ].filter(Boolean);
+      if (owned.length > 0) {
+        throw new InvalidRequestError(
+          `Cannot delete organization that owns ${owned.join(' and ')}. Reassign or delete them first.`,
+          'organization_owns_resources',
+        );
       }
       await manager.delete(OrganizationEntity, { id });
       await this.audit.record(manager, {
