@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { PrivateKeyCipher, PrivateKeyDecryptionError } from './private-key-cipher';
 
-const PEM = '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGx0ZXN0LWtleS1ub3QtcmVhbA==\n-----END PRIVATE KEY-----\n';
+const PEM = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 describe('PrivateKeyCipher', () => {
   const key = randomBytes(32);
