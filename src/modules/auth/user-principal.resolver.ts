@@ -26,17 +26,19 @@ export class UserPrincipalResolver {
 
   async resolve(credential: string): Promise<Principal> {
     const claims = this.accessTokens.verify(credential);
-    const user = await this.users.findOne({ where: { id: claims.id } });
-    if (!user || !user.isActive) throw invalidCredentials();
+    // One round trip per request: the user row and the two session checks together.
+    const { entities, raw } = await this.users
+      .createQueryBuilder('u')
+      .addSelect('EXISTS (SELECT 1 FROM auth_sessions s WHERE s.id = :sid AND s.user_id = u.id AND s.revoked_at IS NULL)', 'session_live')
+      .addSelect('EXISTS (SELECT 1 FROM token_blocklist b WHERE b.jti = :jti)', 'blocklisted')
+      .where('u.id = :id', { id: claims.id, sid: claims.sid, jti: claims.jti })
+      .getRawAndEntities<SessionCheckRow>();
+    const [user] = entities;
+    const [check] = raw;
+    if (!user || !user.isActive || !check.session_live || check.blocklisted) throw invalidCredentials();
     if (user.tokensInvalidatedAt && claims.iat < Math.floor(user.tokensInvalidatedAt.getTime() / 1000)) {
       throw invalidCredentials();
     }
-    const [check] = (await this.users.query(
-      `SELECT EXISTS (SELECT 1 FROM auth_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL) AS session_live,
-              EXISTS (SELECT 1 FROM token_blocklist WHERE jti = $3) AS blocklisted`,
-      [claims.sid, user.id, claims.jti],
-    )) as SessionCheckRow[];
-    if (!check.session_live || check.blocklisted) throw invalidCredentials();
     return {
       kind: 'user',
       id: user.id,
