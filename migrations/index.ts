@@ -1,3 +1,4 @@
+import { Jobs1795250043106 } from './1795250043106-Jobs';
 import { ServiceAccounts1795247433713 } from './1795247433713-ServiceAccounts';
 import { Pki1795245880062 } from './1795245880062-Pki';
 import { Identity1795245292124 } from './1795245292124-Identity';
@@ -8,4 +9,4 @@ import type { MigrationInterface } from 'typeorm';
  * app, the migration command and jest all load the same classes; a unit test checks that every
  * file in this folder is listed.
  */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106];

@@ -6,6 +6,7 @@ import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
+import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -46,6 +47,7 @@ export class AppModule {
           logger,
         }),
         AccessControlModule,
+        JobsModule,
         HealthModule,
         ...API_V1_MODULES,
         PublicPkiModule,

@@ -58,6 +58,10 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly trustProxy: TrustProxy;
   readonly shutdownGraceSeconds: number;
+  /** How often an idle job worker looks for due jobs; 0 turns the worker off in this process. */
+  readonly jobPollIntervalMs: number;
+  /** A failed job's n-th retry waits 2^n times this. */
+  readonly jobBackoffBaseMs: number;
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
@@ -122,6 +126,8 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
     trustProxy: readTrustProxy(r),
     shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
+    jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
+    jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
   });
   r.throwIfInvalid();
   return { config, variables: r.variables() };
