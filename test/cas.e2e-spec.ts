@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { ApiClient, Fixture } from './support/api-client';
 import { TestApp } from './support/test-app';
 import { startSeededApp, World } from './support/seeded-app';
+import { expectPkcs8PrivateKey } from './support/private-key';
 
 const CA_FIELDS = [
   'allow_leaf_certs',
@@ -111,7 +112,7 @@ describe('certificate authorities', () => {
         organization_id: null,
         created_by_user_id: w.root.id,
       });
-      expect(ca.private_key).toMatch(/^-----BEGIN PRIVATE KEY-----\n[\s\S]+\n-----END PRIVATE KEY-----\n?$/);
+      expectPkcs8PrivateKey(ca.private_key);
       expect(ca.certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
       expect(ca.serial_number).toMatch(/^[0-9a-f]+$/);
       const days = (Date.parse(ca.not_after) - Date.parse(ca.not_before)) / 86_400_000;

@@ -4,6 +4,7 @@ import { ApiClient, Fixture } from './support/api-client';
 import { OpensslWorkspace } from './support/openssl';
 import { TestApp } from './support/test-app';
 import { startSeededApp, World } from './support/seeded-app';
+import { expectPkcs8PrivateKey } from './support/private-key';
 
 const CERT_FIELDS = [
   'certificate',
@@ -151,7 +152,7 @@ describe('certificates', () => {
         renewed_to_ids: [],
       });
       expect(cert.serial_number).toMatch(/^[0-9a-f]+$/);
-      expect(cert.private_key).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+      expectPkcs8PrivateKey(cert.private_key);
       expect(cert.certificate).toMatch(/^-----BEGIN CERTIFICATE-----/);
       expect(Math.round((Date.parse(cert.not_after) - Date.parse(cert.not_before)) / 86_400_000)).toBe(90);
       const keyFile = ssl.write(`issued${cert.id}.key`, cert.private_key);
@@ -229,7 +230,7 @@ describe('certificates', () => {
 
     it('with include_private_key false returns the key once and keeps none', async () => {
       const cert = await issue(org1Ca.id, { include_private_key: false });
-      expect(cert.private_key).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+      expectPkcs8PrivateKey(cert.private_key);
       const keyFile = ssl.write(`once${cert.id}.key`, cert.private_key);
       expect(publicKeyOfCertificate(cert.certificate)).toBe(publicKeyOfKey(keyFile));
       const { rows } = await db.query('SELECT private_key FROM certificates WHERE id = $1', [cert.id]);
@@ -472,7 +473,7 @@ describe('certificates', () => {
         status: 'valid',
       });
       expect(renewed.serial_number).not.toBe(old.serial_number);
-      expect(renewed.private_key).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+      expectPkcs8PrivateKey(renewed.private_key);
       expect(renewed.private_key).not.toBe(old.private_key);
       const keyFile = ssl.write(`renewed${renewed.id}.key`, renewed.private_key);
       expect(publicKeyOfCertificate(renewed.certificate)).toBe(publicKeyOfKey(keyFile));

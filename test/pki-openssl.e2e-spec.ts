@@ -197,7 +197,8 @@ describe('PKI output verified by openssl', () => {
         expect(row.private_key).not.toContain('PRIVATE KEY');
       }
       const dump = (await db.query(`SELECT string_agg(t::text, '') AS all FROM certificate_authorities t`)).rows[0].all as string;
-      expect(dump).not.toContain('BEGIN PRIVATE KEY');
+      // No PEM private key of any kind (PKCS#8, PKCS#1, SEC1) may be stored in the clear.
+      expect(dump).not.toContain('PRIVATE KEY');
     } finally {
       await db.end();
     }

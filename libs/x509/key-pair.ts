@@ -73,7 +73,7 @@ export async function generateKeyPair(spec: KeySpec): Promise<CryptoKeyPair> {
   }
 }
 
-/** Exports a private key as unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
+/** Exports a private key as unencrypted PKCS#8 PEM (label `PRIVATE KEY`). */
 export async function exportPrivateKeyPem(privateKey: CryptoKey): Promise<string> {
   // Only keys of the engine's algorithms leave it.
   keyAlgorithmOf(privateKey);

@@ -93,7 +93,7 @@ describe('PEM and certificate reading', () => {
 
   it.each<[string, string, RegExp]>([
     ['no PEM block', 'hello', /No PEM block found/],
-    ['a different label', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n', /Expected a PEM block labelled "CERTIFICATE", found PRIVATE KEY/],
+    ['a different label', encodePem(new Uint8Array(3), 'PRIVATE KEY'), /Expected a PEM block labelled "CERTIFICATE", found PRIVATE KEY/],
     ['mismatched BEGIN and END', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END X509 CRL-----\n', /closed by "END X509 CRL"/],
     ['invalid base64', '-----BEGIN CERTIFICATE-----\nAA*A\n-----END CERTIFICATE-----\n', /does not contain valid base64/],
     ['an empty body', '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n', /does not contain valid base64/],
