@@ -1,11 +1,24 @@
+import { Column } from 'typeorm';
 import { CAPABILITIES, Capability } from './principal';
 
-/** The five capability columns users and service accounts both carry. */
-export interface CapabilityColumns {
+/**
+ * The five capability columns users and service accounts both carry; their entities extend this
+ * class, so the columns are declared once.
+ */
+export abstract class CapabilityColumns {
+  @Column({ name: 'can_create_ca', type: 'boolean', default: false })
   canCreateCa: boolean;
+
+  @Column({ name: 'can_create_cert', type: 'boolean', default: false })
   canCreateCert: boolean;
+
+  @Column({ name: 'can_revoke_cert', type: 'boolean', default: false })
   canRevokeCert: boolean;
+
+  @Column({ name: 'can_export_private_key', type: 'boolean', default: false })
   canExportPrivateKey: boolean;
+
+  @Column({ name: 'can_delete_ca', type: 'boolean', default: false })
   canDeleteCa: boolean;
 }
 
@@ -23,10 +36,10 @@ export function capabilitiesOf(row: CapabilityColumns): Set<Capability> {
 }
 
 /** Columns for a new row: the flags given, false for the rest. */
-export function capabilityColumnsFrom(flags: Partial<Record<Capability, boolean>>): CapabilityColumns {
+export function capabilityColumnsFrom(flags: Partial<Record<Capability, boolean>>): Pick<CapabilityColumns, keyof CapabilityColumns> {
   return Object.fromEntries(
     CAPABILITIES.map((capability) => [CAPABILITY_COLUMNS[capability], flags[capability] ?? false]),
-  ) as unknown as CapabilityColumns;
+  ) as Pick<CapabilityColumns, keyof CapabilityColumns>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import type { CapabilityColumns } from '../../common/auth/capability-columns';
+import { CapabilityColumns } from '../../common/auth/capability-columns';
 import { OrganizationEntity } from '../orgs/organization.entity';
 import { UserEntity } from '../users/user.entity';
 
@@ -8,7 +8,7 @@ import { UserEntity } from '../users/user.entity';
 @Index('service_accounts_organization_id_idx', ['organizationId'])
 // Names are unique within an organization regardless of case (expression index, migration only).
 @Index('service_accounts_org_name_key', { synchronize: false })
-export class ServiceAccountEntity implements CapabilityColumns {
+export class ServiceAccountEntity extends CapabilityColumns {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'service_accounts_pkey' })
   id: number;
 
@@ -24,21 +24,6 @@ export class ServiceAccountEntity implements CapabilityColumns {
   @ManyToOne(() => OrganizationEntity, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'service_accounts_organization_id_fkey' })
   organization?: OrganizationEntity;
-
-  @Column({ name: 'can_create_ca', type: 'boolean', default: false })
-  canCreateCa: boolean;
-
-  @Column({ name: 'can_create_cert', type: 'boolean', default: false })
-  canCreateCert: boolean;
-
-  @Column({ name: 'can_revoke_cert', type: 'boolean', default: false })
-  canRevokeCert: boolean;
-
-  @Column({ name: 'can_export_private_key', type: 'boolean', default: false })
-  canExportPrivateKey: boolean;
-
-  @Column({ name: 'can_delete_ca', type: 'boolean', default: false })
-  canDeleteCa: boolean;
 
   @Column({ name: 'disabled_at', type: 'timestamptz', nullable: true })
   disabledAt: Date | null;

@@ -9,7 +9,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { CapabilityColumns } from '../../common/auth/capability-columns';
+import { CapabilityColumns } from '../../common/auth/capability-columns';
 import type { Role } from '../../common/auth/principal';
 import { OrganizationEntity } from '../orgs/organization.entity';
 
@@ -18,7 +18,7 @@ import { OrganizationEntity } from '../orgs/organization.entity';
 @Index('users_email_key', ['email'], { unique: true })
 @Index('users_organization_id_idx', ['organizationId'])
 @Check('users_role_check', `"role" IN ('superuser', 'admin', 'user')`)
-export class UserEntity implements CapabilityColumns {
+export class UserEntity extends CapabilityColumns {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'users_pkey' })
   id: number;
 
@@ -45,21 +45,6 @@ export class UserEntity implements CapabilityColumns {
   @ManyToOne(() => OrganizationEntity, { onDelete: 'RESTRICT', nullable: true })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'users_organization_id_fkey' })
   organization?: OrganizationEntity | null;
-
-  @Column({ name: 'can_create_ca', type: 'boolean', default: false })
-  canCreateCa: boolean;
-
-  @Column({ name: 'can_create_cert', type: 'boolean', default: false })
-  canCreateCert: boolean;
-
-  @Column({ name: 'can_revoke_cert', type: 'boolean', default: false })
-  canRevokeCert: boolean;
-
-  @Column({ name: 'can_export_private_key', type: 'boolean', default: false })
-  canExportPrivateKey: boolean;
-
-  @Column({ name: 'can_delete_ca', type: 'boolean', default: false })
-  canDeleteCa: boolean;
 
   /** Access tokens issued (iat, whole seconds) before this second are rejected. */
   @Column({ name: 'tokens_invalidated_at', type: 'timestamptz', nullable: true })
