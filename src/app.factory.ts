@@ -27,7 +27,7 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.use(securityHeadersMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());
-  app.useGlobalFilters(new GlobalExceptionFilter(logger));
+  app.useGlobalFilters(new GlobalExceptionFilter(logger, config.apiV1Str));
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
     jsonDocumentUrl: `${config.apiV1Str}/openapi.json`,
     raw: ['json'],

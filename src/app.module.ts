@@ -16,6 +16,7 @@ import { PkiModule } from './modules/pki/pki.module';
 import { PublicPkiModule } from './modules/pki/public-pki.module';
 import { ServiceAccountsModule } from './modules/service-accounts/service-accounts.module';
 import { UsersModule } from './modules/users/users.module';
+import { PlatformModule } from './platform/platform.module';
 
 /** Modules whose controllers are served under API_V1_STR. */
 const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule];
@@ -51,6 +52,7 @@ export class AppModule {
         HealthModule,
         ...API_V1_MODULES,
         PublicPkiModule,
+        PlatformModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),
       ],

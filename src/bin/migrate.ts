@@ -81,7 +81,7 @@ async function migrationStatus(dataSource: DataSource): Promise<string[]> {
 async function generateMigration(database: DatabaseConnection, config: AppConfig, name: string): Promise<string> {
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot({ config, logger: createRootLogger('warn'), database }),
-    { logger: false },
+    { logger: false, abortOnError: false },
   );
   try {
     const sql = await app.get(DataSource).driver.createSchemaBuilder().log();

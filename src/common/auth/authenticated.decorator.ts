@@ -8,6 +8,12 @@ export const ROUTE_ACCESS = 'route_access';
 /** Who may call a route. Every route declares one, through exactly one of the decorators below. */
 export type RouteAccess =
   | { kind: 'public' }
+  /**
+   * The NetBox-style platform API: a platform token (`Token <key>`) or a user's bearer JWT, refused
+   * with 403 (never 401) as NetBox does; read-only tokens may use safe methods and `safePost` routes.
+   * What the caller may see and change is then decided by object permissions.
+   */
+  | { kind: 'platform'; safePost: boolean }
   | {
       kind: 'authenticated';
       /** Roles allowed; every role when absent. */
@@ -41,10 +47,16 @@ export function Public(): MethodDecorator & ClassDecorator {
   return SetMetadata(ROUTE_ACCESS, { kind: 'public' } satisfies RouteAccess);
 }
 
+/** A platform API route (see RouteAccess); `safePost` marks a POST that only reads. */
+export function PlatformApi(options: { safePost?: boolean } = {}): MethodDecorator & ClassDecorator {
+  return SetMetadata(ROUTE_ACCESS, { kind: 'platform', safePost: options.safePost ?? false } satisfies RouteAccess);
+}
+
 /** How a route's access reads in the committed route snapshot and in error messages. */
 export function describeRouteAccess(access: RouteAccess | undefined): string {
   if (!access) return 'UNDECLARED';
   if (access.kind === 'public') return 'public';
+  if (access.kind === 'platform') return access.safePost ? 'platform safe-post' : 'platform';
   const parts = [access.optional ? 'optional' : 'authenticated'];
   parts.push(`roles=${access.roles ? access.roles.join('|') : 'any'}`);
   parts.push(`principals=${access.principals.join('|')}`);

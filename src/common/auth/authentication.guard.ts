@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ForbiddenError, UnauthenticatedError } from '../errors/common-errors';
 import { AuthenticatedRequest } from './current-principal.decorator';
 import { ROUTE_ACCESS, RouteAccess } from './authenticated.decorator';
+import { PlatformAuthenticator } from './platform-authenticator';
 import { PrincipalResolver } from './principal-resolver';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -17,6 +18,7 @@ export class AuthenticationGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolver: PrincipalResolver,
+    private readonly platform: PlatformAuthenticator,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -30,6 +32,10 @@ export class AuthenticationGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.header('authorization');
+    if (access.kind === 'platform') {
+      request.principal = await this.platform.authenticate(header, access.safePost ? 'GET' : request.method);
+      return true;
+    }
     if (!header) {
       if (access.optional) return true;
       throw new UnauthenticatedError();

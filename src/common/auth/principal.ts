@@ -28,4 +28,6 @@ export interface Principal {
   capabilities: ReadonlySet<Capability>;
   /** For user sessions: what logout needs to revoke and blocklist. */
   session?: { id: string; tokenId: string; expiresAt: Date };
+  /** For platform API tokens (`Authorization: Token …`): read-only tokens may only read. */
+  apiToken?: { id: number; writeEnabled: boolean };
 }

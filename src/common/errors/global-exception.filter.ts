@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, ErrorDetail, ErrorKind } from './domain-error';
@@ -39,6 +39,13 @@ export interface ErrorResponse {
   status: number;
   detail: ErrorDetail;
   headers: Record<string, string>;
+  /** Sent as the whole body instead of `{"detail": …}` on platform routes (NetBox's validation errors). */
+  bareBody?: unknown;
+}
+
+/** Routes answered in NetBox's error style: the platform API and GraphQL, not the PKI API. */
+function isPlatformPath(path: string, apiV1Prefix: string): boolean {
+  return (path.startsWith('/api/') && !path.startsWith(`${apiV1Prefix}/`)) || path.startsWith('/graphql');
 }
 
 /**
@@ -48,14 +55,26 @@ export interface ErrorResponse {
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly apiV1Prefix = '/api/v1',
+  ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const response = host.switchToHttp().getResponse<Response>();
+    const request = host.switchToHttp().getRequest<Request>();
     const error = this.toErrorResponse(exception);
     if (response.headersSent) {
       response.end();
+      return;
+    }
+    if (isPlatformPath(request.path, this.apiV1Prefix)) {
+      // NetBox answers missing or bad credentials with 403 and no challenge, and 404 as "Not found.".
+      const status = error.status === HttpStatus.UNAUTHORIZED ? HttpStatus.FORBIDDEN : error.status;
+      const headers = Object.fromEntries(Object.entries(error.headers).filter(([name]) => name.toLowerCase() !== 'www-authenticate'));
+      const body = error.bareBody ?? { detail: status === HttpStatus.NOT_FOUND ? 'Not found.' : error.detail };
+      response.status(status).set(headers).json(body);
       return;
     }
     response.status(error.status).set(error.headers).json({ detail: error.detail });
@@ -63,7 +82,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   toErrorResponse(exception: unknown): ErrorResponse {
     if (exception instanceof DomainError) {
-      return { status: STATUS_BY_KIND[exception.kind], detail: exception.detail(), headers: exception.headers() };
+      const bare = 'bareBody' in exception && typeof exception.bareBody === 'function' ? { bareBody: exception.bareBody() as unknown } : {};
+      return { status: STATUS_BY_KIND[exception.kind], detail: exception.detail(), headers: exception.headers(), ...bare };
     }
     if (exception instanceof HttpException) {
       return { status: exception.getStatus(), detail: httpExceptionDetail(exception), headers: {} };

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthenticationGuard } from '../../common/auth/authentication.guard';
+import { PlatformAuthenticator } from '../../common/auth/platform-authenticator';
 import { PrincipalResolver } from '../../common/auth/principal-resolver';
 import { AuditModule } from '../audit/audit.module';
 import { ServiceAccountsModule } from '../service-accounts/service-accounts.module';
@@ -35,9 +36,10 @@ import { UserPrincipalResolver } from './user-principal.resolver';
     LoginRateLimiter,
     AuthHousekeeping,
     UserPrincipalResolver,
+    PlatformAuthenticator,
     { provide: PrincipalResolver, useClass: BearerPrincipalResolver },
     { provide: APP_GUARD, useClass: AuthenticationGuard },
   ],
-  exports: [SessionService, PasswordHasher],
+  exports: [SessionService, PasswordHasher, AuthService, PlatformAuthenticator],
 })
 export class AuthModule {}

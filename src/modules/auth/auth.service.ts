@@ -21,10 +21,11 @@ export class AuthService {
   ) {}
 
   /**
-   * Password login. Unknown user, wrong password and inactive user get the same 401 after the same
-   * amount of hashing work; every failure counts against the client address and the username.
+   * Checks a username and password (also for platform token provisioning). Unknown user, wrong
+   * password and inactive user get the same 401 after the same amount of hashing work; every
+   * failure counts against the client address and the username.
    */
-  async login(username: string, password: string, clientAddress: string): Promise<TokenPair> {
+  async verifyCredentials(username: string, password: string, clientAddress: string): Promise<UserEntity> {
     const limitKeys = [`ip:${clientAddress}`, `user:${username.toLowerCase()}`];
     await this.rateLimiter.assertAllowed(limitKeys);
     const user = await this.users.findOne({ where: { username } });
@@ -42,6 +43,12 @@ export class AuthService {
       });
       throw new UnauthenticatedError('Incorrect username or password', 'invalid_credentials');
     }
+    return user;
+  }
+
+  /** Password login: a new session. */
+  async login(username: string, password: string, clientAddress: string): Promise<TokenPair> {
+    const user = await this.verifyCredentials(username, password, clientAddress);
     return this.dataSource.transaction(async (manager) => {
       const tokens = await this.sessions.open(manager, user);
       await this.audit.record(manager, {

@@ -1,0 +1,189 @@
+import { ObjectTypeResource } from '../core/core.resources';
+import {
+  boolean,
+  choice,
+  color,
+  genericRelation,
+  integer,
+  json,
+  longText,
+  many,
+  relation,
+  slug,
+  stringList,
+  text,
+} from '../framework/resource/fields';
+import { defineResource } from '../framework/resource/resource-definition';
+import { UserResource } from '../users/users.resources';
+import { validateCondition } from './events/event-condition';
+import { validateAdditionalHeaders } from './events/webhook-request';
+
+export const TagResource = defineResource({
+  appLabel: 'extras',
+  model: 'tag',
+  path: 'tags',
+  verboseName: 'tag',
+  table: 'extras_tag',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    slug: slug(),
+    color: color({ default: '9e9e9e' }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'color', 'description'],
+  ordering: ['name'],
+  standard: { tags: false, customFields: false },
+});
+
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'longtext',
+  'integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'url',
+  'json',
+  'select',
+  'multiselect',
+  'object',
+  'multiobject',
+] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+const CUSTOM_FIELD_NAME = { regex: /^[a-z0-9_]+$/, message: 'Only lowercase letters, digits and underscores are allowed.' };
+
+export const CustomFieldResource = defineResource({
+  appLabel: 'extras',
+  model: 'customfield',
+  path: 'custom-fields',
+  verboseName: 'custom field',
+  table: 'extras_customfield',
+  fields: {
+    object_types: many(() => ObjectTypeResource, { required: true }),
+    type: choice(
+      CUSTOM_FIELD_TYPES.map((type) => [type, type === 'longtext' ? 'Text (long)' : type.charAt(0).toUpperCase() + type.slice(1)] as const),
+      { required: true, createOnly: true },
+    ),
+    related_object_type: relation(() => ObjectTypeResource, { onDelete: 'PROTECT' }),
+    name: text({ maxLength: 50, required: true, unique: true, search: true, pattern: CUSTOM_FIELD_NAME }),
+    label: text({ maxLength: 50, search: true }),
+    group_name: text({ maxLength: 50 }),
+    description: text({ maxLength: 200, search: true }),
+    required: boolean({ default: false }),
+    weight: integer({ default: 100, min: 0, max: 32767 }),
+    default: json({ nullable: true }),
+    validation_minimum: integer({ nullable: true }),
+    validation_maximum: integer({ nullable: true }),
+    validation_regex: text({ maxLength: 500 }),
+    choices: stringList(),
+  },
+  display: (row) => String(row.label || row.name),
+  brief: ['name', 'description'],
+  ordering: ['weight', 'name'],
+  standard: { tags: false, customFields: false },
+  validate: (values) => {
+    const problems: Record<string, string[]> = {};
+    if ((values.type === 'select' || values.type === 'multiselect') && (values.choices as string[] | undefined)?.length === 0) {
+      problems.choices = ['Selection fields need at least one choice.'];
+    }
+    if ((values.type === 'object' || values.type === 'multiobject') && values.related_object_type_id == null) {
+      problems.related_object_type = ['Object fields must define an object type.'];
+    }
+    if (typeof values.validation_regex === 'string' && values.validation_regex !== '') {
+      try {
+        new RegExp(values.validation_regex);
+      } catch {
+        problems.validation_regex = ['Enter a valid regular expression.'];
+      }
+    }
+    const min = values.validation_minimum as number | null;
+    const max = values.validation_maximum as number | null;
+    if (min != null && max != null && min > max) problems.validation_maximum = ['The maximum must not be below the minimum.'];
+    return problems;
+  },
+});
+
+export const JournalEntryResource = defineResource({
+  appLabel: 'extras',
+  model: 'journalentry',
+  path: 'journal-entries',
+  verboseName: 'journal entry',
+  table: 'extras_journalentry',
+  fields: {
+    assigned_object: genericRelation({ required: true }),
+    created_by: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true, defaultToCurrentUser: true }),
+    kind: choice(
+      [
+        ['info', 'Info'],
+        ['success', 'Success'],
+        ['warning', 'Warning'],
+        ['danger', 'Danger'],
+      ],
+      { default: 'info' },
+    ),
+    comments: longText({ required: true, search: true }),
+  },
+  display: (row) => `${(row.created as Date | undefined)?.toISOString() ?? ''} (${String(row.kind)})`,
+  relatedObject: 'assigned_object',
+  brief: ['created', 'kind'],
+  ordering: ['-created'],
+});
+
+export const WebhookResource = defineResource({
+  appLabel: 'extras',
+  model: 'webhook',
+  path: 'webhooks',
+  verboseName: 'webhook',
+  table: 'extras_webhook',
+  fields: {
+    name: text({ maxLength: 150, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    payload_url: text({ maxLength: 500, required: true, search: true, pattern: { regex: /^https?:\/\/\S+$/i, message: 'Enter a valid http or https URL.' } }),
+    http_method: choice(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { default: 'POST' }),
+    http_content_type: text({ maxLength: 100, default: 'application/json' }),
+    additional_headers: longText(),
+    body_template: longText(),
+    secret: text({ maxLength: 255, writeOnly: true }),
+    ssl_verification: boolean({ default: true }),
+    ca_file_path: text({ maxLength: 4096, nullable: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  validate: (values): Record<string, string[]> => {
+    const problems: Record<string, string[]> = {};
+    const headerProblems = typeof values.additional_headers === 'string' ? validateAdditionalHeaders(values.additional_headers) : [];
+    if (headerProblems.length > 0) problems.additional_headers = headerProblems;
+    // Jinja rendering (and its sandbox) arrives with config templates; until then a template could never be sent.
+    if (typeof values.body_template === 'string' && values.body_template.trim() !== '') {
+      problems.body_template = ['Body templates are not supported yet; leave this empty to send the event payload as JSON.'];
+    }
+    return problems;
+  },
+});
+
+export const EVENT_TYPES = ['object_created', 'object_updated', 'object_deleted'] as const;
+
+export const EventRuleResource = defineResource({
+  appLabel: 'extras',
+  model: 'eventrule',
+  path: 'event-rules',
+  verboseName: 'event rule',
+  table: 'extras_eventrule',
+  fields: {
+    name: text({ maxLength: 150, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    object_types: many(() => ObjectTypeResource, { required: true }),
+    enabled: boolean({ default: true }),
+    event_types: stringList({ required: true, choices: EVENT_TYPES }),
+    conditions: json({ nullable: true, validate: (value) => (value === null ? [] : validateCondition(value)) }),
+    action_type: choice([['webhook', 'Webhook']], { default: 'webhook' }),
+    action_object: genericRelation({ required: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});

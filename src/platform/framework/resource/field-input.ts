@@ -1,0 +1,106 @@
+import { FieldSpec } from './fields';
+
+/** A parsed value, or the NetBox/DRF message explaining why it was refused. */
+export type ParsedInput = { value: unknown } | { problem: string };
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** Reads one scalar field's written value as DRF's serializer fields would. Relations are read elsewhere. */
+export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
+  if (raw === null) return acceptsNull(field) ? { value: null } : { problem: 'This field may not be null.' };
+  switch (field.kind) {
+    case 'text': {
+      if (typeof raw !== 'string' && typeof raw !== 'number') return { problem: 'Not a valid string.' };
+      const value = String(raw);
+      if (value.trim() === '' && field.required) return { problem: 'This field may not be blank.' };
+      if (field.maxLength !== undefined && value.length > field.maxLength) {
+        return { problem: `Ensure this field has no more than ${field.maxLength} characters.` };
+      }
+      if (value !== '' && field.pattern && !field.pattern.regex.test(value)) return { problem: field.pattern.message };
+      return { value };
+    }
+    case 'integer': {
+      const value = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) return { problem: 'A valid integer is required.' };
+      return checkRange(value, field.min, field.max);
+    }
+    case 'decimal': {
+      const value = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : raw;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: 'A valid number is required.' };
+      const [whole] = Math.abs(value).toFixed(field.scale).split('.');
+      if (whole.replace(/^0+/, '').length > field.precision - field.scale) {
+        return { problem: `Ensure that there are no more than ${field.precision - field.scale} digits before the decimal point.` };
+      }
+      return checkRange(value, field.min, field.max);
+    }
+    case 'boolean':
+      if (typeof raw === 'boolean') return { value: raw };
+      if (raw === 'true' || raw === 'True' || raw === 1 || raw === '1') return { value: true };
+      if (raw === 'false' || raw === 'False' || raw === 0 || raw === '0') return { value: false };
+      return { problem: 'Must be a valid boolean.' };
+    case 'choice': {
+      if (typeof raw !== 'string') return { problem: `"${String(raw)}" is not a valid choice.` };
+      if (raw === '' && field.blank) return { value: '' };
+      return field.choices.some((entry) => entry.value === raw) ? { value: raw } : { problem: `"${raw}" is not a valid choice.` };
+    }
+    case 'date':
+      if (typeof raw !== 'string' || !ISO_DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
+        return { problem: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.' };
+      }
+      return { value: raw };
+    case 'datetime':
+      if (typeof raw !== 'string' || !ISO_DATETIME.test(raw) || Number.isNaN(Date.parse(raw))) {
+        return { problem: 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].' };
+      }
+      return { value: new Date(raw) };
+    case 'json': {
+      const problems = field.validate?.(raw) ?? [];
+      return problems.length > 0 ? { problem: problems.join(' ') } : { value: raw };
+    }
+    case 'string-list': {
+      if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return { problem: 'Expected a list of strings.' };
+      if (field.required && raw.length === 0) return { problem: 'This list may not be empty.' };
+      for (const item of raw as string[]) {
+        if (field.choices && !field.choices.includes(item)) return { problem: `"${item}" is not a valid choice.` };
+        if (field.itemPattern && !field.itemPattern.regex.test(item)) return { problem: field.itemPattern.message };
+      }
+      return { value: [...new Set(raw as string[])] };
+    }
+    case 'relation':
+    case 'many':
+    case 'generic':
+      throw new Error(`${field.kind} fields are not scalars`);
+  }
+}
+
+function acceptsNull(field: FieldSpec): boolean {
+  switch (field.kind) {
+    case 'text':
+    case 'integer':
+    case 'decimal':
+      return field.nullable === true;
+    case 'date':
+    case 'datetime':
+      return field.nullable ?? !field.required;
+    case 'json':
+      return field.nullable ?? true;
+    default:
+      return false;
+  }
+}
+
+function checkRange(value: number, min: number | undefined, max: number | undefined): ParsedInput {
+  if (min !== undefined && value < min) return { problem: `Ensure this value is greater than or equal to ${min}.` };
+  if (max !== undefined && value > max) return { problem: `Ensure this value is less than or equal to ${max}.` };
+  return { value };
+}
+
+/** A related object written as `5`, `"5"` or `{"id": 5}`; undefined when it is none of those. */
+export function readObjectId(raw: unknown): number | undefined {
+  const candidate = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : raw;
+  if (typeof candidate === 'number' && Number.isSafeInteger(candidate) && candidate > 0) return candidate;
+  if (typeof candidate === 'string' && /^[1-9]\d{0,9}$/.test(candidate)) return Number(candidate);
+  return undefined;
+}

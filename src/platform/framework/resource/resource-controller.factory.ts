@@ -1,0 +1,118 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Type } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { PlatformApi } from '../../../common/auth/authenticated.decorator';
+import type { AuthenticatedRequest } from '../../../common/auth/current-principal.decorator';
+import { currentRequestId } from '../../../common/logging/request-context';
+import { NotFoundError } from '../../../common/errors/common-errors';
+import type { QueryParameters } from '../query/filter-parser';
+import { ResourceDefinition } from './resource-definition';
+import { RequestScope, ResourceService } from './resource.service';
+
+/** Object ids are 4-byte serials; anything else in the path is simply not an object. */
+const OBJECT_ID = /^[1-9]\d{0,9}$/;
+
+/** The request as the resource service sees it. */
+export function requestScope(request: Request): RequestScope {
+  const principal = (request as AuthenticatedRequest).principal!;
+  const baseUrl = requestBaseUrl(request);
+  const header = request.get('x-changelog-message');
+  return {
+    principal,
+    baseUrl,
+    requestUrl: new URL(request.originalUrl, baseUrl),
+    requestId: currentRequestId() ?? '',
+    changelogMessage: header?.trim() ? header.trim() : undefined,
+  };
+}
+
+/** `scheme://host` as the client addressed us (X-Forwarded-* honoured when TRUST_PROXY allows). */
+export function requestBaseUrl(request: Request): string {
+  return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+}
+
+/** A path id, or 404 for anything that cannot be an object's id. */
+export function parseObjectId(raw: string): number {
+  if (!OBJECT_ID.test(raw) || Number(raw) > 2_147_483_647) throw new NotFoundError('Not found.');
+  return Number(raw);
+}
+
+/**
+ * The REST endpoints of one resource, as NetBox's model viewsets: list and bulk operations on the
+ * list URL, single-object operations on `<id>/`. Built per declaration, so adding a model needs no
+ * controller class of its own. Platform endpoints are described by the platform's own OpenAPI
+ * document, not the PKI's.
+ */
+export function resourceController(definition: ResourceDefinition): Type {
+  const path = definition.listPath.replace(/^\/|\/$/g, '');
+
+  @ApiExcludeController()
+  @PlatformApi()
+  @Controller(path)
+  class ReadController {
+    constructor(readonly resources: ResourceService) {}
+
+    @Get()
+    list(@Req() request: Request, @Query() query: QueryParameters) {
+      return this.resources.list(definition, query, requestScope(request));
+    }
+
+    @Get(':id')
+    retrieve(@Req() request: Request, @Param('id') id: string, @Query() query: QueryParameters) {
+      return this.resources.retrieve(definition, parseObjectId(id), query, requestScope(request));
+    }
+  }
+
+  if (definition.readOnly) return named(ReadController, definition, 'ReadController');
+
+  @ApiExcludeController()
+  @PlatformApi()
+  @Controller(path)
+  class WriteController extends ReadController {
+    @Post()
+    @HttpCode(201)
+    create(@Req() request: Request, @Body() body: unknown) {
+      return this.resources.create(definition, body, requestScope(request));
+    }
+
+    @Patch()
+    bulkPartialUpdate(@Req() request: Request, @Body() body: unknown) {
+      return this.resources.update(definition, null, body, true, requestScope(request));
+    }
+
+    @Put()
+    bulkUpdate(@Req() request: Request, @Body() body: unknown) {
+      return this.resources.update(definition, null, body, false, requestScope(request));
+    }
+
+    @Delete()
+    @HttpCode(204)
+    async bulkDestroy(@Req() request: Request, @Body() body: unknown) {
+      await this.resources.delete(definition, null, body, requestScope(request));
+    }
+
+    @Patch(':id')
+    partialUpdate(@Req() request: Request, @Param('id') id: string, @Body() body: unknown) {
+      return this.resources.update(definition, parseObjectId(id), body, true, requestScope(request));
+    }
+
+    @Put(':id')
+    update(@Req() request: Request, @Param('id') id: string, @Body() body: unknown) {
+      return this.resources.update(definition, parseObjectId(id), body, false, requestScope(request));
+    }
+
+    @Delete(':id')
+    @HttpCode(204)
+    async destroy(@Req() request: Request, @Param('id') id: string) {
+      await this.resources.delete(definition, parseObjectId(id), undefined, requestScope(request));
+    }
+  }
+  return named(WriteController, definition, 'Controller');
+}
+
+/** A readable class name per resource (it shows in logs and the route-access snapshot). */
+function named(controller: Type, definition: ResourceDefinition, suffix: string): Type {
+  const pascal = `${definition.appLabel}_${definition.model}`.replace(/(^|_)([a-z])/g, (_, __, letter: string) => letter.toUpperCase());
+  Object.defineProperty(controller, 'name', { value: `${pascal}${suffix}` });
+  return controller;
+}

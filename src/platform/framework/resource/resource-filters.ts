@@ -1,0 +1,98 @@
+import { FilterFieldType, FilterSet } from '../query/filter-fields';
+import { FieldSpec } from './fields';
+import { OBJECT_TYPE_TABLE } from './resource-entities';
+import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition } from './resource-definition';
+
+/** Alias of the resource's table in every generated query. */
+export const ROW_ALIAS = 'o';
+
+export function qualified(column: string): string {
+  return `${ROW_ALIAS}.${quoteIdentifier(column)}`;
+}
+
+const filterSetCache = new WeakMap<ResourceDefinition, FilterSet>();
+
+/**
+ * NetBox's FilterSet for a resource: every scalar field with the lookups of its type,
+ * `<relation>_id` plus `<relation>` by the target's slug (or name), generic relations by type and
+ * id, and the standard `id`, `created`, `last_updated`. Tags, `q` and `cf_*` are handled beside it.
+ */
+export function filterSetOf(definition: ResourceDefinition): FilterSet {
+  const cached = filterSetCache.get(definition);
+  if (cached) return cached;
+  const filterSet: FilterSet = { id: { column: qualified('id'), type: { kind: 'integer' } } };
+  const standard = definition.standardAttributes;
+  if (standard.created) filterSet.created = { column: qualified(standard.created), type: { kind: 'datetime' } };
+  if (standard.lastUpdated) filterSet.last_updated = { column: qualified(standard.lastUpdated), type: { kind: 'datetime' } };
+
+  for (const { name, field, column } of columnFields(definition)) {
+    if (field.noFilter || field.writeOnly) continue;
+    if (field.kind === 'relation') {
+      filterSet[`${name}_id`] = { column: qualified(column), type: { kind: 'relation' } };
+      const target = field.target();
+      const label = 'slug' in target.fields ? 'slug' : 'name' in target.fields ? 'name' : undefined;
+      if (label) {
+        filterSet[name] = {
+          column: `(SELECT t.${quoteIdentifier(label)} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ${qualified(column)})`,
+          type: { kind: 'string' },
+        };
+      }
+      continue;
+    }
+    const type = scalarFilterType(field);
+    if (type) filterSet[name] = { column: qualified(column), type };
+  }
+  for (const [name, field] of Object.entries(definition.fields)) {
+    if (field.kind !== 'generic') continue;
+    const columns = genericColumns(name);
+    filterSet[`${name}_type_id`] = { column: qualified(columns.type), type: { kind: 'relation' } };
+    filterSet[`${name}_id`] = { column: qualified(columns.id), type: { kind: 'integer' } };
+    filterSet[`${name}_type`] = {
+      column: `(SELECT ot.app_label || '.' || ot.model FROM ${OBJECT_TYPE_TABLE} ot WHERE ot.id = ${qualified(columns.type)})`,
+      type: { kind: 'string' },
+    };
+  }
+  filterSetCache.set(definition, filterSet);
+  return filterSet;
+}
+
+function scalarFilterType(field: FieldSpec): FilterFieldType | undefined {
+  switch (field.kind) {
+    case 'text':
+      return { kind: 'string' };
+    case 'integer':
+      return { kind: 'integer' };
+    case 'decimal':
+      return { kind: 'decimal' };
+    case 'boolean':
+      return { kind: 'boolean' };
+    case 'choice':
+      return { kind: 'choice', choices: field.choices.map((entry) => entry.value) };
+    case 'date':
+      return { kind: 'date' };
+    case 'datetime':
+      return { kind: 'datetime' };
+    default:
+      return undefined;
+  }
+}
+
+/** Ordering names → SQL: every filterable scalar, `id`, `created`, `last_updated`, and relations by id. */
+export function orderingColumnsOf(definition: ResourceDefinition): Record<string, string> {
+  const allowed: Record<string, string> = { id: qualified('id') };
+  const standard = definition.standardAttributes;
+  if (standard.created) allowed.created = qualified(standard.created);
+  if (standard.lastUpdated) allowed.last_updated = qualified(standard.lastUpdated);
+  for (const { name, field, column } of columnFields(definition)) {
+    if (field.writeOnly || field.kind === 'json' || field.kind === 'string-list') continue;
+    allowed[name] = qualified(column);
+  }
+  return allowed;
+}
+
+/** Columns matched by `q`: the fields declared `search`. */
+export function searchColumnsOf(definition: ResourceDefinition): string[] {
+  return columnFields(definition)
+    .filter(({ field }) => field.search)
+    .map(({ column }) => qualified(column));
+}

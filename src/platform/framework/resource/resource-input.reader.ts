@@ -1,0 +1,301 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { customFieldProblem } from './custom-field-values';
+import { parseScalarInput, readObjectId } from './field-input';
+import { ManyField, RelationField } from './fields';
+import { FieldErrors } from './resource-errors';
+import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
+import { ResourceRegistry } from './resource-registry';
+import { OBJECT_TYPE_OBJECT, ResourceSerializer, TAG_TABLE } from './resource-serializer';
+
+/** What a validated write changes: own columns, many-to-many sets, tags and custom-field data. */
+export interface WritePlan {
+  columns: Record<string, unknown>;
+  many: Map<string, number[]>;
+  /** Undefined when the request did not mention tags. */
+  tagIds?: number[];
+  /** The complete custom-field data after the write; undefined when unchanged. */
+  customFieldData?: Record<string, unknown>;
+}
+
+export interface ReadOptions {
+  /** PATCH: only the given fields. Create and PUT check required fields. */
+  partial: boolean;
+  currentUserId: number;
+}
+
+const REQUIRED = 'This field is required.';
+
+/**
+ * Validates one written object against its resource declaration and the database (related objects
+ * exist, unique values are free, custom fields are valid), collecting every problem by field as
+ * NetBox does. Nothing is written here.
+ */
+@Injectable()
+export class ResourceInputReader {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly serializer: ResourceSerializer,
+  ) {}
+
+  async read(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    input: unknown,
+    existing: ResourceRow | null,
+    options: ReadOptions,
+  ): Promise<{ plan: WritePlan } | { errors: FieldErrors }> {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      const got = Array.isArray(input) ? 'list' : input === null ? 'null' : typeof input;
+      return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] } };
+    }
+    const body = input as Record<string, unknown>;
+    const creating = existing === null;
+    const checkRequired = creating || !options.partial;
+    const errors: FieldErrors = {};
+    const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+    const plan: WritePlan = { columns: {}, many: new Map() };
+
+    for (const [name, field] of Object.entries(definition.fields)) {
+      if (field.readOnly) {
+        if (creating && field.kind === 'relation' && field.defaultToCurrentUser) {
+          plan.columns[field.column ?? `${name}_id`] = options.currentUserId;
+        }
+        continue;
+      }
+      if (field.kind === 'generic') {
+        await this.readGeneric(manager, name, field.required ?? false, body, checkRequired, plan, fail);
+        continue;
+      }
+      if (!Object.hasOwn(body, name)) {
+        if (field.kind === 'relation' && field.defaultToCurrentUser && creating) {
+          plan.columns[field.column ?? `${name}_id`] = options.currentUserId;
+        } else if (checkRequired && 'required' in field && field.required && !('default' in field && field.default !== undefined)) {
+          fail(name, REQUIRED);
+        }
+        continue;
+      }
+      if (field.createOnly && !creating) {
+        const column = field.column ?? name;
+        if (existing[column] !== body[name]) fail(name, 'This field cannot be changed once the object exists.');
+        continue;
+      }
+      const raw = body[name];
+      if (field.kind === 'relation') {
+        const result = await this.readRelation(manager, field, raw);
+        if ('problem' in result) fail(name, result.problem);
+        else plan.columns[field.column ?? `${name}_id`] = result.value;
+      } else if (field.kind === 'many') {
+        const result = await this.readMany(manager, field, raw);
+        if ('problem' in result) fail(name, result.problem);
+        else plan.many.set(name, result.value);
+      } else {
+        const result = parseScalarInput(field, raw);
+        if ('problem' in result) fail(name, result.problem);
+        else plan.columns[field.column ?? name] = result.value;
+      }
+    }
+
+    if (definition.standardAttributes.tags && Object.hasOwn(body, 'tags')) {
+      const result = await this.readTags(manager, body.tags);
+      if ('problem' in result) fail('tags', result.problem);
+      else plan.tagIds = result.value;
+    }
+    if (definition.standardAttributes.customFields) {
+      await this.readCustomFields(manager, definition, body, existing, creating, plan, fail);
+    }
+    if (Object.keys(errors).length > 0) return { errors };
+
+    const merged = { ...(existing ?? {}), ...plan.columns };
+    await this.checkUniqueness(manager, definition, merged, existing?.id ?? null, plan, fail);
+    for (const [field, messages] of Object.entries(definition.validate?.(merged) ?? {})) messages.forEach((m) => fail(field, m));
+    return Object.keys(errors).length > 0 ? { errors } : { plan };
+  }
+
+  private async readRelation(manager: EntityManager, field: RelationField, raw: unknown): Promise<{ value: number | null } | { problem: string }> {
+    if (raw === null) return field.required ? { problem: 'This field may not be null.' } : { value: null };
+    const target = field.target();
+    if (target.objectType === OBJECT_TYPE_OBJECT) {
+      const id = this.registry.resolveObjectType(raw);
+      return id === undefined ? { problem: `Invalid object type: ${JSON.stringify(raw)}` } : { value: id };
+    }
+    const id = readObjectId(raw);
+    if (id === undefined) return { problem: `Incorrect type. Expected pk value, received ${describe(raw)}.` };
+    const found = await this.existingIds(manager, target, [id]);
+    return found.has(id) ? { value: id } : { problem: `Related object not found using the provided numeric ID: ${id}` };
+  }
+
+  private async readMany(manager: EntityManager, field: ManyField, raw: unknown): Promise<{ value: number[] } | { problem: string }> {
+    if (!Array.isArray(raw)) return { problem: `Expected a list of items but got type "${describe(raw)}".` };
+    if (field.required && raw.length === 0) return { problem: 'This list may not be empty.' };
+    const target = field.target();
+    const ids: number[] = [];
+    for (const item of raw) {
+      const id = target.objectType === OBJECT_TYPE_OBJECT ? this.registry.resolveObjectType(item) : readObjectId(item);
+      if (id === undefined) return { problem: `Invalid value ${JSON.stringify(item)}.` };
+      ids.push(id);
+    }
+    if (target.objectType !== OBJECT_TYPE_OBJECT) {
+      const found = await this.existingIds(manager, target, ids);
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) return { problem: `Invalid pk "${missing}" - object does not exist.` };
+    }
+    return { value: [...new Set(ids)] };
+  }
+
+  private async readGeneric(
+    manager: EntityManager,
+    name: string,
+    required: boolean,
+    body: Record<string, unknown>,
+    checkRequired: boolean,
+    plan: WritePlan,
+    fail: (field: string, message: string) => void,
+  ): Promise<void> {
+    const typeKey = `${name}_type`;
+    const idKey = `${name}_id`;
+    const hasType = Object.hasOwn(body, typeKey);
+    const hasId = Object.hasOwn(body, idKey);
+    if (!hasType && !hasId) {
+      if (checkRequired && required) {
+        fail(typeKey, REQUIRED);
+        fail(idKey, REQUIRED);
+      }
+      return;
+    }
+    if (hasType !== hasId) {
+      fail(hasType ? idKey : typeKey, `${typeKey} and ${idKey} must be given together.`);
+      return;
+    }
+    const columns = genericColumns(name);
+    if (body[typeKey] === null && body[idKey] === null && !required) {
+      plan.columns[columns.type] = null;
+      plan.columns[columns.id] = null;
+      return;
+    }
+    const typeId = this.registry.resolveObjectType(body[typeKey]);
+    const label = typeId === undefined ? undefined : this.registry.objectTypeLabel(typeId);
+    const target = label ? this.registry.definition(label) : undefined;
+    if (typeId === undefined || !target) {
+      fail(typeKey, `Invalid object type: ${JSON.stringify(body[typeKey])}`);
+      return;
+    }
+    const id = readObjectId(body[idKey]);
+    if (id === undefined) {
+      fail(idKey, 'A valid integer is required.');
+      return;
+    }
+    if (!(await this.existingIds(manager, target, [id])).has(id)) {
+      fail(idKey, `No ${target.verboseName} with ID ${id} exists.`);
+      return;
+    }
+    plan.columns[columns.type] = typeId;
+    plan.columns[columns.id] = id;
+  }
+
+  /** Tags by id, `{"id": n}`, `{"name": …}`, `{"slug": …}` or a bare name/slug string. */
+  private async readTags(manager: EntityManager, raw: unknown): Promise<{ value: number[] } | { problem: string }> {
+    if (!Array.isArray(raw)) return { problem: `Expected a list of items but got type "${describe(raw)}".` };
+    const rows = (await manager.query(`SELECT id, name, slug FROM ${TAG_TABLE}`)) as Array<{ id: number; name: string; slug: string }>;
+    const ids: number[] = [];
+    for (const item of raw) {
+      const byId = readObjectId(item);
+      let tag = byId !== undefined ? rows.find((row) => row.id === byId) : undefined;
+      if (!tag && typeof item === 'string') tag = rows.find((row) => row.name === item || row.slug === item);
+      if (!tag && typeof item === 'object' && item !== null && !('id' in item)) {
+        const wanted = item as { name?: unknown; slug?: unknown };
+        tag = rows.find(
+          (row) => (wanted.name === undefined || row.name === wanted.name) && (wanted.slug === undefined || row.slug === wanted.slug),
+        );
+        if (wanted.name === undefined && wanted.slug === undefined) tag = undefined;
+      }
+      if (!tag) return { problem: `Related object not found using the provided attributes: ${JSON.stringify(item)}` };
+      ids.push(tag.id);
+    }
+    return { value: [...new Set(ids)] };
+  }
+
+  private async readCustomFields(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    body: Record<string, unknown>,
+    existing: ResourceRow | null,
+    creating: boolean,
+    plan: WritePlan,
+    fail: (field: string, message: string) => void,
+  ): Promise<void> {
+    const given = body.custom_fields;
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+      fail('custom_fields', 'Custom field data must be a JSON object.');
+      return;
+    }
+    if (given === undefined && !creating) return;
+    const fields = await this.serializer.customFieldsFor(manager, definition.objectType);
+    const changes = (given ?? {}) as Record<string, unknown>;
+    for (const name of Object.keys(changes)) {
+      if (!fields.some((field) => field.name === name)) fail('custom_fields', `Unknown field name '${name}' in custom field data.`);
+    }
+    const data: Record<string, unknown> = { ...((existing?.custom_field_data as Record<string, unknown> | undefined) ?? {}) };
+    for (const field of fields) {
+      if (Object.hasOwn(changes, field.name)) data[field.name] = changes[field.name];
+      else if (creating && field.default !== null && field.default !== undefined) data[field.name] = field.default;
+      const value = data[field.name] ?? null;
+      const problem = customFieldProblem(field, value);
+      if (problem) {
+        fail('custom_fields', `Invalid value for custom field '${field.name}': ${problem}`);
+        continue;
+      }
+      if (value !== null && (field.type === 'object' || field.type === 'multiobject')) {
+        const label = field.related_object_type_id === null ? undefined : this.registry.objectTypeLabel(field.related_object_type_id);
+        const target = label ? this.registry.definition(label) : undefined;
+        const ids = Array.isArray(value) ? (value as number[]) : [value as number];
+        const found = target ? await this.existingIds(manager, target, ids) : new Set<number>();
+        if (ids.some((id) => !found.has(id))) fail('custom_fields', `Invalid value for custom field '${field.name}': object not found.`);
+      }
+      if (data[field.name] === undefined) data[field.name] = null;
+    }
+    plan.customFieldData = data;
+  }
+
+  private async checkUniqueness(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    merged: Record<string, unknown>,
+    excludeId: number | null,
+    plan: WritePlan,
+    fail: (field: string, message: string) => void,
+  ): Promise<void> {
+    const table = quoteIdentifier(definition.table);
+    const taken = async (columns: string[]) => {
+      if (columns.some((column) => merged[column] === undefined || merged[column] === null)) return false;
+      const where = columns.map((column, index) => `${quoteIdentifier(column)} = $${index + 1}`).join(' AND ');
+      const rows = (await manager.query(`SELECT 1 FROM ${table} WHERE ${where} AND id <> $${columns.length + 1} LIMIT 1`, [
+        ...columns.map((column) => merged[column]),
+        excludeId ?? 0,
+      ])) as unknown[];
+      return rows.length > 0;
+    };
+    const touched = (columns: string[]) => columns.some((column) => Object.hasOwn(plan.columns, column));
+    for (const { name, field, column } of columnFields(definition)) {
+      if (field.unique && touched([column]) && (await taken([column]))) {
+        fail(name, `${definition.verboseName} with this ${name.replace(/_/g, ' ')} already exists.`);
+      }
+    }
+    for (const group of definition.uniqueTogether ?? []) {
+      const columns = group.map((name) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name);
+      if (touched(columns) && (await taken(columns))) fail('non_field_errors', `The fields ${group.join(', ')} must make a unique set.`);
+    }
+  }
+
+  private async existingIds(manager: EntityManager, target: ResourceDefinition, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE id = ANY($1)`, [ids])) as Array<{ id: number }>;
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+}
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return 'list';
+  if (value === null) return 'null';
+  return typeof value === 'string' ? 'str' : typeof value;
+}

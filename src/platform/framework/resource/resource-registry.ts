@@ -1,0 +1,76 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { OBJECT_TYPE_TABLE } from './resource-entities';
+import { ResourceDefinition } from './resource-definition';
+
+export const PLATFORM_RESOURCES = Symbol('PLATFORM_RESOURCES');
+
+/**
+ * Every declared resource, and the ids of their object types. The object-type rows are created at
+ * boot for any declaration that lacks one (idempotent, safe with several replicas starting at once),
+ * so their ids are stable references for permissions, custom fields, the change log and tags.
+ */
+@Injectable()
+export class ResourceRegistry implements OnModuleInit {
+  private readonly byObjectType = new Map<string, ResourceDefinition>();
+  private readonly idByObjectType = new Map<string, number>();
+  private readonly objectTypeById = new Map<number, string>();
+
+  constructor(
+    @Inject(PLATFORM_RESOURCES) readonly definitions: readonly ResourceDefinition[],
+    private readonly dataSource: DataSource,
+  ) {
+    for (const definition of definitions) this.byObjectType.set(definition.objectType, definition);
+  }
+
+  async onModuleInit(): Promise<void> {
+    // Before the platform's first migration (e.g. while generating it) there is nothing to sync.
+    const [{ present }] = (await this.dataSource.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [OBJECT_TYPE_TABLE])) as Array<{
+      present: boolean;
+    }>;
+    if (!present) return;
+    const labels = this.definitions.map((definition) => [definition.appLabel, definition.model]);
+    await this.dataSource.query(
+      `INSERT INTO ${OBJECT_TYPE_TABLE} (app_label, model)
+       SELECT pair->>0, pair->>1 FROM jsonb_array_elements($1::jsonb) AS pair
+       ON CONFLICT (app_label, model) DO NOTHING`,
+      [JSON.stringify(labels)],
+    );
+    const rows = (await this.dataSource.query(`SELECT id, app_label, model FROM ${OBJECT_TYPE_TABLE}`)) as Array<{
+      id: number;
+      app_label: string;
+      model: string;
+    }>;
+    for (const row of rows) {
+      const objectType = `${row.app_label}.${row.model}`;
+      this.idByObjectType.set(objectType, row.id);
+      this.objectTypeById.set(row.id, objectType);
+    }
+  }
+
+  definition(objectType: string): ResourceDefinition | undefined {
+    return this.byObjectType.get(objectType);
+  }
+
+  objectTypeId(objectType: string): number {
+    const id = this.idByObjectType.get(objectType);
+    if (id === undefined) throw new Error(`object type ${objectType} is not registered`);
+    return id;
+  }
+
+  /** `app_label.model` of an object-type id, or undefined for ids no declaration has. */
+  objectTypeLabel(id: number): string | undefined {
+    return this.objectTypeById.get(id);
+  }
+
+  /** Resolves `"dcim.site"` (any case) or a numeric id to an object-type id of a declared resource. */
+  resolveObjectType(value: unknown): number | undefined {
+    if (typeof value === 'number' && Number.isInteger(value)) return this.objectTypeById.has(value) ? value : undefined;
+    if (typeof value === 'string') {
+      const id = this.idByObjectType.get(value.toLowerCase());
+      if (id !== undefined) return id;
+      if (/^\d+$/.test(value)) return this.resolveObjectType(Number(value));
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,272 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { FieldSpec } from './fields';
+import { genericColumns, joinTableOf, manyFields, quoteIdentifier, relationFields, ResourceDefinition, ResourceRow } from './resource-definition';
+import { ResourceRegistry } from './resource-registry';
+import { normalizeRow, selectList } from './resource-rows';
+
+export type Representation = 'full' | 'brief';
+export type SerializedObject = Record<string, unknown>;
+
+/** Tables shared by every resource: tags and their assignments, custom fields. */
+export const TAG_TABLE = 'extras_tag';
+export const TAGGED_ITEM_TABLE = 'extras_taggeditem';
+export const CUSTOM_FIELD_TABLE = 'extras_customfield';
+export const OBJECT_TYPE_OBJECT = 'core.objecttype';
+
+export interface CustomFieldDefinition {
+  id: number;
+  name: string;
+  type: string;
+  required: boolean;
+  default: unknown;
+  validation_minimum: number | null;
+  validation_maximum: number | null;
+  validation_regex: string;
+  choices: string[];
+  related_object_type_id: number | null;
+}
+
+/** Everything a page of rows refers to, loaded in one query per kind of reference (no N+1). */
+interface ReferenceData {
+  baseUrl: string;
+  rowsByTable: Map<string, Map<number, ResourceRow>>;
+  manyIds: Map<string, Map<number, number[]>>;
+  tags: Map<number, ResourceRow[]>;
+  customFields: CustomFieldDefinition[];
+}
+
+/**
+ * Turns rows into NetBox's JSON: the full representation, `?brief=true`, the nested form of a
+ * referenced object (`{id, url, display, …brief}`), and the change-log snapshot.
+ */
+@Injectable()
+export class ResourceSerializer {
+  constructor(private readonly registry: ResourceRegistry) {}
+
+  async serialize(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    rows: readonly ResourceRow[],
+    representation: Representation,
+    baseUrl: string,
+  ): Promise<SerializedObject[]> {
+    const data = await this.loadReferences(manager, definition, rows, representation, baseUrl);
+    return rows.map((row) => this.represent(definition, row, representation, data));
+  }
+
+  /** NetBox's `serialize_object`: plain values, relations as ids, tags as names, custom fields as stored. */
+  async snapshots(manager: EntityManager, definition: ResourceDefinition, rows: readonly ResourceRow[]): Promise<SerializedObject[]> {
+    const data = await this.loadReferences(manager, definition, rows, 'snapshot', '');
+    return rows.map((row) => {
+      const snapshot: SerializedObject = {};
+      const standard = definition.standardAttributes;
+      if (standard.created) snapshot.created = isoOrNull(row[standard.created]);
+      if (standard.lastUpdated) snapshot.last_updated = isoOrNull(row[standard.lastUpdated]);
+      for (const [name, field] of Object.entries(definition.fields)) {
+        if (field.kind === 'many') snapshot[name] = data.manyIds.get(name)?.get(row.id) ?? [];
+        else if (field.kind === 'generic') {
+          const columns = genericColumns(name);
+          snapshot[`${name}_type`] = row[columns.type] ?? null;
+          snapshot[`${name}_id`] = row[columns.id] ?? null;
+        } else if (field.kind === 'relation') snapshot[name] = row[field.column ?? `${name}_id`] ?? null;
+        else snapshot[name] = scalarValue(field, row[field.column ?? name], 'snapshot');
+      }
+      if (standard.customFields) snapshot.custom_fields = (row.custom_field_data as Record<string, unknown> | null) ?? {};
+      if (standard.tags) snapshot.tags = (data.tags.get(row.id) ?? []).map((tag) => tag.name);
+      return snapshot;
+    });
+  }
+
+  url(baseUrl: string, definition: ResourceDefinition, id: number): string {
+    return `${baseUrl}${definition.listPath}${id}/`;
+  }
+
+  /** The custom fields that apply to an object type, in display order. */
+  async customFieldsFor(manager: EntityManager, objectType: string): Promise<CustomFieldDefinition[]> {
+    const rows = (await manager.query(
+      `SELECT cf.id, cf.name, cf.type, cf.required, cf.default, cf.validation_minimum, cf.validation_maximum,
+              cf.validation_regex, cf.choices, cf.related_object_type_id
+         FROM ${CUSTOM_FIELD_TABLE} cf
+         JOIN ${CUSTOM_FIELD_TABLE}_object_types j ON j.customfield_id = cf.id
+        WHERE j.objecttype_id = $1
+        ORDER BY cf.weight, cf.name`,
+      [this.registry.objectTypeId(objectType)],
+    )) as CustomFieldDefinition[];
+    return rows;
+  }
+
+  private represent(definition: ResourceDefinition, row: ResourceRow, representation: Representation, data: ReferenceData): SerializedObject {
+    if (representation === 'brief') return this.nested(definition, row, data);
+    const object: SerializedObject = {
+      id: row.id,
+      url: this.url(data.baseUrl, definition, row.id),
+      display: definition.display(row),
+    };
+    for (const [name, field] of Object.entries(definition.fields)) {
+      if (field.writeOnly) continue;
+      Object.assign(object, this.fieldValue(definition, name, field, row, data));
+    }
+    const standard = definition.standardAttributes;
+    if (standard.tags) object.tags = (data.tags.get(row.id) ?? []).map((tag) => this.nested(this.tagDefinition(), tag, data));
+    if (standard.customFields) object.custom_fields = this.customFieldValues(row, data.customFields);
+    if (standard.created) object.created = isoOrNull(row[standard.created]);
+    if (standard.lastUpdated) object.last_updated = isoOrNull(row[standard.lastUpdated]);
+    return object;
+  }
+
+  /** `{id, url, display, …brief fields}`; relations inside a nested object stay ids to keep it flat. */
+  private nested(definition: ResourceDefinition, row: ResourceRow, data: ReferenceData): SerializedObject {
+    const object: SerializedObject = { id: row.id, url: this.url(data.baseUrl, definition, row.id), display: definition.display(row) };
+    for (const name of definition.brief) {
+      const field = definition.fields[name];
+      if (!field) {
+        if (name === 'created' || name === 'last_updated') object[name] = isoOrNull(row[name]);
+        continue;
+      }
+      if (field.kind === 'relation') object[name] = this.fieldValue(definition, name, field, row, data)[name];
+      else if (field.kind !== 'many' && field.kind !== 'generic') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
+    }
+    return object;
+  }
+
+  private fieldValue(definition: ResourceDefinition, name: string, field: FieldSpec, row: ResourceRow, data: ReferenceData): SerializedObject {
+    switch (field.kind) {
+      case 'relation': {
+        const id = row[field.column ?? `${name}_id`] as number | null;
+        return { [name]: id === null ? null : this.reference(field.target(), id, data) };
+      }
+      case 'many': {
+        const target = field.target();
+        const ids = data.manyIds.get(name)?.get(row.id) ?? [];
+        return { [name]: ids.map((id) => this.reference(target, id, data)) };
+      }
+      case 'generic': {
+        const columns = genericColumns(name);
+        const typeId = row[columns.type] as number | null;
+        const id = row[columns.id] as number | null;
+        const label = typeId === null ? null : (this.registry.objectTypeLabel(typeId) ?? null);
+        const target = label ? this.registry.definition(label) : undefined;
+        const targetRow = target && id !== null ? data.rowsByTable.get(target.table)?.get(id) : undefined;
+        return {
+          [`${name}_type`]: label,
+          [`${name}_id`]: id,
+          [name]: target && targetRow ? this.nested(target, targetRow, data) : null,
+        };
+      }
+      default:
+        return { [name]: scalarValue(field, row[field.column ?? name], 'rest') };
+    }
+  }
+
+  /** A referenced object: object types read as `"app.model"`, like NetBox's content-type fields. */
+  private reference(target: ResourceDefinition, id: number, data: ReferenceData): unknown {
+    if (target.objectType === OBJECT_TYPE_OBJECT) return this.registry.objectTypeLabel(id) ?? id;
+    const row = data.rowsByTable.get(target.table)?.get(id);
+    return row ? this.nested(target, row, data) : { id, url: this.url(data.baseUrl, target, id), display: String(id) };
+  }
+
+  private customFieldValues(row: ResourceRow, customFields: readonly CustomFieldDefinition[]): Record<string, unknown> {
+    const stored = (row.custom_field_data as Record<string, unknown> | null) ?? {};
+    return Object.fromEntries(customFields.map((field) => [field.name, stored[field.name] ?? null]));
+  }
+
+  private tagDefinition(): ResourceDefinition {
+    return this.registry.definition('extras.tag')!;
+  }
+
+  private async loadReferences(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    rows: readonly ResourceRow[],
+    representation: Representation | 'snapshot',
+    baseUrl: string,
+  ): Promise<ReferenceData> {
+    const data: ReferenceData = { baseUrl, rowsByTable: new Map(), manyIds: new Map(), tags: new Map(), customFields: [] };
+    if (rows.length === 0) return data;
+    const objectIds = rows.map((row) => row.id);
+    const wanted = (name: string) => representation !== 'brief' || definition.brief.includes(name);
+    const pending = new Map<ResourceDefinition, Set<number>>();
+    const want = (target: ResourceDefinition, id: unknown) => {
+      if (id === null || id === undefined || target.objectType === OBJECT_TYPE_OBJECT) return;
+      const ids = pending.get(target) ?? new Set<number>();
+      ids.add(Number(id));
+      pending.set(target, ids);
+    };
+
+    for (const [name, field] of Object.entries(definition.fields)) {
+      if (field.kind !== 'many' || !wanted(name)) continue;
+      const join = joinTableOf(definition, name);
+      const links = (await manager.query(
+        `SELECT ${quoteIdentifier(join.source)} AS source, ${quoteIdentifier(join.target)} AS target
+           FROM ${quoteIdentifier(join.table)} WHERE ${quoteIdentifier(join.source)} = ANY($1) ORDER BY 2`,
+        [objectIds],
+      )) as Array<{ source: number; target: number }>;
+      const bySource = new Map<number, number[]>();
+      for (const link of links) {
+        bySource.set(link.source, [...(bySource.get(link.source) ?? []), link.target]);
+        if (representation !== 'snapshot') want(field.target(), link.target);
+      }
+      data.manyIds.set(name, bySource);
+    }
+    if (representation === 'snapshot') {
+      if (manyFields(definition).length === 0 && !definition.standardAttributes.tags) return data;
+    } else {
+      for (const { name, field, column } of relationFields(definition)) {
+        if (!wanted(name)) continue;
+        for (const row of rows) want(field.target(), row[column]);
+      }
+      for (const [name, field] of Object.entries(definition.fields)) {
+        if (field.kind !== 'generic' || representation === 'brief') continue;
+        const columns = genericColumns(name);
+        for (const row of rows) {
+          const label = row[columns.type] === null ? undefined : this.registry.objectTypeLabel(row[columns.type] as number);
+          const target = label ? this.registry.definition(label) : undefined;
+          if (target) want(target, row[columns.id]);
+        }
+      }
+      for (const [target, ids] of pending) {
+        const loaded = (await manager.query(
+          `SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ANY($1)`,
+          [[...ids]],
+        )) as Array<Record<string, unknown>>;
+        const byId = data.rowsByTable.get(target.table) ?? new Map<number, ResourceRow>();
+        for (const raw of loaded) byId.set(Number(raw.id), normalizeRow(target, raw));
+        data.rowsByTable.set(target.table, byId);
+      }
+      if (definition.standardAttributes.customFields && representation === 'full') {
+        data.customFields = await this.customFieldsFor(manager, definition.objectType);
+      }
+    }
+    if (definition.standardAttributes.tags && representation !== 'brief') {
+      const tagRows = (await manager.query(
+        `SELECT ti.object_id AS tagged_object_id, ${selectList(this.tagDefinition(), 't')}
+           FROM ${TAGGED_ITEM_TABLE} ti JOIN ${TAG_TABLE} t ON t.id = ti.tag_id
+          WHERE ti.object_type_id = $1 AND ti.object_id = ANY($2)
+          ORDER BY t.name`,
+        [this.registry.objectTypeId(definition.objectType), objectIds],
+      )) as Array<Record<string, unknown>>;
+      for (const raw of tagRows) {
+        const objectId = Number(raw.tagged_object_id);
+        data.tags.set(objectId, [...(data.tags.get(objectId) ?? []), normalizeRow(this.tagDefinition(), raw)]);
+      }
+    }
+    return data;
+  }
+}
+
+/** NetBox's choice fields read as `{value, label}`; everything else as stored. */
+function scalarValue(field: FieldSpec, value: unknown, mode: 'rest' | 'snapshot'): unknown {
+  if (value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (field.kind === 'choice' && mode === 'rest') {
+    if (value === null || value === '') return null;
+    const entry = field.choices.find((candidate) => candidate.value === value);
+    return { value, label: entry?.label ?? String(value) };
+  }
+  return value;
+}
+
+function isoOrNull(value: unknown): string | null {
+  return value instanceof Date ? value.toISOString() : ((value as string | null | undefined) ?? null);
+}

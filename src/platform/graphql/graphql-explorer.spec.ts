@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { EXPLORER_ASSETS, EXPLORER_CSP, explorerHtml } from './graphql-explorer';
+
+const html = explorerHtml('/graphql/', '/graphql/static/');
+
+function attributeValues(attribute: 'src' | 'href'): string[] {
+  return [...html.matchAll(new RegExp(`\\s${attribute}="([^"]*)"`, 'g'))].map((match) => match[1]);
+}
+
+function inlineScripts(): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]);
+}
+
+describe('explorerHtml', () => {
+  it('loads every script and stylesheet from the asset path, and nothing else', () => {
+    const referenced = [...attributeValues('src'), ...attributeValues('href')];
+    expect(referenced.sort()).toEqual(Object.keys(EXPLORER_ASSETS).map((name) => `/graphql/static/${name}`).sort());
+    expect(html).not.toMatch(/https?:|\/\//i);
+  });
+
+  it('has one inline script, and every other script tag has a src', () => {
+    const scriptTags = html.match(/<script[^>]*>/g) ?? [];
+    expect(scriptTags.filter((tag) => tag === '<script>')).toHaveLength(1);
+    expect(scriptTags.filter((tag) => tag !== '<script>').every((tag) => /^<script src="\/graphql\/static\//.test(tag))).toBe(
+      true,
+    );
+  });
+
+  it('mounts GraphiQL against the endpoint, sending cookies and showing the headers editor', () => {
+    expect(html).toContain('data-endpoint="/graphql/"');
+    const [script] = inlineScripts();
+    expect(script).toContain("credentials: 'same-origin'");
+    expect(script).toContain("defaultEditorToolsVisibility: 'headers'");
+  });
+
+  it('accepts an asset path without the trailing slash', () => {
+    expect(explorerHtml('/graphql/', '/graphql/static')).toBe(html);
+  });
+
+  it('escapes the paths it puts in attributes', () => {
+    const page = explorerHtml('/graphql/?x="><script>alert(1)</script>', '/graphql/static/');
+    expect(page).toContain('data-endpoint="/graphql/?x=&#34;&#62;&#60;script&#62;alert(1)&#60;/script&#62;"');
+    expect(page.match(/<script/g)).toHaveLength(4);
+  });
+
+  it.each(['https://cdn.example/', '//cdn.example/', '/\\cdn.example/', 'static/', ''])(
+    'refuses %j, which is not a same-origin absolute path',
+    (path) => {
+      expect(() => explorerHtml('/graphql/', path)).toThrow(/Not a same-origin path/);
+      expect(() => explorerHtml(path, '/graphql/static/')).toThrow(/Not a same-origin path/);
+    },
+  );
+});
+
+describe('EXPLORER_ASSETS', () => {
+  it.each(Object.entries(EXPLORER_ASSETS))('%s is an existing, non-empty file', (_name, asset) => {
+    expect(isAbsolute(asset.file)).toBe(true);
+    expect(statSync(asset.file).size).toBeGreaterThan(0);
+  });
+
+  it('serves scripts and stylesheets with their content types', () => {
+    expect(EXPLORER_ASSETS['graphiql.min.js'].contentType).toMatch(/^text\/javascript/);
+    expect(EXPLORER_ASSETS['graphiql.min.css'].contentType).toMatch(/^text\/css/);
+  });
+
+  it('finds nothing for inherited property names', () => {
+    expect(EXPLORER_ASSETS['toString']).toBeUndefined();
+    expect(EXPLORER_ASSETS['__proto__']).toBeUndefined();
+  });
+});
+
+describe('EXPLORER_CSP', () => {
+  const directives = new Map(
+    EXPLORER_CSP.split(';').map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      return [name, sources];
+    }),
+  );
+
+  it('allows the inline script by the hash of its exact text', () => {
+    const [script] = inlineScripts();
+    const hash = createHash('sha256').update(script, 'utf8').digest('base64');
+    expect(directives.get('script-src')).toEqual(["'self'", `'sha256-${hash}'`]);
+  });
+
+  it('allows no other origin', () => {
+    const sources = [...directives.values()].flat();
+    expect(sources.every((source) => /^'(self|none|unsafe-inline|sha256-[A-Za-z0-9+/]+=*)'$|^data:$/.test(source))).toBe(
+      true,
+    );
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('connect-src')).toEqual(["'self'"]);
+  });
+});

@@ -1,0 +1,25 @@
+import { Controller, Get, Inject, Req } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { PlatformApi } from '../common/auth/authenticated.decorator';
+import { requestBaseUrl } from './framework/resource/resource-controller.factory';
+import { PlatformStatus } from './platform-status';
+
+/** `GET /api/` (the apps and their URLs) and `GET /api/status/`, as NetBox serves them. */
+@ApiExcludeController()
+@Controller('api')
+export class PlatformRootController {
+  constructor(@Inject(PlatformStatus) private readonly status: PlatformStatus) {}
+
+  @Get()
+  @PlatformApi()
+  root(@Req() request: Request) {
+    return this.status.apps(requestBaseUrl(request));
+  }
+
+  @Get('status')
+  @PlatformApi()
+  statusReport() {
+    return this.status.report();
+  }
+}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { ResourceRegistry } from './framework/resource/resource-registry';
+
+/** The project's version, from the nearest package.json above this file (in src/ under jest, in dist/ when built). */
+function packageVersion(): string {
+  for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+    const file = join(directory, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
+
+const PACKAGE_VERSION = packageVersion();
+
+@Injectable()
+export class PlatformStatus {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** The API root: each app label (and `plugins`, `status`) with its URL. */
+  apps(baseUrl: string): Record<string, string> {
+    const labels = new Set(this.registry.definitions.filter((definition) => !definition.apiPrefix).map((definition) => definition.appLabel));
+    const entries = [...labels, 'plugins', 'status'].sort().map((label) => [label, `${baseUrl}/api/${label}/`]);
+    return Object.fromEntries(entries);
+  }
+
+  async report(): Promise<Record<string, unknown>> {
+    const [{ server_version: version }] = (await this.dataSource.query('SHOW server_version')) as Array<{ server_version: string }>;
+    const workers = (await this.dataSource.query(
+      `SELECT COUNT(DISTINCT locked_by)::int AS running FROM jobs WHERE status = 'running'`,
+    )) as Array<{ running: number }>;
+    return {
+      'app-version': PACKAGE_VERSION,
+      'node-version': process.versions.node,
+      'postgresql-version': version,
+      'installed-apps': Object.fromEntries(
+        [...new Set(this.registry.definitions.map((definition) => definition.appLabel))].sort().map((label) => [label, PACKAGE_VERSION]),
+      ),
+      plugins: {},
+      'workers-running': workers[0]?.running ?? 0,
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ApiTokenResolver } from '../common/auth/api-token-resolver';
+import { JobsModule } from '../common/jobs/jobs.module';
+import { AuthModule } from '../modules/auth/auth.module';
+import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
+import { TaggedItemEntity } from './extras/tagged-item.entity';
+import { ObjectPermissions } from './framework/permissions/object-permissions';
+import { ChangeLogWriter } from './framework/resource/change-log.writer';
+import { ObjectEventSink } from './framework/resource/object-events';
+import { resourceController } from './framework/resource/resource-controller.factory';
+import { buildEntityClasses } from './framework/resource/resource-entities';
+import { ResourceInputReader } from './framework/resource/resource-input.reader';
+import { PLATFORM_RESOURCES, ResourceRegistry } from './framework/resource/resource-registry';
+import { ResourceSerializer } from './framework/resource/resource-serializer';
+import { ResourceService } from './framework/resource/resource.service';
+import { PLATFORM_RESOURCE_DEFINITIONS } from './platform-resources';
+import { PlatformRootController } from './platform-root.controller';
+import { PlatformStatus } from './platform-status';
+import { ApiTokenEntity } from './users/api-token.entity';
+import { ApiTokensController } from './users/api-tokens.controller';
+import { ApiTokensService } from './users/api-tokens.service';
+
+/** Every table of the platform, for the data source and the migration generator. */
+export const PLATFORM_ENTITIES = [...buildEntityClasses(PLATFORM_RESOURCE_DEFINITIONS), TaggedItemEntity, ApiTokenEntity];
+
+/**
+ * The NetBox-style platform: one generic controller per declared resource plus the API root,
+ * tokens, permissions, change log and event rules. Global so that the authentication guard can
+ * resolve platform tokens.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: PlatformModule,
+      imports: [TypeOrmModule.forFeature(PLATFORM_ENTITIES), AuthModule, JobsModule],
+      controllers: [ApiTokensController, PlatformRootController, ...PLATFORM_RESOURCE_DEFINITIONS.map(resourceController)],
+      providers: [
+        { provide: PLATFORM_RESOURCES, useValue: PLATFORM_RESOURCE_DEFINITIONS },
+        ResourceRegistry,
+        ResourceSerializer,
+        ResourceInputReader,
+        ObjectPermissions,
+        ChangeLogWriter,
+        ResourceService,
+        PlatformStatus,
+        ApiTokensService,
+        { provide: ApiTokenResolver, useExisting: ApiTokensService },
+        EventRulesDispatcher,
+        { provide: ObjectEventSink, useExisting: EventRulesDispatcher },
+      ],
+      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer],
+    };
+  }
+}
