@@ -16,6 +16,7 @@ import { PkiModule } from './modules/pki/pki.module';
 import { PublicPkiModule } from './modules/pki/public-pki.module';
 import { ServiceAccountsModule } from './modules/service-accounts/service-accounts.module';
 import { UsersModule } from './modules/users/users.module';
+import { PlatformGraphqlModule } from './platform/graphql/platform-graphql.module';
 import { PlatformModule } from './platform/platform.module';
 
 /** Modules whose controllers are served under API_V1_STR. */
@@ -53,6 +54,7 @@ export class AppModule {
         ...API_V1_MODULES,
         PublicPkiModule,
         PlatformModule.forRoot(),
+        PlatformGraphqlModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),
       ],

@@ -1,0 +1,224 @@
+import {
+  GraphQLBoolean,
+  GraphQLFieldConfig,
+  GraphQLFieldConfigMap,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLOutputType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+} from 'graphql';
+import { supportedLookups } from '../framework/query/filter-fields';
+import { FieldSpec } from '../framework/resource/fields';
+import { genericColumns, ResourceDefinition, ResourceRow } from '../framework/resource/resource-definition';
+import { filterSetOf } from '../framework/resource/resource-filters';
+import { OBJECT_TYPE_OBJECT } from '../framework/resource/resource-serializer';
+import type { GraphqlLoaders } from './graphql-loaders';
+
+export interface GraphqlContext {
+  loaders: GraphqlLoaders;
+}
+
+/** Any JSON value (custom fields, JSON model fields), passed through as is. */
+const JsonScalar = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'Any JSON value.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/**
+ * The read-only GraphQL schema, generated from the same resource declarations as REST: per resource
+ * a type with snake_case fields, `<name>(id: Int!)` and `<name>_list(filters, pagination)`. Filters
+ * are the REST filter parameters (each a list of strings, as repeated query parameters), so both
+ * APIs select the same rows; related objects are resolved through per-request batch loaders.
+ */
+export function buildGraphqlSchema(definitions: readonly ResourceDefinition[]): GraphQLSchema {
+  const exposed = definitions.filter((definition) => definition.objectType !== OBJECT_TYPE_OBJECT);
+  const types = new Map<ResourceDefinition, GraphQLObjectType>();
+  const typeOf = (definition: ResourceDefinition): GraphQLObjectType => {
+    let type = types.get(definition);
+    if (!type) {
+      type = new GraphQLObjectType<ResourceRow, GraphqlContext>({
+        name: `${pascal(definition.graphqlQueryName)}Type`,
+        fields: () => objectFields(definition, typeOf, tagType),
+      });
+      types.set(definition, type);
+    }
+    return type;
+  };
+  const tagDefinition = definitions.find((definition) => definition.objectType === 'extras.tag');
+  const tagType = () => (tagDefinition ? typeOf(tagDefinition) : undefined);
+
+  const pagination = new GraphQLInputObjectType({
+    name: 'OffsetPaginationInput',
+    fields: { offset: { type: GraphQLInt }, limit: { type: GraphQLInt } },
+  });
+
+  const queryFields: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
+  for (const definition of exposed) {
+    const type = typeOf(definition);
+    queryFields[definition.graphqlQueryName] = {
+      type,
+      args: { id: { type: new GraphQLNonNull(GraphQLInt) } },
+      resolve: (_source, args: { id: number }, context) => context.loaders.row(definition, args.id),
+    };
+    queryFields[`${definition.graphqlQueryName}_list`] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
+      args: {
+        filters: { type: filterInput(definition) },
+        pagination: { type: pagination },
+      },
+      resolve: (_source, args: { filters?: Record<string, string[]>; pagination?: { offset?: number; limit?: number } }, context) =>
+        context.loaders.list(definition, args.filters ?? {}, {
+          offset: Math.max(args.pagination?.offset ?? 0, 0),
+          limit: Math.min(Math.max(args.pagination?.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT),
+        }),
+    };
+  }
+  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: queryFields }) });
+}
+
+function objectFields(
+  definition: ResourceDefinition,
+  typeOf: (definition: ResourceDefinition) => GraphQLObjectType,
+  tagType: () => GraphQLObjectType | undefined,
+): GraphQLFieldConfigMap<ResourceRow, GraphqlContext> {
+  const fields: GraphQLFieldConfigMap<ResourceRow, GraphqlContext> = {
+    id: { type: new GraphQLNonNull(GraphQLID) },
+    display: { type: GraphQLString, resolve: (row) => definition.display(row) },
+  };
+  for (const [name, field] of Object.entries(definition.fields)) {
+    if (field.writeOnly) continue;
+    Object.assign(fields, fieldConfigs(definition, name, field, typeOf));
+  }
+  const standard = definition.standardAttributes;
+  const tags = tagType();
+  if (standard.tags && tags) {
+    fields.tags = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(tags))),
+      resolve: (row, _args, context) => context.loaders.tags(definition, row.id),
+    };
+  }
+  if (standard.customFields) fields.custom_fields = { type: JsonScalar, resolve: (row) => row.custom_field_data ?? {} };
+  if (standard.created) fields.created = { type: GraphQLString, resolve: (row) => iso(row[standard.created as string]) };
+  if (standard.lastUpdated) fields.last_updated = { type: GraphQLString, resolve: (row) => iso(row[standard.lastUpdated as string]) };
+  return fields;
+}
+
+function fieldConfigs(
+  definition: ResourceDefinition,
+  name: string,
+  field: FieldSpec,
+  typeOf: (definition: ResourceDefinition) => GraphQLObjectType,
+): Record<string, GraphQLFieldConfig<ResourceRow, GraphqlContext>> {
+  switch (field.kind) {
+    case 'relation': {
+      const column = field.column ?? `${name}_id`;
+      const target = field.target();
+      if (target.objectType === OBJECT_TYPE_OBJECT) {
+        return { [name]: { type: GraphQLString, resolve: (row, _args, context) => context.loaders.objectTypeLabel(row[column]) } };
+      }
+      return {
+        [name]: {
+          type: typeOf(target),
+          resolve: (row, _args, context) => (row[column] === null ? null : context.loaders.row(target, row[column] as number)),
+        },
+      };
+    }
+    case 'many': {
+      const target = field.target();
+      if (target.objectType === OBJECT_TYPE_OBJECT) {
+        return {
+          [name]: {
+            type: new GraphQLList(GraphQLString),
+            resolve: async (row, _args, context) => {
+              const ids = await context.loaders.manyIds(definition, name, row.id);
+              return ids.map((id) => context.loaders.objectTypeLabel(id));
+            },
+          },
+        };
+      }
+      return {
+        [name]: {
+          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(typeOf(target)))),
+          resolve: async (row, _args, context) => {
+            const ids = await context.loaders.manyIds(definition, name, row.id);
+            const rows = await Promise.all(ids.map((id) => context.loaders.row(target, id)));
+            return rows.filter((related) => related !== null);
+          },
+        },
+      };
+    }
+    case 'generic': {
+      const columns = genericColumns(name);
+      return {
+        [`${name}_type`]: { type: GraphQLString, resolve: (row, _args, context) => context.loaders.objectTypeLabel(row[columns.type]) },
+        [`${name}_id`]: { type: GraphQLInt, resolve: (row) => row[columns.id] },
+      };
+    }
+    default:
+      return { [name]: { type: scalarType(field), resolve: (row) => scalarValue(field, row[field.column ?? name]) } };
+  }
+}
+
+function scalarType(field: FieldSpec): GraphQLOutputType {
+  switch (field.kind) {
+    case 'integer':
+      return field.big ? GraphQLFloat : GraphQLInt;
+    case 'decimal':
+      return GraphQLFloat;
+    case 'boolean':
+      return GraphQLBoolean;
+    case 'json':
+      return JsonScalar;
+    case 'string-list':
+      return new GraphQLList(GraphQLString);
+    default:
+      return GraphQLString;
+  }
+}
+
+function scalarValue(field: FieldSpec, value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (field.kind === 'choice' && value === '') return null;
+  return value ?? null;
+}
+
+/** One input field per REST filter parameter and lookup (`name`, `name__ic`, `tenant_id`, …), plus `q` and `tag`. */
+function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
+  return new GraphQLInputObjectType({
+    name: `${pascal(definition.graphqlQueryName)}Filter`,
+    fields: () => {
+      const fields: GraphQLInputFieldConfigMap = {};
+      const list = { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+      for (const [param, filter] of Object.entries(filterSetOf(definition))) {
+        for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = list;
+      }
+      fields.q = list;
+      if (definition.standardAttributes.tags) {
+        fields.tag = list;
+        fields.tag__n = list;
+      }
+      return fields;
+    },
+  });
+}
+
+function pascal(snake: string): string {
+  return snake.replace(/(^|_)([a-z0-9])/g, (_match, _separator, letter: string) => letter.toUpperCase());
+}
+
+function iso(value: unknown): string | null {
+  return value instanceof Date ? value.toISOString() : ((value as string | null | undefined) ?? null);
+}

@@ -1,0 +1,61 @@
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import type { Request } from 'express';
+import { GraphQLError } from 'graphql';
+import { DataSource } from 'typeorm';
+import type { AuthenticatedRequest } from '../../common/auth/current-principal.decorator';
+import { PlatformAccessDenied, PlatformAuthenticator } from '../../common/auth/platform-authenticator';
+import { AuthModule } from '../../modules/auth/auth.module';
+import { ResourceRegistry } from '../framework/resource/resource-registry';
+import { ResourceService } from '../framework/resource/resource.service';
+import { GRAPHQL_PATH, GraphqlExplorerController } from './graphql-explorer.controller';
+import { GraphqlLoaders } from './graphql-loaders';
+import { buildGraphqlSchema, GraphqlContext, MAX_LIMIT } from './graphql-schema.factory';
+import { maxComplexityRule, maxDepthRule } from './query-limits';
+
+const MAX_DEPTH = 10;
+const MAX_COMPLEXITY = 20_000;
+
+/**
+ * The platform's read-only GraphQL API at `/graphql/` (Apollo through @nestjs/graphql), with the
+ * schema generated from the resource declarations. Every request is authenticated like the REST
+ * API (a credential is required; refusals are NetBox's 403) before Apollo sees it.
+ */
+@Module({})
+export class PlatformGraphqlModule {
+  static forRoot(): DynamicModule {
+    return {
+      module: PlatformGraphqlModule,
+      imports: [
+        AuthModule,
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          imports: [AuthModule],
+          inject: [ResourceRegistry, ResourceService, DataSource, PlatformAuthenticator],
+          useFactory: (registry: ResourceRegistry, resources: ResourceService, dataSource: DataSource, authenticator: PlatformAuthenticator) => ({
+            path: GRAPHQL_PATH,
+            schema: buildGraphqlSchema(registry.definitions),
+            playground: false,
+            graphiql: false,
+            introspection: true,
+            includeStacktraceInErrorResponses: false,
+            validationRules: [maxDepthRule(MAX_DEPTH), maxComplexityRule(MAX_COMPLEXITY, MAX_LIMIT / 10)],
+            context: async ({ req }: { req: Request }): Promise<GraphqlContext> => {
+              const request = req as AuthenticatedRequest;
+              try {
+                request.principal ??= await authenticator.authenticate(req.header('authorization'), 'GET');
+              } catch (error) {
+                if (!(error instanceof PlatformAccessDenied)) throw error;
+                // Apollo turns this into an HTTP 403 with a GraphQL error body.
+                throw new GraphQLError(error.message, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
+              }
+              return { loaders: new GraphqlLoaders(dataSource.manager, resources, registry, request.principal) };
+            },
+          }),
+        }),
+      ],
+      controllers: [GraphqlExplorerController],
+    };
+  }
+}
