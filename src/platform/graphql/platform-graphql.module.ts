@@ -11,11 +11,14 @@ import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { ResourceService } from '../framework/resource/resource.service';
 import { GRAPHQL_PATH, GraphqlExplorerController } from './graphql-explorer.controller';
 import { GraphqlLoaders } from './graphql-loaders';
-import { buildGraphqlSchema, GraphqlContext, MAX_LIMIT } from './graphql-schema.factory';
+import { buildGraphqlSchema, GraphqlContext } from './graphql-schema.factory';
 import { maxComplexityRule, maxDepthRule } from './query-limits';
 
 const MAX_DEPTH = 10;
-const MAX_COMPLEXITY = 20_000;
+/** Fields × list sizes: a full page of 1000 objects with a few nested lists fits; unbounded fan-out does not. */
+const MAX_COMPLEXITY = 100_000;
+/** Assumed size of a nested list without its own pagination (tags, many-to-many sets). */
+const NESTED_LIST_SIZE = 10;
 
 /**
  * The platform's read-only GraphQL API at `/graphql/` (Apollo through @nestjs/graphql), with the
@@ -40,7 +43,7 @@ export class PlatformGraphqlModule {
             graphiql: false,
             introspection: true,
             includeStacktraceInErrorResponses: false,
-            validationRules: [maxDepthRule(MAX_DEPTH), maxComplexityRule(MAX_COMPLEXITY, MAX_LIMIT / 10)],
+            validationRules: [maxDepthRule(MAX_DEPTH), maxComplexityRule(MAX_COMPLEXITY, NESTED_LIST_SIZE)],
             context: async ({ req }: { req: Request }): Promise<GraphqlContext> => {
               const request = req as AuthenticatedRequest;
               try {

@@ -1,0 +1,60 @@
+import { ApiClient, ApiResponse } from './api-client';
+
+/**
+ * A client of the NetBox-style platform API (`/api/…`), authenticating with a platform token
+ * (`Authorization: Token <key>`), or with nothing when no token is given.
+ */
+export class PlatformClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly token?: string,
+    private readonly extraHeaders: Record<string, string> = {},
+  ) {}
+
+  /** The same client with another token (or none). */
+  as(token: string | undefined, extraHeaders: Record<string, string> = {}): PlatformClient {
+    return new PlatformClient(this.baseUrl, token, extraHeaders);
+  }
+
+  async request<T = any>(method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const all: Record<string, string> = { ...this.extraHeaders, ...headers };
+    if (this.token) all.authorization = `Token ${this.token}`;
+    let body: string | undefined;
+    if (json !== undefined) {
+      all['content-type'] = 'application/json';
+      body = JSON.stringify(json);
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers: all, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed as T, text, headers: response.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>('GET', path, undefined, headers);
+  }
+  post<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('POST', path, json, headers);
+  }
+  patch<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PATCH', path, json, headers);
+  }
+  put<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('PUT', path, json, headers);
+  }
+  delete<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>('DELETE', path, json, headers);
+  }
+}
+
+/** `POST /api/users/tokens/provision/`: a new platform token for a user, e.g. `{ write_enabled: false }`. */
+export async function provisionToken(api: ApiClient, username: string, password: string, options: Record<string, unknown> = {}): Promise<string> {
+  const response = await api.post('/api/users/tokens/provision/', { username, password, ...options });
+  if (response.status !== 201) throw new Error(`provisioning a token for ${username}: ${response.status} ${response.text}`);
+  return response.body.key as string;
+}
