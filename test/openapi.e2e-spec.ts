@@ -75,6 +75,51 @@ describe('OpenAPI document and docs page', () => {
   });
 });
 
+describe('platform OpenAPI document (GET /api/schema/)', () => {
+  const COMMITTED_PLATFORM_DOCUMENT = join(__dirname, '..', 'docs', 'platform-openapi.json');
+  let testApp: TestApp;
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+  beforeAll(async () => {
+    testApp = await startTestApp();
+    const response = await fetch(`${testApp.baseUrl}/api/schema/`);
+    expect(response.status).toBe(200);
+    document = (await response.json()) as typeof document;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('is a valid OpenAPI 3.0 document with unique operation ids and documented errors', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(OPENAPI_30_SCHEMA, 'utf8')) as object);
+    validate(document);
+    expect(validate.errors ?? []).toEqual([]);
+    const all = operations(document);
+    const ids = all.map(([, operation]) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const [name, operation] of all) {
+      expect({ name, has403: '403' in operation.responses }).toEqual({ name, has403: true });
+    }
+  });
+
+  it('describes every declared resource: list, bulk and detail operations with full, brief and writable schemas', () => {
+    expect(Object.keys(document.paths['/api/dcim/sites/']).sort()).toEqual(['delete', 'get', 'patch', 'post', 'put']);
+    expect(Object.keys(document.paths['/api/dcim/sites/{id}/']).sort()).toEqual(['delete', 'get', 'patch', 'put']);
+    expect(Object.keys(document.paths['/api/core/object-changes/'])).toEqual(['get']);
+    expect(document.components.schemas).toHaveProperty('DcimSite');
+    expect(document.components.schemas).toHaveProperty('BriefDcimSite');
+    expect(document.components.schemas).toHaveProperty('WritableDcimSiteRequest');
+    const parameters = (document.paths['/api/dcim/sites/'].get as unknown as { parameters: Array<{ name: string }> }).parameters.map((p) => p.name);
+    expect(parameters).toEqual(expect.arrayContaining(['limit', 'offset', 'q', 'tag', 'status', 'status__n', 'name__ic', 'tenant_id', 'created__gte']));
+  });
+
+  it('matches the committed docs/platform-openapi.json (run "npm run openapi:write" after changing a declaration)', () => {
+    expect(document).toEqual(JSON.parse(readFileSync(COMMITTED_PLATFORM_DOCUMENT, 'utf8')) as unknown);
+  });
+});
+
 describe('OpenAPI location', () => {
   it('follows API_V1_STR', async () => {
     const testApp = await startTestApp({ env: { API_V1_STR: '/pki/v2' } });

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { PlatformApi } from '../common/auth/authenticated.decorator';
+import { PlatformApi, Public } from '../common/auth/authenticated.decorator';
 import { requestBaseUrl } from './framework/resource/resource-controller.factory';
 import { PlatformStatus } from './platform-status';
 
-/** `GET /api/` (the apps and their URLs) and `GET /api/status/`, as NetBox serves them. */
+/** `GET /api/` (the apps and their URLs), `GET /api/status/` and `GET /api/schema/`, as NetBox serves them. */
 @ApiExcludeController()
 @Controller('api')
 export class PlatformRootController {
@@ -15,6 +15,13 @@ export class PlatformRootController {
   @PlatformApi()
   root(@Req() request: Request) {
     return this.status.apps(requestBaseUrl(request));
+  }
+
+  /** The platform API's OpenAPI document (NetBox's path), generated from the resource declarations. */
+  @Get('schema')
+  @Public()
+  schema() {
+    return this.status.openApiDocument();
   }
 
   @Get('status')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { buildPlatformOpenApi } from './framework/resource/resource-openapi';
 import { ResourceRegistry } from './framework/resource/resource-registry';
 
 /** The project's version, from the nearest package.json above this file (in src/ under jest, in dist/ when built). */
@@ -13,7 +14,7 @@ function packageVersion(): string {
   return 'unknown';
 }
 
-const PACKAGE_VERSION = packageVersion();
+export const PACKAGE_VERSION = packageVersion();
 
 @Injectable()
 export class PlatformStatus {
@@ -21,6 +22,13 @@ export class PlatformStatus {
     private readonly registry: ResourceRegistry,
     private readonly dataSource: DataSource,
   ) {}
+
+  private document?: Record<string, unknown>;
+
+  openApiDocument(): Record<string, unknown> {
+    this.document ??= buildPlatformOpenApi(this.registry.definitions, PACKAGE_VERSION);
+    return this.document;
+  }
 
   /** The API root: each app label (and `plugins`, `status`) with its URL. */
   apps(baseUrl: string): Record<string, string> {

@@ -10,6 +10,7 @@ import { toSql } from '../query/filter-sql';
 import { parseOrdering, OrderingTerm } from '../query/ordering';
 import { pageLinks, parsePagination } from '../query/pagination';
 import { escapeLike } from '../query/filter-sql';
+import { violatedUniqueConstraint } from '../../../common/database/unique-violation';
 import { ObjectEventSink } from './object-events';
 import { customFieldFilterSet } from './custom-field-filters';
 import { FieldErrors, nonFieldError, ProtectedObjectError, ResourceValidationError } from './resource-errors';
@@ -109,7 +110,7 @@ export class ResourceService {
     const items = Array.isArray(body) ? body : [body];
     if (items.length === 0) throw nonFieldError('Expected a non-empty list of objects.');
     const restriction = await this.requireAction(definition, scope.principal, 'add');
-    const results = await this.dataSource.transaction(async (manager) => {
+    const results = await this.writeTransaction(async (manager) => {
       const plans = await this.readAll(manager, definition, items, () => null, { partial: false, bulk: Array.isArray(body), scope });
       const created: SerializedObject[] = [];
       for (const [index, plan] of plans.entries()) {
@@ -135,7 +136,7 @@ export class ResourceService {
   ): Promise<SerializedObject | SerializedObject[]> {
     const items = id === null ? this.bulkItems(body) : [{ id, data: body }];
     const restriction = await this.requireAction(definition, scope.principal, 'change');
-    const results = await this.dataSource.transaction(async (manager) => {
+    const results = await this.writeTransaction(async (manager) => {
       const existing = new Map<number, ResourceRow>();
       for (const item of items) existing.set(item.id, await this.visibleRow(manager, definition, item.id, scope.principal));
       for (const item of items) await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
@@ -183,6 +184,20 @@ export class ResourceService {
         await this.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
       }
     });
+  }
+
+  /**
+   * A transaction whose unique-constraint violation (two items of one bulk request, or a race with
+   * another request, both past the uniqueness check) is a 400 like the check's own, not a 500.
+   */
+  private async writeTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.dataSource.transaction(work);
+    } catch (error) {
+      const constraint = violatedUniqueConstraint(error);
+      if (constraint === undefined) throw error;
+      throw nonFieldError(`An object with these values already exists (${constraint}).`);
+    }
   }
 
   private ordering(definition: ResourceDefinition, query: QueryParameters): OrderingTerm[] {
