@@ -20,7 +20,12 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
+    bodyParser: false,
   });
+  // Non-strict JSON: a body that is a bare string or number reaches validation and gets its 400
+  // there (NetBox's "Expected a dictionary"), rather than a parser error.
+  app.useBodyParser('json', { strict: false });
+  app.useBodyParser('urlencoded', { extended: true });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestLoggingMiddleware(logger));

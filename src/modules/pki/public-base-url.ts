@@ -11,6 +11,6 @@ export class PublicBaseUrl {
   constructor(private readonly config: AppConfig) {}
 
   for(request: Request): string {
-    return this.config.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+    return this.config.publicBaseUrl ?? `${request.protocol}://${request.host ?? 'localhost'}`;
   }
 }

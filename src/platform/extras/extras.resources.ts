@@ -126,7 +126,7 @@ export const JournalEntryResource = defineResource({
     ),
     comments: longText({ required: true, search: true }),
   },
-  display: (row) => `${(row.created as Date | undefined)?.toISOString() ?? ''} (${String(row.kind)})`,
+  display: (row) => `${String(row.created ?? '')} (${String(row.kind)})`,
   relatedObject: 'assigned_object',
   brief: ['created', 'kind'],
   ordering: ['-created'],

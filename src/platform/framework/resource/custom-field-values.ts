@@ -1,7 +1,5 @@
+import { isIsoDate, isIsoDateTime } from './field-input';
 import type { CustomFieldDefinition } from './resource-serializer';
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * Checks one custom-field value against its definition (type, choices, regex, bounds), as NetBox's
@@ -31,11 +29,11 @@ export function customFieldProblem(field: CustomFieldDefinition, value: unknown)
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Value must be true or false.';
     case 'date':
-      return typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+      return typeof value === 'string' && isIsoDate(value)
         ? undefined
         : 'Date values must be in ISO 8601 format (YYYY-MM-DD).';
     case 'datetime':
-      return typeof value === 'string' && ISO_DATETIME.test(value) && !Number.isNaN(Date.parse(value))
+      return typeof value === 'string' && isIsoDateTime(value)
         ? undefined
         : 'Date and time values must be in ISO 8601 format (YYYY-MM-DD HH:MM:SS).';
     case 'json':

@@ -46,12 +46,12 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
       return field.choices.some((entry) => entry.value === raw) ? { value: raw } : { problem: `"${raw}" is not a valid choice.` };
     }
     case 'date':
-      if (typeof raw !== 'string' || !ISO_DATE.test(raw) || Number.isNaN(Date.parse(`${raw}T00:00:00Z`))) {
+      if (typeof raw !== 'string' || !isIsoDate(raw)) {
         return { problem: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.' };
       }
       return { value: raw };
     case 'datetime':
-      if (typeof raw !== 'string' || !ISO_DATETIME.test(raw) || Number.isNaN(Date.parse(raw))) {
+      if (typeof raw !== 'string' || !isIsoDateTime(raw)) {
         return { problem: 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].' };
       }
       return { value: new Date(raw) };
@@ -73,6 +73,20 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
     case 'generic':
       throw new Error(`${field.kind} fields are not scalars`);
   }
+}
+
+/** `YYYY-MM-DD` naming a day the calendar has (`Date.parse` would roll 2023-02-30 over to March). */
+export function isIsoDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number);
+  const date = new Date(Date.UTC(2000, month - 1, day));
+  date.setUTCFullYear(year);
+  return year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** ISO 8601 date and time on a real calendar day. */
+export function isIsoDateTime(value: string): boolean {
+  return ISO_DATETIME.test(value) && isIsoDate(value.slice(0, 10)) && !Number.isNaN(Date.parse(value));
 }
 
 function acceptsNull(field: FieldSpec): boolean {

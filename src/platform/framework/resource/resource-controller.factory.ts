@@ -28,7 +28,8 @@ export function requestScope(request: Request): RequestScope {
 
 /** `scheme://host` as the client addressed us (X-Forwarded-* honoured when TRUST_PROXY allows). */
 export function requestBaseUrl(request: Request): string {
-  return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+  // `request.host` (unlike the Host header) is X-Forwarded-Host when the proxy is trusted.
+  return `${request.protocol}://${request.host ?? 'localhost'}`;
 }
 
 /** A path id, or 404 for anything that cannot be an object's id. */

@@ -46,8 +46,7 @@ export class ResourceInputReader {
     options: ReadOptions,
   ): Promise<{ plan: WritePlan } | { errors: FieldErrors }> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      const got = Array.isArray(input) ? 'list' : input === null ? 'null' : typeof input;
-      return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${got}.`] } };
+      return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${describe(input)}.`] } };
     }
     const body = input as Record<string, unknown>;
     const creating = existing === null;
@@ -119,10 +118,31 @@ export class ResourceInputReader {
       const id = this.registry.resolveObjectType(raw);
       return id === undefined ? { problem: `Invalid object type: ${JSON.stringify(raw)}` } : { value: id };
     }
+    if (typeof raw === 'object' && !Array.isArray(raw) && !('id' in raw)) return this.findByAttributes(manager, target, raw as Record<string, unknown>);
     const id = readObjectId(raw);
     if (id === undefined) return { problem: `Incorrect type. Expected pk value, received ${describe(raw)}.` };
     const found = await this.existingIds(manager, target, [id]);
     return found.has(id) ? { value: id } : { problem: `Related object not found using the provided numeric ID: ${id}` };
+  }
+
+  /** NetBox's nested write by attributes, e.g. `{"slug": "ams1"}`: exactly one object must match. */
+  private async findByAttributes(
+    manager: EntityManager,
+    target: ResourceDefinition,
+    attributes: Record<string, unknown>,
+  ): Promise<{ value: number } | { problem: string }> {
+    const columns = new Map(columnFields(target).map((entry) => [entry.name, entry.column]));
+    const names = Object.keys(attributes);
+    const unknown = names.find((name) => !columns.has(name) || typeof attributes[name] === 'object');
+    const shown = JSON.stringify(attributes);
+    if (names.length === 0 || unknown !== undefined) return { problem: `Related object not found using the provided attributes: ${shown}` };
+    const where = names.map((name, index) => `${quoteIdentifier(columns.get(name)!)}::text = $${index + 1}::text`).join(' AND ');
+    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE ${where} LIMIT 2`, names.map((name) => String(attributes[name])))) as Array<{
+      id: number;
+    }>;
+    if (rows.length === 0) return { problem: `Related object not found using the provided attributes: ${shown}` };
+    if (rows.length > 1) return { problem: `Multiple objects match the provided attributes: ${shown}` };
+    return { value: Number(rows[0].id) };
   }
 
   private async readMany(manager: EntityManager, field: ManyField, raw: unknown): Promise<{ value: number[] } | { problem: string }> {
@@ -294,8 +314,10 @@ export class ResourceInputReader {
   }
 }
 
+/** The JSON value's type as DRF names it in messages (Python's type names). */
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'list';
-  if (value === null) return 'null';
-  return typeof value === 'string' ? 'str' : typeof value;
+  if (value === null) return 'NoneType';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return ({ string: 'str', boolean: 'bool', object: 'dict' } as Record<string, string>)[typeof value] ?? typeof value;
 }

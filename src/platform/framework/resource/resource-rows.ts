@@ -2,18 +2,21 @@ import { columnFields, quoteIdentifier, ResourceDefinition, ResourceRow } from '
 
 /**
  * The SELECT list of a resource's table under `alias`, each column under its own name. Numeric,
- * bigint and date columns travel as text so that no value is rounded or shifted by a time zone.
+ * bigint, date and timestamp columns travel as text so that no value is rounded or shifted by a time zone.
  */
 export function selectList(definition: ResourceDefinition, alias: string): string {
   const parts = [`${alias}.id AS id`];
   const standard = definition.standardAttributes;
-  if (standard.created) parts.push(`${alias}.${quoteIdentifier(standard.created)} AS ${quoteIdentifier(standard.created)}`);
-  if (standard.lastUpdated) parts.push(`${alias}.${quoteIdentifier(standard.lastUpdated)} AS ${quoteIdentifier(standard.lastUpdated)}`);
+  if (standard.created) parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.created)}`)} AS ${quoteIdentifier(standard.created)}`);
+  if (standard.lastUpdated) {
+    parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.lastUpdated)}`)} AS ${quoteIdentifier(standard.lastUpdated)}`);
+  }
   if (standard.customFields) parts.push(`${alias}.custom_field_data AS custom_field_data`);
   for (const { field, column } of columnFields(definition)) {
     const source = `${alias}.${quoteIdentifier(column)}`;
     const asText = field.kind === 'decimal' || field.kind === 'date' || (field.kind === 'integer' && field.big);
-    parts.push(`${asText ? `${source}::text` : source} AS ${quoteIdentifier(column)}`);
+    const expression = field.kind === 'datetime' ? isoTimestamp(source) : asText ? `${source}::text` : source;
+    parts.push(`${expression} AS ${quoteIdentifier(column)}`);
   }
   for (const [name, field] of Object.entries(definition.fields)) {
     if (field.kind !== 'generic') continue;
@@ -21,6 +24,14 @@ export function selectList(definition: ResourceDefinition, alias: string): strin
     parts.push(`${alias}.${quoteIdentifier(`${name}_id`)} AS ${quoteIdentifier(`${name}_id`)}`);
   }
   return parts.join(', ');
+}
+
+/**
+ * A timestamp as ISO 8601 text in UTC with microseconds, as NetBox writes them: a JS Date would
+ * drop the microseconds, and the value read back would no longer select its own row in a filter.
+ */
+function isoTimestamp(expression: string): string {
+  return `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
 /** Converts what the driver returned into JSON-ready values (numbers for decimals and bigints). */

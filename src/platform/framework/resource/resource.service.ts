@@ -138,8 +138,8 @@ export class ResourceService {
     const restriction = await this.requireAction(definition, scope.principal, 'change');
     const results = await this.writeTransaction(async (manager) => {
       const existing = new Map<number, ResourceRow>();
-      for (const item of items) existing.set(item.id, await this.visibleRow(manager, definition, item.id, scope.principal));
-      for (const item of items) await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
+      // As NetBox: what may be changed is decided by the `change` permission alone (outside it: 404).
+      for (const item of items) existing.set(item.id, await this.permittedRow(manager, definition, item.id, restriction));
       const prechanges = await this.serializer.snapshots(manager, definition, [...existing.values()]);
       const plans = await this.readAll(
         manager,
@@ -168,8 +168,7 @@ export class ResourceService {
     const restriction = await this.requireAction(definition, scope.principal, 'delete');
     await this.dataSource.transaction(async (manager) => {
       const rows: ResourceRow[] = [];
-      for (const objectId of ids) rows.push(await this.visibleRow(manager, definition, objectId, scope.principal));
-      for (const objectId of ids) await this.assertWithinConstraints(manager, definition, objectId, restriction, 'delete');
+      for (const objectId of ids) rows.push(await this.permittedRow(manager, definition, objectId, restriction));
       await this.assertNotProtected(manager, definition, ids);
       const prechanges = await this.serializer.snapshots(manager, definition, rows);
       const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
@@ -217,6 +216,7 @@ export class ResourceService {
   ): Promise<SelectQueryBuilder<Record<string, unknown>>> {
     const filterSet = filterSetOf(definition);
     const parsed = parseFilters(query, filterSet, { ignore: NON_FILTER_PARAMETERS });
+    await this.assertKnownReferences(manager, definition, query);
     const builder = manager.createQueryBuilder().from(definition.table, ROW_ALIAS) as SelectQueryBuilder<Record<string, unknown>>;
     let parameterIndex = 0;
     const filters = toSql(parsed.conditions, parameterIndex);
@@ -229,7 +229,14 @@ export class ResourceService {
       for (const filter of parsed.customFieldFilters) {
         cfQuery[filter.lookup === 'exact' ? filter.name : `${filter.name}__${filter.lookup}`] = filter.values;
       }
-      const cfConditions = parseFilters(cfQuery, cfSet, { ignore: [] });
+      let cfConditions;
+      try {
+        cfConditions = parseFilters(cfQuery, cfSet, { ignore: [] });
+      } catch (error) {
+        if (!(error instanceof FilterValidationError)) throw error;
+        // Report problems under the parameter the client sent (`cf_<name>…`).
+        throw new FilterValidationError(Object.fromEntries(Object.entries(error.problems).map(([param, messages]) => [`cf_${param}`, messages])));
+      }
       const cfSql = toSql(cfConditions.conditions, parameterIndex);
       parameterIndex += Object.keys(cfSql.params).length;
       builder.andWhere(cfSql.where, cfSql.params);
@@ -254,6 +261,35 @@ export class ResourceService {
       }
     }
     return builder;
+  }
+
+  /**
+   * Filters naming related objects by slug (`tenant=acme`, `tag=gold`) must name existing ones, as
+   * NetBox's model-choice filters answer an unknown value with 400 rather than an empty list.
+   */
+  private async assertKnownReferences(manager: EntityManager, definition: ResourceDefinition, query: QueryParameters): Promise<void> {
+    const checks: Array<{ param: string; table: string; column: string }> = [];
+    for (const { name, field } of columnFields(definition)) {
+      if (field.kind !== 'relation' || field.noFilter) continue;
+      const target = field.target();
+      const column = 'slug' in target.fields ? 'slug' : 'name' in target.fields ? 'name' : undefined;
+      if (column) checks.push({ param: name, table: target.table, column }, { param: `${name}__n`, table: target.table, column });
+    }
+    if (definition.standardAttributes.tags) checks.push({ param: 'tag', table: TAG_TABLE, column: 'slug' }, { param: 'tag__n', table: TAG_TABLE, column: 'slug' });
+    const problems: FieldErrors = {};
+    for (const check of checks) {
+      const raw = query[check.param];
+      const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((value) => value !== '' && value !== 'null');
+      if (values.length === 0) continue;
+      const found = (await manager.query(
+        `SELECT ${quoteIdentifier(check.column)} AS value FROM ${quoteIdentifier(check.table)} WHERE ${quoteIdentifier(check.column)} = ANY($1)`,
+        [values],
+      )) as Array<{ value: string }>;
+      const known = new Set(found.map((row) => row.value));
+      const unknown = values.find((value) => !known.has(value));
+      if (unknown !== undefined) problems[check.param] = [`Select a valid choice. ${unknown} is not one of the available choices.`];
+    }
+    if (Object.keys(problems).length > 0) throw new FilterValidationError(problems);
   }
 
   /** `tag=<slug>` repeated means all of them (NetBox's conjoined tag filter); `tag__n` none of them. */
@@ -284,7 +320,11 @@ export class ResourceService {
 
   /** The row if the caller may view it, else 404 (what may not be seen does not exist). */
   private async visibleRow(manager: EntityManager, definition: ResourceDefinition, id: number, principal: Principal): Promise<ResourceRow> {
-    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    return this.permittedRow(manager, definition, id, await this.permissions.restriction(manager, principal, definition.objectType, 'view'));
+  }
+
+  /** The row if it lies within the restriction of the action at hand, else 404. */
+  private async permittedRow(manager: EntityManager, definition: ResourceDefinition, id: number, restriction: Restriction): Promise<ResourceRow> {
     if (restriction.kind !== 'none') {
       const builder = (await this.filteredQuery(manager, definition, {}, restriction))
         .select(selectList(definition, ROW_ALIAS))
