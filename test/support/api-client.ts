@@ -20,6 +20,18 @@ export interface TokenPair {
   expires_in: number;
 }
 
+/** A response with its body parsed as JSON when it is JSON, else kept as text. */
+export async function readResponse<T = any>(response: Response): Promise<ApiResponse<T>> {
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: response.status, body: parsed as T, text, headers: response.headers };
+}
+
 export class ApiClient {
   /** Every response body this client has seen, for scans such as "no password hash ever leaves". */
   readonly seenBodies: string[] = [];
@@ -41,16 +53,9 @@ export class ApiClient {
       body = new URLSearchParams(options.form).toString();
     }
     const url = path.startsWith('/api/') || path.startsWith('/health') ? path : `${this.prefix}${path}`;
-    const response = await fetch(`${this.baseUrl}${url}`, { method, headers, body });
-    const text = await response.text();
-    this.seenBodies.push(text);
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, body: parsed as T, text, headers: response.headers };
+    const result = await readResponse<T>(await fetch(`${this.baseUrl}${url}`, { method, headers, body }));
+    this.seenBodies.push(result.text);
+    return result;
   }
 
   get<T = any>(path: string, token?: string) {

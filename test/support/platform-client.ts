@@ -1,4 +1,4 @@
-import { ApiClient, ApiResponse } from './api-client';
+import { ApiClient, ApiResponse, readResponse } from './api-client';
 
 /**
  * A client of the NetBox-style platform API (`/api/…`), authenticating with a platform token
@@ -24,15 +24,7 @@ export class PlatformClient {
       all['content-type'] = 'application/json';
       body = JSON.stringify(json);
     }
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers: all, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, body: parsed as T, text, headers: response.headers };
+    return readResponse<T>(await fetch(`${this.baseUrl}${path}`, { method, headers: all, body }));
   }
 
   get<T = any>(path: string, headers?: Record<string, string>) {

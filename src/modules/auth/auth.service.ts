@@ -5,6 +5,7 @@ import { Principal } from '../../common/auth/principal';
 import { UnauthenticatedError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { UserEntity } from '../users/user.entity';
+import { principalOfUser } from '../users/user-principal';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { PasswordHasher } from './password-hasher';
 import { SessionService, TokenPair } from './session.service';
@@ -119,14 +120,7 @@ export class AuthService {
 
 /** A user as the actor of an audit entry, before a request principal exists (login). */
 export function userActor(user: UserEntity): Principal {
-  return {
-    kind: 'user',
-    id: user.id,
-    name: user.username,
-    role: user.role,
-    organizationId: user.organizationId,
-    capabilities: new Set(),
-  };
+  return principalOfUser(user);
 }
 
 function requireSession(principal: Principal): NonNullable<Principal['session']> {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { capabilitiesOf } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
 import { UserEntity } from '../users/user.entity';
+import { principalOfUser } from '../users/user-principal';
 import { AccessTokenService, invalidCredentials } from './access-token.service';
 
 interface SessionCheckRow {
@@ -39,14 +39,6 @@ export class UserPrincipalResolver {
     if (user.tokensInvalidatedAt && claims.iat < Math.floor(user.tokensInvalidatedAt.getTime() / 1000)) {
       throw invalidCredentials();
     }
-    return {
-      kind: 'user',
-      id: user.id,
-      name: user.username,
-      role: user.role,
-      organizationId: user.organizationId,
-      capabilities: capabilitiesOf(user),
-      session: { id: claims.sid, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) },
-    };
+    return principalOfUser(user, { session: { id: claims.sid, tokenId: claims.jti, expiresAt: new Date(claims.exp * 1000) } });
   }
 }

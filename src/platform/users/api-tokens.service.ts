@@ -3,11 +3,11 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
 import { ApiTokenResolver } from '../../common/auth/api-token-resolver';
-import { capabilitiesOf } from '../../common/auth/capability-columns';
 import { PlatformAccessDenied } from '../../common/auth/platform-authenticator';
 import { AppConfig } from '../../common/config/app-config';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { UserEntity } from '../../modules/users/user.entity';
+import { principalOfUser } from '../../modules/users/user-principal';
 import { AuthService } from '../../modules/auth/auth.service';
 import { parseScalarInput } from '../framework/resource/field-input';
 import { FieldErrors, ResourceValidationError } from '../framework/resource/resource-errors';
@@ -48,15 +48,7 @@ export class ApiTokensService extends ApiTokenResolver {
     if (!token.last_used || Date.now() - token.last_used.getTime() >= LAST_USED_RESOLUTION_MS) {
       await manager.query(`UPDATE ${API_TOKEN_TABLE} SET last_used = now() WHERE id = $1`, [token.id]);
     }
-    return {
-      kind: 'user',
-      id: user.id,
-      name: user.username,
-      role: user.role,
-      organizationId: user.organizationId,
-      capabilities: capabilitiesOf(user),
-      apiToken: { id: token.id, writeEnabled: token.write_enabled },
-    };
+    return principalOfUser(user, { apiToken: { id: token.id, writeEnabled: token.write_enabled } });
   }
 
   async list(query: QueryParameters, scope: RequestScope): Promise<ListEnvelope> {
