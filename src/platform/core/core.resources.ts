@@ -39,7 +39,7 @@ export const ObjectChangeResource = defineResource({
     time: datetime({ required: true, readOnly: true }),
     user: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true }),
     user_name: text({ maxLength: 150, readOnly: true, search: true }),
-    request_id: text({ maxLength: 36, readOnly: true }),
+    request_id: text({ maxLength: 128, readOnly: true }),
     action: choice(OBJECT_CHANGE_ACTIONS, { required: true, readOnly: true }),
     changed_object: genericRelation({ required: true, readOnly: true }),
     related_object: genericRelation({ readOnly: true }),

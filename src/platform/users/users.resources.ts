@@ -20,6 +20,7 @@ export const UserResource = defineResource({
     role: choice(['superuser', 'admin', 'user'], { readOnly: true }),
   },
   display: (row) => String(row.username),
+  naturalKey: 'username',
   brief: ['username'],
   ordering: ['username'],
   standard: { tags: false, customFields: false, created: 'created_at', lastUpdated: 'updated_at', changeLogged: false },

@@ -46,6 +46,8 @@ export interface ResourceDeclaration {
   readOnly?: boolean;
   /** Sets of fields unique together: the message names the first field. */
   uniqueTogether?: ReadonlyArray<readonly string[]>;
+  /** The field that names an object in filters on relations to it (`user=alice`); default slug, else name. */
+  naturalKey?: string;
   /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
   relatedObject?: string;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */

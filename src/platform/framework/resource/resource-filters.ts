@@ -30,7 +30,7 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
     if (field.kind === 'relation') {
       filterSet[`${name}_id`] = { column: qualified(column), type: { kind: 'relation' } };
       const target = field.target();
-      const label = 'slug' in target.fields ? 'slug' : 'name' in target.fields ? 'name' : undefined;
+      const label = naturalKeyOf(target);
       if (label) {
         filterSet[name] = {
           column: `(SELECT t.${quoteIdentifier(label)} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ${qualified(column)})`,
@@ -54,6 +54,13 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
   }
   filterSetCache.set(definition, filterSet);
   return filterSet;
+}
+
+/** The column that names an object in filters such as `tenant=acme`: the declared one, else slug, else name. */
+export function naturalKeyOf(definition: ResourceDefinition): string | undefined {
+  if (definition.naturalKey) return definition.naturalKey;
+  if ('slug' in definition.fields) return 'slug';
+  return 'name' in definition.fields ? 'name' : undefined;
 }
 
 function scalarFilterType(field: FieldSpec): FilterFieldType | undefined {

@@ -61,8 +61,8 @@ export class ResourceSerializer {
     return rows.map((row) => {
       const snapshot: SerializedObject = {};
       const standard = definition.standardAttributes;
+      // Like NetBox's serialize_object, without last_updated: it changes on every save.
       if (standard.created) snapshot.created = isoOrNull(row[standard.created]);
-      if (standard.lastUpdated) snapshot.last_updated = isoOrNull(row[standard.lastUpdated]);
       for (const [name, field] of Object.entries(definition.fields)) {
         if (field.kind === 'many') snapshot[name] = data.manyIds.get(name)?.get(row.id) ?? [];
         else if (field.kind === 'generic') {

@@ -16,7 +16,7 @@ import { customFieldFilterSet } from './custom-field-filters';
 import { FieldErrors, nonFieldError, ProtectedObjectError, ResourceValidationError } from './resource-errors';
 import { ChangeLogWriter } from './change-log.writer';
 import { columnFields, joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
-import { filterSetOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
+import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
@@ -170,19 +170,71 @@ export class ResourceService {
       const rows: ResourceRow[] = [];
       for (const objectId of ids) rows.push(await this.permittedRow(manager, definition, objectId, restriction));
       await this.assertNotProtected(manager, definition, ids);
-      const prechanges = await this.serializer.snapshots(manager, definition, rows);
-      const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
-      const objectTypeId = this.registry.objectTypeId(definition.objectType);
-      await manager.query(`DELETE FROM ${TAGGED_ITEM_TABLE} WHERE object_type_id = $1 AND object_id = ANY($2)`, [objectTypeId, ids]);
-      await manager.query(`DELETE FROM extras_journalentry WHERE assigned_object_type_id = $1 AND assigned_object_id = ANY($2)`, [
-        objectTypeId,
-        ids,
-      ]);
-      await manager.query(`DELETE FROM ${quoteIdentifier(definition.table)} WHERE id = ANY($1)`, [ids]);
-      for (const [index, row] of rows.entries()) {
-        await this.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
-      }
+      await this.deleteRows(manager, definition, rows, scope, body);
     });
+  }
+
+  /**
+   * Deletes rows and, as NetBox's collector does, what goes with them, each recorded in the change
+   * log: objects whose CASCADE relation points at them (recursively), journal entries attached to
+   * them; objects whose SET NULL relation points at them are updated (and recorded) first.
+   */
+  private async deleteRows(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    rows: ResourceRow[],
+    scope: RequestScope,
+    body: unknown,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row.id);
+    const prechanges = await this.serializer.snapshots(manager, definition, rows);
+    const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
+    for (const other of this.registry.definitions) {
+      for (const { field, column } of columnFields(other)) {
+        if (field.kind !== 'relation' || field.target() !== definition || field.onDelete === 'PROTECT') continue;
+        const dependents = await this.rowsWhere(manager, other, `${quoteIdentifier(column)} = ANY($1) AND NOT (id = ANY($2))`, [
+          ids,
+          other === definition ? ids : [],
+        ]);
+        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined);
+        else await this.clearReferences(manager, other, column, dependents, scope);
+      }
+    }
+    const objectTypeId = this.registry.objectTypeId(definition.objectType);
+    const journal = this.registry.definition('extras.journalentry');
+    if (journal && definition !== journal) {
+      const entries = await this.rowsWhere(manager, journal, 'assigned_object_type_id = $1 AND assigned_object_id = ANY($2)', [objectTypeId, ids]);
+      await this.deleteRows(manager, journal, entries, scope, undefined);
+    }
+    await manager.query(`DELETE FROM ${TAGGED_ITEM_TABLE} WHERE object_type_id = $1 AND object_id = ANY($2)`, [objectTypeId, ids]);
+    await manager.query(`DELETE FROM ${quoteIdentifier(definition.table)} WHERE id = ANY($1)`, [ids]);
+    for (const [index, row] of rows.entries()) {
+      await this.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
+    }
+  }
+
+  /** SET NULL done by the application, so that each object it changes gets its change record. */
+  private async clearReferences(manager: EntityManager, definition: ResourceDefinition, column: string, rows: ResourceRow[], scope: RequestScope): Promise<void> {
+    if (rows.length === 0) return;
+    const prechanges = await this.serializer.snapshots(manager, definition, rows);
+    const ids = rows.map((row) => row.id);
+    const touch = definition.standardAttributes.lastUpdated ? `, ${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()` : '';
+    await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${quoteIdentifier(column)} = NULL${touch} WHERE id = ANY($1)`, [ids]);
+    const updated = await this.loadRows(manager, definition, ids);
+    const postchanges = await this.serializer.snapshots(manager, definition, updated);
+    for (const [index, row] of updated.entries()) {
+      const before = prechanges[rows.findIndex((candidate) => candidate.id === row.id)];
+      await this.record(manager, definition, row, 'update', before, postchanges[index], scope, undefined);
+    }
+  }
+
+  private async rowsWhere(manager: EntityManager, definition: ResourceDefinition, where: string, params: unknown[]): Promise<ResourceRow[]> {
+    const raws = (await manager.query(
+      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${where} ORDER BY ${ROW_ALIAS}.id`,
+      params,
+    )) as Array<Record<string, unknown>>;
+    return raws.map((raw) => normalizeRow(definition, raw));
   }
 
   /**
@@ -272,7 +324,7 @@ export class ResourceService {
     for (const { name, field } of columnFields(definition)) {
       if (field.kind !== 'relation' || field.noFilter) continue;
       const target = field.target();
-      const column = 'slug' in target.fields ? 'slug' : 'name' in target.fields ? 'name' : undefined;
+      const column = naturalKeyOf(target);
       if (column) checks.push({ param: name, table: target.table, column }, { param: `${name}__n`, table: target.table, column });
     }
     if (definition.standardAttributes.tags) checks.push({ param: 'tag', table: TAG_TABLE, column: 'slug' }, { param: 'tag__n', table: TAG_TABLE, column: 'slug' });
@@ -455,13 +507,10 @@ export class ResourceService {
     }
   }
 
-  private async loadRows(manager: EntityManager, definition: ResourceDefinition, ids: number[]): Promise<ResourceRow[]> {
-    const raws = (await manager.query(
-      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${ROW_ALIAS}.id = ANY($1)`,
-      [ids],
-    )) as Array<Record<string, unknown>>;
-    return raws.map((raw) => normalizeRow(definition, raw));
+  private loadRows(manager: EntityManager, definition: ResourceDefinition, ids: number[]): Promise<ResourceRow[]> {
+    return this.rowsWhere(manager, definition, `${ROW_ALIAS}.id = ANY($1)`, [ids]);
   }
+
 
   /** NetBox answers a PROTECT violation with 409 naming the objects in the way. */
   private async assertNotProtected(manager: EntityManager, definition: ResourceDefinition, ids: number[]): Promise<void> {
@@ -496,6 +545,8 @@ export class ResourceService {
     deletedRepresentation?: SerializedObject,
   ): Promise<void> {
     if (!definition.standardAttributes.changeLogged) return;
+    // NetBox's CHANGELOG_SKIP_EMPTY_CHANGES: an update that changed nothing is not a change.
+    if (action === 'update' && JSON.stringify(prechange) === JSON.stringify(postchange)) return;
     const bodyMessage =
       typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { changelog_message?: unknown }).changelog_message : undefined;
     const message = (typeof bodyMessage === 'string' ? bodyMessage : scope.changelogMessage ?? '').slice(0, CHANGELOG_MESSAGE_LENGTH);
