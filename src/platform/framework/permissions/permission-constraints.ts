@@ -99,12 +99,11 @@ function conditionFor(key: string, value: unknown, filterSet: FilterSet): Condit
   return { condition: { column, negated: false, match: { kind, values: [String(value)] } } };
 }
 
-/** A relation may be named as in Django (`tenant`, `tenant_id`) or by the target's slug (`tenant__slug`). */
+/**
+ * A relation may be named as in Django (`tenant`, `tenant_id`) or by the target's natural key
+ * (`tenant__slug`, which the filter set declares under that exact name).
+ */
 function resolveField(base: string, filterSet: FilterSet) {
-  if (base.endsWith('__slug') || base.endsWith('__name')) {
-    const relation = base.slice(0, base.lastIndexOf('__'));
-    if (Object.hasOwn(filterSet, `${relation}_id`) && Object.hasOwn(filterSet, relation)) return filterSet[relation];
-  }
   if (Object.hasOwn(filterSet, `${base}_id`) && filterSet[`${base}_id`].type.kind === 'relation') return filterSet[`${base}_id`];
   return Object.hasOwn(filterSet, base) ? filterSet[base] : undefined;
 }

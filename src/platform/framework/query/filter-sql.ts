@@ -25,7 +25,8 @@ export function toSql(conditions: readonly FilterCondition[], startIndex = 0): S
   const where = conditions
     .map((condition) => {
       const alternatives = renderAlternatives(condition.column, condition.match, bind);
-      const anyMatches = alternatives.join(' OR ');
+      // No alternative (an empty `__in` list of a permission constraint) matches no row, as in Django.
+      const anyMatches = alternatives.length === 0 ? 'FALSE' : alternatives.join(' OR ');
       // IS NOT TRUE rather than NOT: a NULL column makes the positive test NULL,
       // and like Django's exclude() the negated lookups must keep those rows.
       if (condition.negated) return `(${anyMatches}) IS NOT TRUE`;

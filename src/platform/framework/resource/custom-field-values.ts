@@ -16,7 +16,8 @@ export function customFieldProblem(field: CustomFieldDefinition, value: unknown)
     case 'url':
       if (typeof value !== 'string') return 'Value must be a string.';
       if (field.type === 'url' && !/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(value)) return 'Value must be a URL.';
-      if (field.validation_regex && !new RegExp(field.validation_regex).test(value)) {
+      // Anchored at the start like Python's re.match, which NetBox uses.
+      if (field.validation_regex && !new RegExp(`^(?:${field.validation_regex})`).test(value)) {
         return `Value must match regex '${field.validation_regex}'`;
       }
       return undefined;
@@ -48,7 +49,7 @@ export function customFieldProblem(field: CustomFieldDefinition, value: unknown)
       return invalid === undefined ? undefined : `Invalid choice (${String(invalid)}). Available choices are: ${field.choices.join(', ')}`;
     }
     case 'object':
-      return Number.isSafeInteger(value) && (value as number) > 0 ? undefined : 'Value must be an object ID, not ' + typeof value + '.';
+      return Number.isSafeInteger(value) && (value as number) > 0 ? undefined : 'Value must be an object ID.';
     case 'multiobject':
       return Array.isArray(value) && value.every((item) => Number.isSafeInteger(item) && item > 0)
         ? undefined

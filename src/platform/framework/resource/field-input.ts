@@ -12,10 +12,12 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
   if (raw === null) return acceptsNull(field) ? { value: null } : { problem: 'This field may not be null.' };
   switch (field.kind) {
     case 'text': {
+      if (field.parse) return field.parse(raw);
       if (typeof raw !== 'string' && typeof raw !== 'number') return { problem: 'Not a valid string.' };
       const value = String(raw);
       if (value.trim() === '' && field.required) return { problem: 'This field may not be blank.' };
-      if (field.maxLength !== undefined && value.length > field.maxLength) {
+      // Characters as PostgreSQL's varchar counts them (code points), not UTF-16 units.
+      if (field.maxLength !== undefined && [...value].length > field.maxLength) {
         return { problem: `Ensure this field has no more than ${field.maxLength} characters.` };
       }
       if (value !== '' && field.pattern && !field.pattern.regex.test(value)) return { problem: field.pattern.message };
@@ -29,6 +31,11 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
     case 'decimal': {
       const value = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : raw;
       if (typeof value !== 'number' || !Number.isFinite(value)) return { problem: 'A valid number is required.' };
+      const written = typeof raw === 'string' ? raw.trim() : String(value);
+      const places = /\.(\d+)$/.exec(written)?.[1].replace(/0+$/, '').length ?? 0;
+      if (!/e/i.test(written) && places > field.scale) {
+        return { problem: `Ensure that there are no more than ${field.scale} decimal places.` };
+      }
       const [whole] = Math.abs(value).toFixed(field.scale).split('.');
       if (whole.replace(/^0+/, '').length > field.precision - field.scale) {
         return { problem: `Ensure that there are no more than ${field.precision - field.scale} digits before the decimal point.` };
@@ -111,10 +118,12 @@ function checkRange(value: number, min: number | undefined, max: number | undefi
   return { value };
 }
 
+const MAX_OBJECT_ID = 2_147_483_647;
+
 /** A related object written as `5`, `"5"` or `{"id": 5}`; undefined when it is none of those. */
 export function readObjectId(raw: unknown): number | undefined {
   const candidate = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as { id?: unknown }).id : raw;
-  if (typeof candidate === 'number' && Number.isSafeInteger(candidate) && candidate > 0) return candidate;
-  if (typeof candidate === 'string' && /^[1-9]\d{0,9}$/.test(candidate)) return Number(candidate);
-  return undefined;
+  const id = typeof candidate === 'string' && /^[1-9]\d{0,9}$/.test(candidate) ? Number(candidate) : candidate;
+  // Ids are 4-byte serials: a larger number names nothing (and PostgreSQL would refuse to compare it).
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && id <= MAX_OBJECT_ID ? id : undefined;
 }

@@ -34,6 +34,10 @@ export interface TextField extends CommonOptions {
   nullable?: boolean;
   pattern?: { regex: RegExp; message: string };
   default?: string;
+  /** PostgreSQL network types (IPAM): stored as such, read and filtered as text. */
+  columnType?: 'inet' | 'cidr';
+  /** Parses and normalises a written value (e.g. an IP address), replacing the string checks. */
+  parse?: (raw: unknown) => { value: string } | { problem: string };
 }
 
 export interface IntegerField extends CommonOptions {
@@ -108,6 +112,8 @@ export interface RelationField extends CommonOptions {
   onDelete: OnDelete;
   /** Filled from the caller on create when not given (e.g. `created_by`, a token's `user`). */
   defaultToCurrentUser?: boolean;
+  /** With SET NULL: other columns reset at the same time (e.g. a port's `cable_end` with its `cable`). */
+  clearAlso?: Record<string, unknown>;
 }
 
 /** Many-to-many through a join table `<table>_<field>`. */

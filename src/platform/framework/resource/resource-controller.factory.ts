@@ -64,6 +64,7 @@ export function resourceController(definition: ResourceDefinition): Type {
     }
   }
 
+  addActionRoutes(ReadController, definition);
   if (definition.readOnly) return named(ReadController, definition, 'ReadController');
 
   @ApiExcludeController()
@@ -109,6 +110,28 @@ export function resourceController(definition: ResourceDefinition): Type {
     }
   }
   return named(WriteController, definition, 'Controller');
+}
+
+/**
+ * Routes for the declaration's custom actions, `GET|POST {id}/<name>/`, added to the controller
+ * class with Nest's decorators applied programmatically (their names come from the declaration).
+ */
+function addActionRoutes(controller: Type, definition: ResourceDefinition): void {
+  const prototype = controller.prototype as Record<string, unknown>;
+  for (const action of definition.actions ?? []) {
+    const key = `action_${action.name.replace(/-/g, '_')}`;
+    prototype[key] = function (this: { resources: ResourceService }, request: Request, id: string, body: unknown, query: QueryParameters) {
+      return this.resources.runAction(definition, action, parseObjectId(id), body, query, requestScope(request));
+    };
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
+    Req()(prototype, key, 0);
+    Param('id')(prototype, key, 1);
+    Body()(prototype, key, 2);
+    Query()(prototype, key, 3);
+    (action.method === 'GET' ? Get : Post)(`:id/${action.name}`)(prototype, key, descriptor);
+    if (action.method === 'POST') HttpCode(200)(prototype, key, descriptor);
+    PlatformApi({ safePost: action.safePost })(prototype, key, descriptor);
+  }
 }
 
 /** A readable class name per resource (it shows in logs and the route-access snapshot). */

@@ -1,4 +1,8 @@
+import type { EntityManager } from 'typeorm';
+import type { QueryParameters } from '../query/filter-parser';
 import { columnOf, FieldSpec, ManyField, RelationField } from './fields';
+import type { RequestScope } from './resource.service';
+import type { ResourceSerializer } from './resource-serializer';
 
 /** A row as the framework reads it: standard columns plus one property per field that has a column. */
 export type ResourceRow = Record<string, unknown> & { id: number };
@@ -13,6 +17,58 @@ export interface StandardAttributes {
   lastUpdated: string | false;
   /** Recorded in the change log and offered to event rules (NetBox's ChangeLoggingMixin). */
   changeLogged: boolean;
+}
+
+/** What an `afterCreate` hook may do: create dependent objects in the same transaction (recorded in the change log). */
+export interface ResourceHookContext {
+  manager: EntityManager;
+  createChildren(definition: ResourceDefinition, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+}
+
+export interface ResourceActionContext {
+  manager: EntityManager;
+  row: ResourceRow;
+  body: unknown;
+  query: QueryParameters;
+  scope: RequestScope;
+  serializer: ResourceSerializer;
+}
+
+/** A custom operation on one object, e.g. `GET /api/dcim/front-ports/{id}/trace/`. */
+export interface ResourceAction {
+  name: string;
+  method: 'GET' | 'POST';
+  /** The object permission it needs on the object (`view` for reads). */
+  permission: string;
+  /** A POST that only reads: allowed to read-only tokens. */
+  safePost?: boolean;
+  handle(context: ResourceActionContext): Promise<unknown>;
+}
+
+/**
+ * A filter beyond the field lookups (e.g. IPAM's `parent=10.0.0.0/8`): SQL over the row alias with
+ * parameters named from `parameterPrefix`, or a problem for a 400.
+ */
+export type ExtraFilter = (
+  values: string[],
+  alias: string,
+  parameterPrefix: string,
+) => { where: string; params: Record<string, unknown> } | { problem: string };
+
+/**
+ * Body keys a resource handles itself, beyond its fields, such as a cable's `a_terminations`: how
+ * they read, validate and write. Runs in the same transaction as the object's own write.
+ */
+export interface ResourceExtension {
+  keys: readonly string[];
+  /** Extra properties of the full representation, by row id (one query per page, not per row). */
+  represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ResourceSerializer): Promise<Map<number, Record<string, unknown>>>;
+  /** Extra properties of the change-log snapshot, by row id. */
+  snapshot(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Map<number, Record<string, unknown>>>;
+  /** Problems with the body's keys as NetBox's `{field: [messages]}`; `existing` is null on create. */
+  validate(manager: EntityManager, body: Record<string, unknown>, existing: ResourceRow | null): Promise<Record<string, string[]>>;
+  /** Writes what the keys say, after the object's row is written. */
+  apply(manager: EntityManager, row: ResourceRow, body: Record<string, unknown>, creating: boolean): Promise<void>;
 }
 
 export interface ResourceDeclaration {
@@ -50,6 +106,16 @@ export interface ResourceDeclaration {
   naturalKey?: string;
   /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
   relatedObject?: string;
+  /** Runs in the creating transaction after the object is inserted (e.g. instantiating components). */
+  afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /** Custom operations on one object, served at `{id}/<name>/`. */
+  actions?: readonly ResourceAction[];
+  /** Body keys handled beside the fields (e.g. cable terminations). */
+  extensions?: readonly ResourceExtension[];
+  /** Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`. */
+  validateAsync?: (manager: EntityManager, values: Record<string, unknown>) => Promise<Record<string, string[]>>;
+  /** Query parameters beyond the field lookups. */
+  extraFilters?: Record<string, ExtraFilter>;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
   validate?: (values: Record<string, unknown>) => Record<string, string[]>;
 }

@@ -103,6 +103,7 @@ function decorateTable(
 function columnOptions(field: FieldSpec): ColumnOptions {
   switch (field.kind) {
     case 'text':
+      if (field.columnType) return { type: field.columnType, nullable: field.nullable ?? false };
       return {
         type: field.maxLength ? 'varchar' : 'text',
         length: field.maxLength,

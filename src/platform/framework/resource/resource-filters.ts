@@ -32,15 +32,20 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
       const target = field.target();
       const label = naturalKeyOf(target);
       if (label) {
-        filterSet[name] = {
+        const byLabel = {
           column: `(SELECT t.${quoteIdentifier(label)} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ${qualified(column)})`,
-          type: { kind: 'string' },
+          type: { kind: 'string' } as const,
         };
+        // `tenant=acme` as NetBox filters; `tenant__slug` names the column for permission constraints.
+        filterSet[name] = byLabel;
+        filterSet[`${name}__${label}`] = byLabel;
       }
       continue;
     }
     const type = scalarFilterType(field);
-    if (type) filterSet[name] = { column: qualified(column), type };
+    // Network columns compare as their text form (`10.0.0.1/24`), so the string lookups apply.
+    const expression = field.kind === 'text' && field.columnType ? `${qualified(column)}::text` : qualified(column);
+    if (type) filterSet[name] = { column: expression, type };
   }
   for (const [name, field] of Object.entries(definition.fields)) {
     if (field.kind !== 'generic') continue;
@@ -101,5 +106,5 @@ export function orderingColumnsOf(definition: ResourceDefinition): Record<string
 export function searchColumnsOf(definition: ResourceDefinition): string[] {
   return columnFields(definition)
     .filter(({ field }) => field.search)
-    .map(({ column }) => qualified(column));
+    .map(({ field, column }) => (field.kind === 'text' && field.columnType ? `${qualified(column)}::text` : qualified(column)));
 }

@@ -108,6 +108,13 @@ export class ResourceInputReader {
     const merged = { ...(existing ?? {}), ...plan.columns };
     await this.checkUniqueness(manager, definition, merged, existing?.id ?? null, plan, fail);
     for (const [field, messages] of Object.entries(definition.validate?.(merged) ?? {})) messages.forEach((m) => fail(field, m));
+    if (Object.keys(errors).length === 0 && definition.validateAsync) {
+      for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged))) messages.forEach((m) => fail(field, m));
+    }
+    for (const extension of definition.extensions ?? []) {
+      if (!creating && !extension.keys.some((key) => Object.hasOwn(body, key))) continue;
+      for (const [field, messages] of Object.entries(await extension.validate(manager, body, existing))) messages.forEach((m) => fail(field, m));
+    }
     return Object.keys(errors).length > 0 ? { errors } : { plan };
   }
 

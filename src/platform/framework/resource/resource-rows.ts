@@ -14,7 +14,8 @@ export function selectList(definition: ResourceDefinition, alias: string): strin
   if (standard.customFields) parts.push(`${alias}.custom_field_data AS custom_field_data`);
   for (const { field, column } of columnFields(definition)) {
     const source = `${alias}.${quoteIdentifier(column)}`;
-    const asText = field.kind === 'decimal' || field.kind === 'date' || (field.kind === 'integer' && field.big);
+    const asText =
+      field.kind === 'decimal' || field.kind === 'date' || (field.kind === 'integer' && field.big) || (field.kind === 'text' && !!field.columnType);
     const expression = field.kind === 'datetime' ? isoTimestamp(source) : asText ? `${source}::text` : source;
     parts.push(`${expression} AS ${quoteIdentifier(column)}`);
   }

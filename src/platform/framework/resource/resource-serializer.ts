@@ -52,12 +52,20 @@ export class ResourceSerializer {
     baseUrl: string,
   ): Promise<SerializedObject[]> {
     const data = await this.loadReferences(manager, definition, rows, representation, baseUrl);
-    return rows.map((row) => this.represent(definition, row, representation, data));
+    const objects = rows.map((row) => this.represent(definition, row, representation, data));
+    if (representation === 'full') {
+      for (const extension of definition.extensions ?? []) {
+        const extra = await extension.represent(manager, rows, baseUrl, this);
+        objects.forEach((object, index) => Object.assign(object, extra.get(rows[index].id) ?? {}));
+      }
+    }
+    return objects;
   }
 
   /** NetBox's `serialize_object`: plain values, relations as ids, tags as names, custom fields as stored. */
   async snapshots(manager: EntityManager, definition: ResourceDefinition, rows: readonly ResourceRow[]): Promise<SerializedObject[]> {
     const data = await this.loadReferences(manager, definition, rows, 'snapshot', '');
+    const extras = await Promise.all((definition.extensions ?? []).map((extension) => extension.snapshot(manager, rows)));
     return rows.map((row) => {
       const snapshot: SerializedObject = {};
       const standard = definition.standardAttributes;
@@ -74,8 +82,21 @@ export class ResourceSerializer {
       }
       if (standard.customFields) snapshot.custom_fields = (row.custom_field_data as Record<string, unknown> | null) ?? {};
       if (standard.tags) snapshot.tags = (data.tags.get(row.id) ?? []).map((tag) => tag.name);
+      for (const extra of extras) Object.assign(snapshot, extra.get(row.id) ?? {});
       return snapshot;
     });
+  }
+
+  /** Brief representations of objects of one type by id (for references the fields do not declare, such as cable ends). */
+  async briefByIds(manager: EntityManager, objectType: string, ids: readonly number[], baseUrl: string): Promise<Map<number, SerializedObject>> {
+    const definition = this.registry.definition(objectType);
+    if (!definition || ids.length === 0) return new Map();
+    const raws = (await manager.query(`SELECT ${selectList(definition, 't')} FROM ${quoteIdentifier(definition.table)} t WHERE t.id = ANY($1)`, [
+      [...ids],
+    ])) as Array<Record<string, unknown>>;
+    const rows = raws.map((raw) => normalizeRow(definition, raw));
+    const objects = await this.serialize(manager, definition, rows, 'brief', baseUrl);
+    return new Map(rows.map((row, index) => [row.id, objects[index]]));
   }
 
   url(baseUrl: string, definition: ResourceDefinition, id: number): string {

@@ -18,6 +18,7 @@ import { ChangeLogWriter } from './change-log.writer';
 import { columnFields, joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
 import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
+import type { ResourceAction } from './resource-definition';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
 import { ResourceSerializer, SerializedObject, TAG_TABLE, TAGGED_ITEM_TABLE } from './resource-serializer';
@@ -46,7 +47,8 @@ const PAGINATION = { defaultLimit: 50, maxLimit: 1000 };
 const NON_FILTER_PARAMETERS = ['limit', 'offset', 'ordering', 'brief', 'q', 'format', 'fields', 'exclude', 'tag', 'tag_id', 'tag__n', 'tag_id__n'];
 const CHANGELOG_MESSAGE_LENGTH = 200;
 
-type Action = 'view' | 'add' | 'change' | 'delete';
+/** An object-permission action: `view`, `add`, `change`, `delete`, or a custom one such as `approve`. */
+type Action = string;
 
 /**
  * The behaviour of every platform resource: NetBox's list, retrieve, create, update and delete
@@ -114,16 +116,69 @@ export class ResourceService {
       const plans = await this.readAll(manager, definition, items, () => null, { partial: false, bulk: Array.isArray(body), scope });
       const created: SerializedObject[] = [];
       for (const [index, plan] of plans.entries()) {
-        const id = await this.insert(manager, definition, plan);
-        await this.assertWithinConstraints(manager, definition, id, restriction, 'add');
-        const [row] = await this.loadRows(manager, definition, [id]);
-        const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
-        await this.record(manager, definition, row, 'create', null, postchange, scope, items[index]);
+        const row = await this.insertAndRecord(manager, definition, plan, scope, items[index], restriction);
         [created[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
       }
       return created;
     });
     return Array.isArray(body) ? results : results[0];
+  }
+
+  /**
+   * Inserts one validated object, checks the permission's constraints on it, records it, then runs
+   * the declaration's `afterCreate` (e.g. a device instantiating its type's ports) in the same
+   * transaction. Rows the hook creates are recorded too.
+   */
+  private async insertAndRecord(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    plan: WritePlan,
+    scope: RequestScope,
+    body: unknown,
+    restriction: Restriction,
+  ): Promise<ResourceRow> {
+    const id = await this.insert(manager, definition, plan);
+    await this.applyExtensions(manager, definition, id, body, true);
+    await this.assertWithinConstraints(manager, definition, id, restriction, 'add');
+    const [row] = await this.loadRows(manager, definition, [id]);
+    const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
+    await this.record(manager, definition, row, 'create', null, postchange, scope, body);
+    if (definition.afterCreate) {
+      await definition.afterCreate({
+        manager,
+        createChildren: async (childDefinition, childItems) => {
+          const plans = await this.readAll(manager, childDefinition, childItems, () => null, { partial: false, bulk: false, scope });
+          const children: ResourceRow[] = [];
+          for (const [index, childPlan] of plans.entries()) {
+            children.push(await this.insertAndRecord(manager, childDefinition, childPlan, scope, childItems[index], { kind: 'all' }));
+          }
+          return children;
+        },
+      }, row);
+    }
+    return row;
+  }
+
+  private async applyExtensions(manager: EntityManager, definition: ResourceDefinition, id: number, body: unknown, creating: boolean): Promise<void> {
+    if (!definition.extensions?.length || typeof body !== 'object' || body === null) return;
+    const [row] = await this.loadRows(manager, definition, [id]);
+    for (const extension of definition.extensions) {
+      if (creating || extension.keys.some((key) => Object.hasOwn(body, key))) {
+        await extension.apply(manager, row, body as Record<string, unknown>, creating);
+      }
+    }
+  }
+
+  /**
+   * A custom action on one object (`GET|POST /<list path>/{id}/<name>/`), allowed by the object
+   * permission the action names and run in a transaction.
+   */
+  async runAction(definition: ResourceDefinition, action: ResourceAction, id: number, body: unknown, query: QueryParameters, scope: RequestScope): Promise<unknown> {
+    const restriction = await this.requireAction(definition, scope.principal, action.permission);
+    return this.writeTransaction(async (manager) => {
+      const row = await this.permittedRow(manager, definition, id, restriction);
+      return action.handle({ manager, row, body, query, scope, serializer: this.serializer });
+    });
   }
 
   /** PATCH/PUT of one object (`id` given) or of a list of objects that each carry their id (bulk update). */
@@ -151,6 +206,7 @@ export class ResourceService {
       const updated: SerializedObject[] = [];
       for (const [index, item] of items.entries()) {
         await this.applyUpdate(manager, definition, item.id, plans[index]);
+        await this.applyExtensions(manager, definition, item.id, item.data, false);
         await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
         const [row] = await this.loadRows(manager, definition, [item.id]);
         const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
@@ -198,7 +254,7 @@ export class ResourceService {
           other === definition ? ids : [],
         ]);
         if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined);
-        else await this.clearReferences(manager, other, column, dependents, scope);
+        else await this.clearReferences(manager, other, { [column]: null, ...field.clearAlso }, dependents, scope);
       }
     }
     const objectTypeId = this.registry.objectTypeId(definition.objectType);
@@ -215,12 +271,19 @@ export class ResourceService {
   }
 
   /** SET NULL done by the application, so that each object it changes gets its change record. */
-  private async clearReferences(manager: EntityManager, definition: ResourceDefinition, column: string, rows: ResourceRow[], scope: RequestScope): Promise<void> {
+  private async clearReferences(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    values: Record<string, unknown>,
+    rows: ResourceRow[],
+    scope: RequestScope,
+  ): Promise<void> {
     if (rows.length === 0) return;
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const ids = rows.map((row) => row.id);
-    const touch = definition.standardAttributes.lastUpdated ? `, ${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()` : '';
-    await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${quoteIdentifier(column)} = NULL${touch} WHERE id = ANY($1)`, [ids]);
+    const assignments = Object.keys(values).map((column, index) => `${quoteIdentifier(column)} = $${index + 2}`);
+    if (definition.standardAttributes.lastUpdated) assignments.push(`${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()`);
+    await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${assignments.join(', ')} WHERE id = ANY($1)`, [ids, ...Object.values(values)]);
     const updated = await this.loadRows(manager, definition, ids);
     const postchanges = await this.serializer.snapshots(manager, definition, updated);
     for (const [index, row] of updated.entries()) {
@@ -292,6 +355,15 @@ export class ResourceService {
       const cfSql = toSql(cfConditions.conditions, parameterIndex);
       parameterIndex += Object.keys(cfSql.params).length;
       builder.andWhere(cfSql.where, cfSql.params);
+    }
+
+    for (const [param, filter] of Object.entries(definition.extraFilters ?? {})) {
+      const raw = query[param];
+      const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((value) => value !== '');
+      if (values.length === 0) continue;
+      const result = filter(values, ROW_ALIAS, `x${parameterIndex++}`);
+      if ('problem' in result) throw new FilterValidationError({ [param]: [result.problem] });
+      builder.andWhere(result.where, result.params);
     }
 
     const q = lastValue(query.q);
