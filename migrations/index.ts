@@ -1,3 +1,4 @@
+import { CoreModels1795254918716 } from './1795254918716-CoreModels';
 import { PlatformFramework1795252495044 } from './1795252495044-PlatformFramework';
 import { Jobs1795250043106 } from './1795250043106-Jobs';
 import { ServiceAccounts1795247433713 } from './1795247433713-ServiceAccounts';
@@ -10,4 +11,4 @@ import type { MigrationInterface } from 'typeorm';
  * app, the migration command and jest all load the same classes; a unit test checks that every
  * file in this folder is listed.
  */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716];

@@ -1,18 +1,63 @@
+import { CircuitResource, CircuitTerminationResource, CircuitTypeResource, ProviderResource } from './circuits/circuits.resources';
 import { ObjectChangeResource, ObjectTypeResource } from './core/core.resources';
-import { SiteResource } from './dcim/dcim.resources';
 import {
+  CableResource,
+  CableTerminationResource,
+  DeviceResource,
+  DeviceRoleResource,
+  DeviceTypeResource,
+  FrontPortResource,
+  FrontPortTemplateResource,
+  InterfaceResource,
+  LocationResource,
+  ManufacturerResource,
+  ModuleBayResource,
+  ModuleBayTemplateResource,
+  ModuleResource,
+  ModuleTypeResource,
+  PlatformResource,
+  PortMappingResource,
+  PortTemplateMappingResource,
+  RearPortResource,
+  RearPortTemplateResource,
+  RegionResource,
+  SiteGroupResource,
+  SiteResource,
+} from './dcim/dcim.resources';
+import {
+  ConfigTemplateResource,
   CustomFieldResource,
   EventRuleResource,
   JournalEntryResource,
   TagResource,
   WebhookResource,
 } from './extras/extras.resources';
-import { TenantGroupResource, TenantResource } from './tenancy/tenancy.resources';
+import { AsnResource, IpAddressResource, PrefixResource, RirResource, VlanResource, VrfResource } from './ipam/ipam.resources';
+import {
+  BfdProfileResource,
+  BgpPeerAddressFamilyResource,
+  BgpPeerResource,
+  BgpPeerTemplateResource,
+  BgpRouterResource,
+  BgpScopeResource,
+  PrefixListEntryResource,
+  PrefixListResource,
+  RouteMapResource,
+} from './routing/routing.resources';
+import {
+  ContactAssignmentResource,
+  ContactGroupResource,
+  ContactResource,
+  ContactRoleResource,
+  TenantGroupResource,
+  TenantResource,
+} from './tenancy/tenancy.resources';
 import { GroupResource, ObjectPermissionResource, UserResource } from './users/users.resources';
 import type { ResourceDefinition } from './framework/resource/resource-definition';
 
 /** Every platform model. A new model is one declaration plus one line here. */
 export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
+  // core, users, extras
   ObjectTypeResource,
   ObjectChangeResource,
   UserResource,
@@ -23,7 +68,57 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   JournalEntryResource,
   WebhookResource,
   EventRuleResource,
+  ConfigTemplateResource,
+  // tenancy
   TenantGroupResource,
   TenantResource,
+  ContactGroupResource,
+  ContactRoleResource,
+  ContactResource,
+  ContactAssignmentResource,
+  // dcim
+  RegionResource,
+  SiteGroupResource,
   SiteResource,
+  LocationResource,
+  ManufacturerResource,
+  DeviceRoleResource,
+  PlatformResource,
+  DeviceTypeResource,
+  ModuleTypeResource,
+  RearPortTemplateResource,
+  FrontPortTemplateResource,
+  PortTemplateMappingResource,
+  ModuleBayTemplateResource,
+  DeviceResource,
+  ModuleBayResource,
+  ModuleResource,
+  RearPortResource,
+  FrontPortResource,
+  PortMappingResource,
+  InterfaceResource,
+  CableResource,
+  CableTerminationResource,
+  // circuits
+  ProviderResource,
+  CircuitTypeResource,
+  CircuitResource,
+  CircuitTerminationResource,
+  // ipam
+  RirResource,
+  AsnResource,
+  VrfResource,
+  VlanResource,
+  PrefixResource,
+  IpAddressResource,
+  // routing
+  BgpRouterResource,
+  BgpScopeResource,
+  BgpPeerTemplateResource,
+  BfdProfileResource,
+  BgpPeerResource,
+  PrefixListResource,
+  PrefixListEntryResource,
+  RouteMapResource,
+  BgpPeerAddressFamilyResource,
 ];

@@ -1,14 +1,54 @@
-import { choice, longText, relation, slug, text } from '../framework/resource/fields';
-import { defineResource } from '../framework/resource/resource-definition';
+import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, slug, text } from '../framework/resource/fields';
+import { ConfigTemplateResource } from '../extras/extras.resources';
+import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
+import { CABLE_TERMINATION_TABLE, cableTerminationsExtension } from './cable-terminations';
+import { traceFromFrontPort } from './cable-trace';
+import { renderDeviceConfig } from './device-config';
+import {
+  CABLE_STATUS_CHOICES,
+  CABLE_TYPE_CHOICES,
+  DEVICE_STATUS_CHOICES,
+  INTERFACE_TYPE_CHOICES,
+  LENGTH_UNIT_CHOICES,
+  MAX_PORT_POSITIONS,
+  MODULE_STATUS_CHOICES,
+  PORT_TYPE_CHOICES,
+  STATUS_CHOICES,
+} from './dcim.choices';
+import { instantiateComponents } from './component-instantiation';
+import { exactlyOneOf, moduleBayOnDevice, portMappingRules } from './dcim.rules';
 
-export const SITE_STATUSES = [
-  ['planned', 'Planned'],
-  ['staging', 'Staging'],
-  ['active', 'Active'],
-  ['decommissioning', 'Decommissioning'],
-  ['retired', 'Retired'],
-] as const;
+const nameSlugDescription = {
+  name: text({ maxLength: 100, required: true, unique: true, search: true }),
+  slug: slug(),
+  description: text({ maxLength: 200, search: true }),
+};
+const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
+
+export const RegionResource = defineResource({
+  appLabel: 'dcim',
+  model: 'region',
+  path: 'regions',
+  verboseName: 'region',
+  table: 'dcim_region',
+  fields: { ...nameSlugDescription, parent: relation(() => RegionResource, { onDelete: 'CASCADE' }) },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+});
+
+export const SiteGroupResource = defineResource({
+  appLabel: 'dcim',
+  model: 'sitegroup',
+  path: 'site-groups',
+  verboseName: 'site group',
+  table: 'dcim_sitegroup',
+  fields: { ...nameSlugDescription, parent: relation(() => SiteGroupResource, { onDelete: 'CASCADE' }) },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+});
 
 export const SiteResource = defineResource({
   appLabel: 'dcim',
@@ -19,14 +59,481 @@ export const SiteResource = defineResource({
   fields: {
     name: text({ maxLength: 100, required: true, unique: true, search: true }),
     slug: slug(),
-    status: choice(SITE_STATUSES, { default: 'active' }),
+    status: choice(STATUS_CHOICES, { default: 'active' }),
+    region: relation(() => RegionResource, { onDelete: 'SET NULL' }),
+    group: relation(() => SiteGroupResource, { onDelete: 'SET NULL' }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
     facility: text({ maxLength: 50, search: true }),
     time_zone: text({ maxLength: 63 }),
+    physical_address: text({ maxLength: 200, search: true }),
+    shipping_address: text({ maxLength: 200, search: true }),
+    latitude: decimal({ precision: 8, scale: 6, min: -90, max: 90, nullable: true }),
+    longitude: decimal({ precision: 9, scale: 6, min: -180, max: 180, nullable: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+});
+
+export const LocationResource = defineResource({
+  appLabel: 'dcim',
+  model: 'location',
+  path: 'locations',
+  verboseName: 'location',
+  table: 'dcim_location',
+  fields: {
+    name: text({ maxLength: 100, required: true, search: true }),
+    slug: slug({ unique: false }),
+    site: relation(() => SiteResource, { onDelete: 'CASCADE', required: true }),
+    parent: relation(() => LocationResource, { onDelete: 'CASCADE' }),
+    status: choice(STATUS_CHOICES, { default: 'active' }),
+    tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    facility: text({ maxLength: 50, search: true }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+  uniqueTogether: [
+    ['site', 'parent', 'name'],
+    ['site', 'parent', 'slug'],
+  ],
+  relatedObject: 'site',
+});
+
+export const ManufacturerResource = defineResource({
+  appLabel: 'dcim',
+  model: 'manufacturer',
+  path: 'manufacturers',
+  verboseName: 'manufacturer',
+  table: 'dcim_manufacturer',
+  fields: { ...nameSlugDescription },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+});
+
+export const DeviceRoleResource = defineResource({
+  appLabel: 'dcim',
+  model: 'devicerole',
+  path: 'device-roles',
+  verboseName: 'device role',
+  table: 'dcim_devicerole',
+  fields: { ...nameSlugDescription, color: color({ default: '9e9e9e' }), vm_role: boolean({ default: true }) },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+});
+
+export const PlatformResource = defineResource({
+  appLabel: 'dcim',
+  model: 'platform',
+  path: 'platforms',
+  verboseName: 'platform',
+  table: 'dcim_platform',
+  fields: { ...nameSlugDescription, manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT' }) },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['name'],
+});
+
+export const DeviceTypeResource = defineResource({
+  appLabel: 'dcim',
+  model: 'devicetype',
+  path: 'device-types',
+  verboseName: 'device type',
+  table: 'dcim_devicetype',
+  fields: {
+    manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT', required: true }),
+    model: text({ maxLength: 100, required: true, search: true }),
+    slug: slug({ unique: false }),
+    part_number: text({ maxLength: 50, search: true }),
+    u_height: decimal({ precision: 4, scale: 1, min: 0, max: 100, default: 1 }),
+    is_full_depth: boolean({ default: true }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => String(row.model),
+  brief: ['manufacturer', 'model', 'slug', 'description'],
+  ordering: ['model'],
+  uniqueTogether: [
+    ['manufacturer', 'model'],
+    ['manufacturer', 'slug'],
+  ],
+});
+
+export const ModuleTypeResource = defineResource({
+  appLabel: 'dcim',
+  model: 'moduletype',
+  path: 'module-types',
+  verboseName: 'module type',
+  table: 'dcim_moduletype',
+  fields: {
+    manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT', required: true }),
+    model: text({ maxLength: 100, required: true, search: true }),
+    part_number: text({ maxLength: 50, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => String(row.model),
+  brief: ['manufacturer', 'model', 'description'],
+  ordering: ['model'],
+  uniqueTogether: [['manufacturer', 'model']],
+});
+
+/** Templates belong to a device type or a module type, never both. */
+const templateParents = {
+  device_type: relation(() => DeviceTypeResource, { onDelete: 'CASCADE' }),
+  module_type: relation(() => ModuleTypeResource, { onDelete: 'CASCADE' }),
+};
+const templateDisplay = (row: ResourceRow) => String(row.name);
+
+export const RearPortTemplateResource = defineResource({
+  appLabel: 'dcim',
+  model: 'rearporttemplate',
+  path: 'rear-port-templates',
+  verboseName: 'rear port template',
+  table: 'dcim_rearporttemplate',
+  fields: {
+    ...templateParents,
+    name: text({ maxLength: 64, required: true, search: true }),
+    label: text({ maxLength: 64, search: true }),
+    type: choice(PORT_TYPE_CHOICES, { required: true }),
+    color: color(),
+    positions: positions(),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: templateDisplay,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  uniqueTogether: [
+    ['device_type', 'name'],
+    ['module_type', 'name'],
+  ],
+  validate: exactlyOneOf('device_type', 'module_type'),
+  standard: { tags: false, customFields: false },
+});
+
+export const FrontPortTemplateResource = defineResource({
+  appLabel: 'dcim',
+  model: 'frontporttemplate',
+  path: 'front-port-templates',
+  verboseName: 'front port template',
+  table: 'dcim_frontporttemplate',
+  fields: {
+    ...templateParents,
+    name: text({ maxLength: 64, required: true, search: true }),
+    label: text({ maxLength: 64, search: true }),
+    type: choice(PORT_TYPE_CHOICES, { required: true }),
+    color: color(),
+    positions: positions(),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: templateDisplay,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  uniqueTogether: [
+    ['device_type', 'name'],
+    ['module_type', 'name'],
+  ],
+  validate: exactlyOneOf('device_type', 'module_type'),
+  standard: { tags: false, customFields: false },
+});
+
+/** Which front-port position is wired to which rear-port position inside a device or module type. */
+export const PortTemplateMappingResource = defineResource({
+  appLabel: 'dcim',
+  model: 'porttemplatemapping',
+  path: 'port-template-mappings',
+  verboseName: 'port template mapping',
+  table: 'dcim_porttemplatemapping',
+  fields: {
+    ...templateParents,
+    front_port: relation(() => FrontPortTemplateResource, { onDelete: 'CASCADE', required: true }),
+    front_port_position: positions(),
+    rear_port: relation(() => RearPortTemplateResource, { onDelete: 'CASCADE', required: true }),
+    rear_port_position: positions(),
+  },
+  display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
+  brief: ['front_port_position', 'rear_port_position'],
+  ordering: ['front_port', 'front_port_position'],
+  uniqueTogether: [
+    ['front_port', 'front_port_position'],
+    ['rear_port', 'rear_port_position'],
+  ],
+  validate: exactlyOneOf('device_type', 'module_type'),
+  validateAsync: portMappingRules('dcim_frontporttemplate', 'dcim_rearporttemplate', ['device_type_id', 'module_type_id']),
+  standard: { tags: false, customFields: false },
+});
+
+export const ModuleBayTemplateResource = defineResource({
+  appLabel: 'dcim',
+  model: 'modulebaytemplate',
+  path: 'module-bay-templates',
+  verboseName: 'module bay template',
+  table: 'dcim_modulebaytemplate',
+  fields: {
+    device_type: relation(() => DeviceTypeResource, { onDelete: 'CASCADE', required: true }),
+    name: text({ maxLength: 64, required: true, search: true }),
+    label: text({ maxLength: 64, search: true }),
+    position: text({ maxLength: 30 }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: templateDisplay,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  uniqueTogether: [['device_type', 'name']],
+  standard: { tags: false, customFields: false },
+});
+
+export const DeviceResource = defineResource({
+  appLabel: 'dcim',
+  model: 'device',
+  path: 'devices',
+  verboseName: 'device',
+  table: 'dcim_device',
+  fields: {
+    name: text({ maxLength: 64, nullable: true, search: true }),
+    device_type: relation(() => DeviceTypeResource, { onDelete: 'PROTECT', required: true, createOnly: true }),
+    role: relation(() => DeviceRoleResource, { onDelete: 'PROTECT', required: true }),
+    tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    platform: relation(() => PlatformResource, { onDelete: 'SET NULL' }),
+    serial: text({ maxLength: 50, search: true }),
+    asset_tag: text({ maxLength: 50, nullable: true, unique: true, search: true }),
+    site: relation(() => SiteResource, { onDelete: 'PROTECT', required: true }),
+    location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
+    status: choice(DEVICE_STATUS_CHOICES, { default: 'active' }),
+    config_template: relation(() => ConfigTemplateResource, { onDelete: 'SET NULL' }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
+  brief: ['name', 'description'],
+  ordering: ['name', 'id'],
+  uniqueTogether: [['site', 'tenant', 'name']],
+  actions: [
+    {
+      name: 'render-config',
+      method: 'POST',
+      permission: 'view',
+      safePost: true,
+      handle: async ({ manager, row, scope, serializer }) => {
+        const [device] = await serializer.serialize(manager, DeviceResource, [row], 'full', scope.baseUrl);
+        return renderDeviceConfig(manager, serializer, scope.baseUrl, row, device);
+      },
+    },
+  ],
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) =>
+    instantiateComponents(context, { device: row.id }, { column: 'device_type_id', id: row.device_type_id as number }),
+});
+
+export const ModuleBayResource = defineResource({
+  appLabel: 'dcim',
+  model: 'modulebay',
+  path: 'module-bays',
+  verboseName: 'module bay',
+  table: 'dcim_modulebay',
+  fields: {
+    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    name: text({ maxLength: 64, required: true, search: true }),
+    label: text({ maxLength: 64, search: true }),
+    position: text({ maxLength: 30 }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['device', 'name'],
+  uniqueTogether: [['device', 'name']],
+  relatedObject: 'device',
+});
+
+export const ModuleResource = defineResource({
+  appLabel: 'dcim',
+  model: 'module',
+  path: 'modules',
+  verboseName: 'module',
+  table: 'dcim_module',
+  fields: {
+    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    module_bay: relation(() => ModuleBayResource, { onDelete: 'CASCADE', required: true, unique: true }),
+    module_type: relation(() => ModuleTypeResource, { onDelete: 'PROTECT', required: true, createOnly: true }),
+    status: choice(MODULE_STATUS_CHOICES, { default: 'active' }),
+    serial: text({ maxLength: 50, search: true }),
+    asset_tag: text({ maxLength: 50, nullable: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => `Module ${row.id}`,
+  brief: ['description'],
+  ordering: ['device', 'module_bay'],
+  relatedObject: 'device',
+  validateAsync: moduleBayOnDevice,
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) =>
+    instantiateComponents(context, { device: row.device_id, module: row.id }, { column: 'module_type_id', id: row.module_type_id as number }),
+});
+
+const portFields = () => ({
+  device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+  module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
+  name: text({ maxLength: 64, required: true, search: true }),
+  label: text({ maxLength: 64, search: true }),
+  type: choice(PORT_TYPE_CHOICES, { required: true }),
+  color: color(),
+  positions: positions(),
+  mark_connected: boolean({ default: false }),
+  description: text({ maxLength: 200, search: true }),
+  ...cableEndpointFields(),
+});
+
+export const RearPortResource = defineResource({
+  appLabel: 'dcim',
+  model: 'rearport',
+  path: 'rear-ports',
+  verboseName: 'rear port',
+  table: 'dcim_rearport',
+  fields: portFields(),
+  display: (row) => String(row.name),
+  brief: ['device', 'name', 'cable', 'description'],
+  ordering: ['device', 'name'],
+  uniqueTogether: [['device', 'name']],
+  relatedObject: 'device',
+});
+
+export const FrontPortResource = defineResource({
+  appLabel: 'dcim',
+  model: 'frontport',
+  path: 'front-ports',
+  verboseName: 'front port',
+  table: 'dcim_frontport',
+  fields: portFields(),
+  display: (row) => String(row.name),
+  brief: ['device', 'name', 'cable', 'description'],
+  ordering: ['device', 'name'],
+  uniqueTogether: [['device', 'name']],
+  relatedObject: 'device',
+  actions: [
+    {
+      name: 'trace',
+      method: 'GET',
+      permission: 'view',
+      handle: ({ manager, row, scope, serializer }) => traceFromFrontPort(manager, serializer, scope.baseUrl, row.id),
+    },
+  ],
+});
+
+/** Front-port position ↔ rear-port position inside one device (NetBox 4.5's PortMapping). */
+export const PortMappingResource = defineResource({
+  appLabel: 'dcim',
+  model: 'portmapping',
+  path: 'port-mappings',
+  verboseName: 'port mapping',
+  table: 'dcim_portmapping',
+  fields: {
+    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    front_port: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true }),
+    front_port_position: positions(),
+    rear_port: relation(() => RearPortResource, { onDelete: 'CASCADE', required: true }),
+    rear_port_position: positions(),
+  },
+  display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
+  brief: ['front_port_position', 'rear_port_position'],
+  ordering: ['front_port', 'front_port_position'],
+  uniqueTogether: [
+    ['front_port', 'front_port_position'],
+    ['rear_port', 'rear_port_position'],
+  ],
+  relatedObject: 'device',
+  validateAsync: portMappingRules('dcim_frontport', 'dcim_rearport', ['device_id']),
+  standard: { tags: false, customFields: false },
+});
+
+export const InterfaceResource = defineResource({
+  appLabel: 'dcim',
+  model: 'interface',
+  path: 'interfaces',
+  verboseName: 'interface',
+  table: 'dcim_interface',
+  fields: {
+    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
+    name: text({ maxLength: 64, required: true, search: true }),
+    label: text({ maxLength: 64, search: true }),
+    type: choice(INTERFACE_TYPE_CHOICES, { required: true }),
+    enabled: boolean({ default: true }),
+    mtu: integer({ min: 1, max: 65536, nullable: true }),
+    mgmt_only: boolean({ default: false }),
+    mark_connected: boolean({ default: false }),
+    description: text({ maxLength: 200, search: true }),
+    ...cableEndpointFields(),
+  },
+  display: (row) => String(row.name),
+  brief: ['device', 'name', 'cable', 'description'],
+  ordering: ['device', 'name'],
+  uniqueTogether: [['device', 'name']],
+  relatedObject: 'device',
+});
+
+
+/** What a cable can end on: the `cable` it is attached to and which end, both set by the cable's terminations. */
+export function cableEndpointFields() {
+  return {
+    cable: relation(() => CableResource, { onDelete: 'SET NULL', readOnly: true, clearAlso: { cable_end: null } }),
+    cable_end: text({ maxLength: 1, nullable: true, readOnly: true }),
+  };
+}
+
+export const CableResource = defineResource({
+  appLabel: 'dcim',
+  model: 'cable',
+  path: 'cables',
+  verboseName: 'cable',
+  table: 'dcim_cable',
+  fields: {
+    type: choice(CABLE_TYPE_CHOICES, { blank: true }),
+    status: choice(CABLE_STATUS_CHOICES, { default: 'connected' }),
+    tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    label: text({ maxLength: 100, search: true }),
+    color: color(),
+    length: decimal({ precision: 8, scale: 2, min: 0, nullable: true }),
+    length_unit: choice(LENGTH_UNIT_CHOICES, { blank: true }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => (row.label ? String(row.label) : `#${row.id}`),
+  brief: ['label', 'description'],
+  ordering: ['id'],
+  extensions: [cableTerminationsExtension()],
+  validate: (values): Record<string, string[]> =>
+    values.length !== null && values.length !== undefined && !values.length_unit
+      ? { length_unit: ['Must specify a unit when setting a cable length'] }
+      : {},
+});
+
+/** One object a cable end is attached to (written through the cable's `a_terminations`/`b_terminations`). */
+export const CableTerminationResource = defineResource({
+  appLabel: 'dcim',
+  model: 'cabletermination',
+  path: 'cable-terminations',
+  verboseName: 'cable termination',
+  table: CABLE_TERMINATION_TABLE,
+  fields: {
+    cable: relation(() => CableResource, { onDelete: 'CASCADE', required: true }),
+    cable_end: choice(
+      [
+        ['A', 'A'],
+        ['B', 'B'],
+      ],
+      { required: true },
+    ),
+    termination: genericRelation({ required: true }),
+    positions: json({ nullable: true, noFilter: true }),
+  },
+  display: (row) => `Cable ${String(row.cable_id)} end ${String(row.cable_end)}`,
+  brief: ['cable', 'cable_end'],
+  ordering: ['cable', 'cable_end', 'id'],
+  readOnly: true,
+  relatedObject: 'cable',
+  standard: { tags: false, customFields: false },
 });

@@ -187,3 +187,25 @@ export const EventRuleResource = defineResource({
   brief: ['name', 'description'],
   ordering: ['name'],
 });
+
+/** Jinja configuration templates rendered for devices (`POST /api/dcim/devices/{id}/render-config/`). */
+export const ConfigTemplateResource = defineResource({
+  appLabel: 'extras',
+  model: 'configtemplate',
+  path: 'config-templates',
+  verboseName: 'config template',
+  table: 'extras_configtemplate',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    environment_params: json({ nullable: true, default: () => ({}) }),
+    template_code: longText({ required: true, search: true }),
+    mime_type: text({ maxLength: 50 }),
+    file_name: text({ maxLength: 200 }),
+    file_extension: text({ maxLength: 15 }),
+    as_attachment: boolean({ default: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});

@@ -59,6 +59,7 @@ export interface DecimalField extends CommonOptions {
   max?: number;
   required?: boolean;
   nullable?: boolean;
+  default?: number;
 }
 
 export interface BooleanField extends CommonOptions {

@@ -137,6 +137,12 @@ const DEFAULT_STANDARD: StandardAttributes = {
 
 /** Declares a platform model; everything else (entity, routes, serializer, filters, GraphQL) derives from this. */
 export function defineResource(declaration: ResourceDeclaration): ResourceDefinition {
+  for (const [name, field] of Object.entries(declaration.fields)) {
+    // An optional NOT NULL number with no default would fail its insert with a database error.
+    if ((field.kind === 'integer' || field.kind === 'decimal') && !field.required && !field.nullable && field.default === undefined && !field.readOnly) {
+      throw new Error(`${declaration.appLabel}.${declaration.model}.${name}: an optional number needs a default or nullable`);
+    }
+  }
   const apiPrefix = declaration.apiPrefix ?? `/api/${declaration.appLabel}/`;
   return {
     ...declaration,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   Column,
   ColumnOptions,
@@ -95,9 +96,16 @@ function decorateTable(
   }
   for (const group of definition.uniqueTogether ?? []) {
     const groupColumns = group.map((name) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name);
-    Unique(`${table}_${groupColumns.join('_')}_key`, groupColumns)(entity);
+    Unique(identifier(`${table}_${groupColumns.join('_')}`, 'key'), groupColumns)(entity);
   }
   Entity(table)(entity);
+}
+
+/** PostgreSQL truncates identifiers at 63 bytes; a longer name gets a short hash so it stays unique and stable. */
+function identifier(base: string, suffix: string): string {
+  const name = `${base}_${suffix}`;
+  if (name.length <= 63) return name;
+  return `${base.slice(0, 50)}_${createHash('sha256').update(base).digest('hex').slice(0, 8)}_${suffix}`;
 }
 
 function columnOptions(field: FieldSpec): ColumnOptions {
@@ -113,7 +121,7 @@ function columnOptions(field: FieldSpec): ColumnOptions {
     case 'integer':
       return { type: field.big ? 'bigint' : 'integer', nullable: field.nullable ?? false, default: field.default };
     case 'decimal':
-      return { type: 'numeric', precision: field.precision, scale: field.scale, nullable: field.nullable ?? false };
+      return { type: 'numeric', precision: field.precision, scale: field.scale, nullable: field.nullable ?? false, default: field.default };
     case 'boolean':
       return { type: 'boolean', default: field.default };
     case 'choice':

@@ -293,11 +293,15 @@ export class ResourceInputReader {
     fail: (field: string, message: string) => void,
   ): Promise<void> {
     const table = quoteIdentifier(definition.table);
+    const relationColumns = new Set(columnFields(definition).filter(({ field }) => field.kind === 'relation').map(({ column }) => column));
     const taken = async (columns: string[]) => {
-      if (columns.some((column) => merged[column] === undefined || merged[column] === null)) return false;
-      const where = columns.map((column, index) => `${quoteIdentifier(column)} = $${index + 1}`).join(' AND ');
+      // A missing relation (a device without tenant) is a value of its own, as NetBox's constraints
+      // treat it; a missing own value (an unnamed device) never collides.
+      const value = (column: string) => merged[column] ?? (relationColumns.has(column) ? null : undefined);
+      if (columns.some((column) => value(column) === undefined || value(column) === null && !relationColumns.has(column))) return false;
+      const where = columns.map((column, index) => `${quoteIdentifier(column)} IS NOT DISTINCT FROM $${index + 1}`).join(' AND ');
       const rows = (await manager.query(`SELECT 1 FROM ${table} WHERE ${where} AND id <> $${columns.length + 1} LIMIT 1`, [
-        ...columns.map((column) => merged[column]),
+        ...columns.map(value),
         excludeId ?? 0,
       ])) as unknown[];
       return rows.length > 0;

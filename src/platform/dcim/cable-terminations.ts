@@ -1,0 +1,179 @@
+import { EntityManager } from 'typeorm';
+import { readObjectId } from '../framework/resource/field-input';
+import { ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
+import { ResourceSerializer } from '../framework/resource/resource-serializer';
+
+/** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
+export const CABLE_TERMINATION_TABLES: Readonly<Record<string, string>> = {
+  'dcim.frontport': 'dcim_frontport',
+  'dcim.rearport': 'dcim_rearport',
+  'dcim.interface': 'dcim_interface',
+  'circuits.circuittermination': 'circuits_circuittermination',
+};
+export const CABLE_TERMINATION_TYPES = Object.keys(CABLE_TERMINATION_TABLES);
+export const CABLE_TERMINATION_TABLE = 'dcim_cabletermination';
+
+const ENDS = [
+  ['A', 'a_terminations'],
+  ['B', 'b_terminations'],
+] as const;
+
+interface Termination {
+  object_type: string;
+  object_id: number;
+  positions: number[] | null;
+}
+
+interface StoredTermination extends Termination {
+  cable_id: number;
+  cable_end: 'A' | 'B';
+}
+
+/**
+ * A cable's `a_terminations` and `b_terminations` (NetBox's generic cable ends): read as
+ * `[{object_type, object_id, object, positions}]`, written as `[{object_type, object_id, positions?}]`.
+ * Writing an end replaces it; the terminated objects get `cable` and `cable_end` set (and cleared
+ * when they leave). Every object of one end has the same type and parent (device or circuit), is
+ * free or already on this cable, and positions exist on the port.
+ */
+export function cableTerminationsExtension(): ResourceExtension {
+  return {
+    keys: ENDS.map(([, key]) => key),
+
+    async represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ResourceSerializer) {
+      const stored = await storedTerminations(manager, rows.map((row) => row.id));
+      const objects = new Map<string, Map<number, Record<string, unknown>>>();
+      for (const type of new Set(stored.map((termination) => termination.object_type))) {
+        const ids = stored.filter((termination) => termination.object_type === type).map((termination) => termination.object_id);
+        objects.set(type, await serializer.briefByIds(manager, type, ids, baseUrl));
+      }
+      return byCable(rows, stored, (termination) => ({
+        object_type: termination.object_type,
+        object_id: termination.object_id,
+        object: objects.get(termination.object_type)?.get(termination.object_id) ?? null,
+        positions: termination.positions,
+      }));
+    },
+
+    async snapshot(manager: EntityManager, rows: readonly ResourceRow[]) {
+      const stored = await storedTerminations(manager, rows.map((row) => row.id));
+      return byCable(rows, stored, (termination) => ({ object_type: termination.object_type, object_id: termination.object_id }));
+    },
+
+    async validate(manager: EntityManager, body: Record<string, unknown>, existing: ResourceRow | null) {
+      const problems: Record<string, string[]> = {};
+      for (const [, key] of ENDS) {
+        if (!Object.hasOwn(body, key)) {
+          if (existing === null) problems[key] = ['This field is required.'];
+          continue;
+        }
+        const messages = await endProblems(manager, body[key], existing?.id ?? null);
+        if (messages.length > 0) problems[key] = messages;
+      }
+      return problems;
+    },
+
+    async apply(manager: EntityManager, row: ResourceRow, body: Record<string, unknown>) {
+      for (const [end, key] of ENDS) {
+        if (!Object.hasOwn(body, key)) continue;
+        const previous = (await storedTerminations(manager, [row.id])).filter((termination) => termination.cable_end === end);
+        for (const termination of previous) {
+          await manager.query(`UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = NULL, cable_end = NULL WHERE id = $1`, [
+            termination.object_id,
+          ]);
+        }
+        await manager.query(`DELETE FROM ${CABLE_TERMINATION_TABLE} WHERE cable_id = $1 AND cable_end = $2`, [row.id, end]);
+        for (const termination of readEnd(body[key]) ?? []) {
+          await manager.query(
+            `INSERT INTO ${CABLE_TERMINATION_TABLE} (cable_id, cable_end, termination_type_id, termination_id, positions)
+             SELECT $1, $2, ot.id, $4, $5
+               FROM core_objecttype ot WHERE ot.app_label || '.' || ot.model = $3`,
+            [row.id, end, termination.object_type, termination.object_id, termination.positions === null ? null : JSON.stringify(termination.positions)],
+          );
+          await manager.query(`UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = $1, cable_end = $2 WHERE id = $3`, [
+            row.id,
+            end,
+            termination.object_id,
+          ]);
+        }
+      }
+    },
+  };
+}
+
+/** The cable ends of these cables, oldest first. */
+export async function storedTerminations(manager: EntityManager, cableIds: readonly number[]): Promise<StoredTermination[]> {
+  if (cableIds.length === 0) return [];
+  return (await manager.query(
+    `SELECT ct.cable_id, ct.cable_end, ot.app_label || '.' || ot.model AS object_type, ct.termination_id AS object_id, ct.positions
+       FROM ${CABLE_TERMINATION_TABLE} ct JOIN core_objecttype ot ON ot.id = ct.termination_type_id
+      WHERE ct.cable_id = ANY($1) ORDER BY ct.id`,
+    [[...cableIds]],
+  )) as StoredTermination[];
+}
+
+function byCable(
+  rows: readonly ResourceRow[],
+  stored: readonly StoredTermination[],
+  shape: (termination: StoredTermination) => Record<string, unknown>,
+): Map<number, Record<string, unknown>> {
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      Object.fromEntries(
+        ENDS.map(([end, key]) => [key, stored.filter((t) => t.cable_id === row.id && t.cable_end === end).map(shape)]),
+      ),
+    ]),
+  );
+}
+
+/** The written list, or undefined when it is not a list of `{object_type, object_id, positions?}`. */
+function readEnd(raw: unknown): Termination[] | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  const terminations: Termination[] = [];
+  for (const item of raw) {
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { object_type: objectType, object_id: objectId, positions } = item as Record<string, unknown>;
+    const id = readObjectId(objectId);
+    if (typeof objectType !== 'string' || id === undefined) return undefined;
+    if (positions !== undefined && positions !== null && !(Array.isArray(positions) && positions.every((p) => Number.isInteger(p) && p > 0))) {
+      return undefined;
+    }
+    terminations.push({ object_type: objectType.toLowerCase(), object_id: id, positions: (positions as number[] | undefined) ?? null });
+  }
+  return terminations;
+}
+
+async function endProblems(manager: EntityManager, raw: unknown, cableId: number | null): Promise<string[]> {
+  const terminations = readEnd(raw);
+  if (!terminations) return ['Expected a list of {"object_type": "app.model", "object_id": n, "positions": [n, …]} objects.'];
+  if (terminations.length === 0) return ['A cable end needs at least one termination.'];
+  const types = new Set(terminations.map((termination) => termination.object_type));
+  const [type] = types;
+  if (types.size > 1) return ['All terminations of one cable end must be of the same type.'];
+  const table = CABLE_TERMINATION_TABLES[type];
+  if (!table) return [`Cables cannot terminate on ${type}; allowed: ${CABLE_TERMINATION_TYPES.join(', ')}.`];
+  const parent = type === 'circuits.circuittermination' ? 'circuit_id' : 'device_id';
+  const positionsColumn = type === 'dcim.frontport' || type === 'dcim.rearport' ? 'positions' : '1';
+  const objects = (await manager.query(
+    `SELECT id, cable_id, ${parent} AS parent_id, ${positionsColumn} AS positions FROM ${table} WHERE id = ANY($1)`,
+    [terminations.map((termination) => termination.object_id)],
+  )) as Array<{ id: number; cable_id: number | null; parent_id: number; positions: number }>;
+  const problems: string[] = [];
+  for (const termination of terminations) {
+    const object = objects.find((candidate) => candidate.id === termination.object_id);
+    if (!object) {
+      problems.push(`No ${type} with ID ${termination.object_id} exists.`);
+      continue;
+    }
+    if (object.cable_id !== null && object.cable_id !== cableId) {
+      problems.push(`${type} ${termination.object_id} is already connected to cable ${object.cable_id}.`);
+    }
+    const outOfRange = (termination.positions ?? []).find((position) => position > Number(object.positions));
+    if (outOfRange !== undefined) problems.push(`${type} ${termination.object_id} has no position ${outOfRange}.`);
+  }
+  if (problems.length === 0 && new Set(objects.map((object) => object.parent_id)).size > 1) {
+    problems.push(`All terminations of one cable end must belong to the same ${parent === 'device_id' ? 'device' : 'circuit'}.`);
+  }
+  return problems;
+}

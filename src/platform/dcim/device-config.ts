@@ -1,0 +1,41 @@
+import { EntityManager } from 'typeorm';
+import { DomainError } from '../../common/errors/domain-error';
+import { ConfigTemplateError, renderConfigTemplate } from '../extras/config-templates/config-template-renderer';
+import { ResourceRow } from '../framework/resource/resource-definition';
+import { ResourceSerializer } from '../framework/resource/resource-serializer';
+
+/** A render-config request that cannot produce a configuration: 400 with the reason. */
+export class ConfigRenderError extends DomainError {
+  readonly kind = 'invalid';
+
+  constructor(message: string) {
+    super('config_render_failed', message);
+  }
+}
+
+/**
+ * NetBox's `POST /api/dcim/devices/{id}/render-config/`: the device's config template rendered in
+ * the sandbox with the device's REST representation as `device`. The answer is
+ * `{configtemplate, content}`.
+ */
+export async function renderDeviceConfig(
+  manager: EntityManager,
+  serializer: ResourceSerializer,
+  baseUrl: string,
+  device: ResourceRow,
+  deviceRepresentation: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const templateId = device.config_template_id as number | null;
+  if (templateId === null) throw new ConfigRenderError('No config template is assigned to this device.');
+  const [template] = (await manager.query('SELECT template_code FROM extras_configtemplate WHERE id = $1', [templateId])) as Array<{
+    template_code: string;
+  }>;
+  const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [templateId], baseUrl)).get(templateId) ?? null;
+  try {
+    const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation });
+    return { configtemplate, content };
+  } catch (error) {
+    if (error instanceof ConfigTemplateError) throw new ConfigRenderError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,235 @@
+import { DeviceResource } from '../dcim/dcim.resources';
+import { boolean, choice, integer, relation, text } from '../framework/resource/fields';
+import { defineResource } from '../framework/resource/resource-definition';
+import { AsnResource, IpAddressResource, VrfResource } from '../ipam/ipam.resources';
+import { parseIpNetwork } from '../ipam/ip-network';
+import { TenantResource } from '../tenancy/tenancy.resources';
+
+/** The routing plugin's models (what netbox-routing provides and the peering plugin needs). */
+const apiPrefix = '/api/plugins/routing/';
+const named = { name: text({ maxLength: 100, required: true, unique: true, search: true }), description: text({ maxLength: 200, search: true }) };
+const display = (row: Record<string, unknown>) => String(row.name);
+
+export const BgpRouterResource = defineResource({
+  appLabel: 'routing',
+  model: 'bgprouter',
+  path: 'bgp-routers',
+  apiPrefix,
+  verboseName: 'BGP router',
+  graphqlName: 'bgp_router',
+  table: 'routing_bgprouter',
+  fields: {
+    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    asn: relation(() => AsnResource, { onDelete: 'PROTECT', required: true }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => `Router ${String(row.device_id)} AS ${String(row.asn_id)}`,
+  brief: ['device', 'asn', 'description'],
+  ordering: ['device', 'asn'],
+  uniqueTogether: [['device', 'asn']],
+  relatedObject: 'device',
+});
+
+export const BgpScopeResource = defineResource({
+  appLabel: 'routing',
+  model: 'bgpscope',
+  path: 'bgp-scopes',
+  apiPrefix,
+  verboseName: 'BGP scope',
+  graphqlName: 'bgp_scope',
+  table: 'routing_bgpscope',
+  fields: {
+    router: relation(() => BgpRouterResource, { onDelete: 'CASCADE', required: true }),
+    vrf: relation(() => VrfResource, { onDelete: 'CASCADE' }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => `Scope ${row.id}`,
+  brief: ['router', 'vrf'],
+  ordering: ['router', 'vrf'],
+  uniqueTogether: [['router', 'vrf']],
+  relatedObject: 'router',
+});
+
+export const BgpPeerTemplateResource = defineResource({
+  appLabel: 'routing',
+  model: 'bgppeertemplate',
+  path: 'bgp-peer-templates',
+  apiPrefix,
+  verboseName: 'BGP peer template',
+  graphqlName: 'bgp_peer_template',
+  table: 'routing_bgppeertemplate',
+  fields: {
+    ...named,
+    remote_as: relation(() => AsnResource, { onDelete: 'PROTECT' }),
+    enabled: boolean({ default: true }),
+  },
+  display,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});
+
+export const BfdProfileResource = defineResource({
+  appLabel: 'routing',
+  model: 'bfdprofile',
+  path: 'bfd-profiles',
+  apiPrefix,
+  verboseName: 'BFD profile',
+  graphqlName: 'bfd_profile',
+  table: 'routing_bfdprofile',
+  fields: {
+    ...named,
+    min_tx_int: integer({ min: 1, max: 60000, default: 300 }),
+    min_rx_int: integer({ min: 1, max: 60000, default: 300 }),
+    multiplier: integer({ min: 1, max: 255, default: 3 }),
+    hold: integer({ min: 0, max: 65535, nullable: true }),
+  },
+  display,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});
+
+export const BGP_PEER_STATUS_CHOICES = [
+  ['active', 'Active'],
+  ['planned', 'Planned'],
+  ['offline', 'Offline'],
+  ['decommissioned', 'Decommissioned'],
+] as const;
+
+export const BgpPeerResource = defineResource({
+  appLabel: 'routing',
+  model: 'bgppeer',
+  path: 'bgp-peers',
+  apiPrefix,
+  verboseName: 'BGP peer',
+  graphqlName: 'bgp_peer',
+  table: 'routing_bgppeer',
+  fields: {
+    name: text({ maxLength: 100, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    scope: relation(() => BgpScopeResource, { onDelete: 'CASCADE', required: true }),
+    peer: relation(() => IpAddressResource, { onDelete: 'PROTECT', required: true }),
+    source: relation(() => IpAddressResource, { onDelete: 'SET NULL' }),
+    peer_group: relation(() => BgpPeerTemplateResource, { onDelete: 'SET NULL' }),
+    remote_as: relation(() => AsnResource, { onDelete: 'PROTECT' }),
+    local_as: relation(() => AsnResource, { onDelete: 'PROTECT' }),
+    enabled: boolean({ default: true }),
+    status: choice(BGP_PEER_STATUS_CHOICES, { default: 'active' }),
+    password: text({ maxLength: 255 }),
+    ttl: integer({ min: 1, max: 255, nullable: true }),
+    bfd_profile: relation(() => BfdProfileResource, { onDelete: 'SET NULL' }),
+    tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+  },
+  display: (row) => (row.name ? String(row.name) : `Peer ${row.id}`),
+  brief: ['name', 'description'],
+  ordering: ['scope', 'peer'],
+  uniqueTogether: [['scope', 'peer']],
+  relatedObject: 'scope',
+});
+
+export const PrefixListResource = defineResource({
+  appLabel: 'routing',
+  model: 'prefixlist',
+  path: 'prefix-lists',
+  apiPrefix,
+  verboseName: 'prefix list',
+  graphqlName: 'prefix_list',
+  table: 'routing_prefixlist',
+  fields: {
+    ...named,
+    family: choice(
+      [
+        ['ipv4', 'IPv4'],
+        ['ipv6', 'IPv6'],
+      ],
+      { required: true },
+    ),
+  },
+  display,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});
+
+export const PrefixListEntryResource = defineResource({
+  appLabel: 'routing',
+  model: 'prefixlistentry',
+  path: 'prefix-list-entries',
+  apiPrefix,
+  verboseName: 'prefix list entry',
+  graphqlName: 'prefix_list_entry',
+  table: 'routing_prefixlistentry',
+  fields: {
+    prefix_list: relation(() => PrefixListResource, { onDelete: 'CASCADE', required: true }),
+    sequence: integer({ min: 1, max: 4_294_967_294, required: true, big: true }),
+    action: choice(
+      [
+        ['permit', 'Permit'],
+        ['deny', 'Deny'],
+      ],
+      { required: true },
+    ),
+    prefix: text({ columnType: 'cidr', required: true, parse: (raw) => parseIpNetwork(raw, { requireMask: true }) }),
+    ge: integer({ min: 0, max: 128, nullable: true }),
+    le: integer({ min: 0, max: 128, nullable: true }),
+  },
+  display: (row) => `${String(row.sequence)} ${String(row.action)} ${String(row.prefix)}`,
+  brief: ['sequence', 'action', 'prefix'],
+  ordering: ['prefix_list', 'sequence'],
+  uniqueTogether: [['prefix_list', 'sequence']],
+  relatedObject: 'prefix_list',
+  validate: (values): Record<string, string[]> => {
+    const length = Number(String(values.prefix ?? '/0').split('/')[1]);
+    const ge = values.ge as number | null | undefined;
+    const le = values.le as number | null | undefined;
+    if (ge != null && ge < length) return { ge: ['ge must be at least the prefix length.'] };
+    if (ge != null && le != null && le < ge) return { le: ['le must not be below ge.'] };
+    return {};
+  },
+});
+
+export const RouteMapResource = defineResource({
+  appLabel: 'routing',
+  model: 'routemap',
+  path: 'route-maps',
+  apiPrefix,
+  verboseName: 'route map',
+  graphqlName: 'route_map',
+  table: 'routing_routemap',
+  fields: { ...named },
+  display,
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});
+
+export const BGP_AFI_CHOICES = [
+  ['ipv4-unicast', 'IPv4 Unicast'],
+  ['ipv6-unicast', 'IPv6 Unicast'],
+  ['ipv4-multicast', 'IPv4 Multicast'],
+  ['ipv6-multicast', 'IPv6 Multicast'],
+  ['vpnv4-unicast', 'VPNv4 Unicast'],
+  ['vpnv6-unicast', 'VPNv6 Unicast'],
+  ['l2vpn-evpn', 'L2VPN EVPN'],
+] as const;
+
+export const BgpPeerAddressFamilyResource = defineResource({
+  appLabel: 'routing',
+  model: 'bgppeeraddressfamily',
+  path: 'bgp-peer-address-families',
+  apiPrefix,
+  verboseName: 'BGP peer address family',
+  graphqlName: 'bgp_peer_address_family',
+  table: 'routing_bgppeeraddressfamily',
+  fields: {
+    assigned_peer: relation(() => BgpPeerResource, { onDelete: 'CASCADE', required: true }),
+    afi: choice(BGP_AFI_CHOICES, { required: true }),
+    enabled: boolean({ default: true }),
+    prefixlist_in: relation(() => PrefixListResource, { onDelete: 'SET NULL' }),
+    prefixlist_out: relation(() => PrefixListResource, { onDelete: 'SET NULL' }),
+    routemap_in: relation(() => RouteMapResource, { onDelete: 'SET NULL' }),
+    routemap_out: relation(() => RouteMapResource, { onDelete: 'SET NULL' }),
+  },
+  display: (row) => String(row.afi),
+  brief: ['assigned_peer', 'afi'],
+  ordering: ['assigned_peer', 'afi'],
+  uniqueTogether: [['assigned_peer', 'afi']],
+  relatedObject: 'assigned_peer',
+});
