@@ -186,16 +186,20 @@ describe('platform webhooks (event rules over the job queue)', () => {
       await eventRule('active site created', hook.id, { conditions: { and: [{ attr: 'status.value', value: 'active' }] } });
     });
 
-    it('keeps the secret write-only and refuses a body template', async () => {
+    it('keeps the secret write-only', async () => {
       expect(hook).not.toHaveProperty('secret');
       expect((await root.get(`/api/extras/webhooks/${hook.id}/`)).body).not.toHaveProperty('secret');
-      const withTemplate = await root.post('/api/extras/webhooks/', {
-        name: 'templated',
-        payload_url: `${receiver.url}/templated`,
-        body_template: '{"name": "{{ data.name }}"}',
+    });
+
+    it('renders a body template with the event payload and signs the rendered body', async () => {
+      const templated = await webhook('templated', receiver.expect('/templated', SECRET), SECRET, {
+        body_template: '{"site": "{{ data.name | upper }}", "event": "{{ event }}", "by": "{{ username }}"}',
       });
-      expect(withTemplate.status).toBe(400);
-      expect(Object.keys(withTemplate.body)).toEqual(['body_template']);
+      await eventRule('templated sites', templated.id, { conditions: { attr: 'name', value: 'Templated' } });
+      expect((await root.post('/api/dcim/sites/', { name: 'Templated', slug: 'templated', status: 'planned' })).status).toBe(201);
+      const [delivery] = await waitFor('the templated delivery', () => (receiver.at('/templated').length > 0 ? receiver.at('/templated') : undefined));
+      expect(delivery.body).toEqual({ site: 'TEMPLATED', event: 'created', by: seeded.w.root.username });
+      expect(delivery.signatureValid).toBe(true);
     });
 
     it('delivers a matching change once, signed, with NetBox’s body', async () => {

@@ -9,6 +9,7 @@ import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { evaluateCondition } from './events/event-condition';
 import { buildEventPayload, buildWebhookRequest, EventPayload, WebhookDefinition } from './events/webhook-request';
 import { sendWebhookRequest } from './events/webhook-sender';
+import { renderConfigTemplate } from './config-templates/config-template-renderer';
 
 export const WEBHOOK_QUEUE = 'webhook';
 
@@ -84,7 +85,9 @@ export class EventRulesDispatcher extends ObjectEventSink implements OnModuleIni
       this.logger.warn({ webhook_id: payload.webhook_id }, 'webhook deleted before delivery; dropped');
       return;
     }
-    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body));
+    // NetBox renders the body template with the event payload's keys as the template context.
+    const renderedBody = webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
+    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody));
     this.logger.info({ webhook_id: payload.webhook_id, status: response.status }, 'webhook delivered');
   }
 }

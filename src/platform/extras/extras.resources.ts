@@ -157,10 +157,6 @@ export const WebhookResource = defineResource({
     const problems: Record<string, string[]> = {};
     const headerProblems = typeof values.additional_headers === 'string' ? validateAdditionalHeaders(values.additional_headers) : [];
     if (headerProblems.length > 0) problems.additional_headers = headerProblems;
-    // Jinja rendering (and its sandbox) arrives with config templates; until then a template could never be sent.
-    if (typeof values.body_template === 'string' && values.body_template.trim() !== '') {
-      problems.body_template = ['Body templates are not supported yet; leave this empty to send the event payload as JSON.'];
-    }
     return problems;
   },
 });
