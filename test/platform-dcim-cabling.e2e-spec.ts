@@ -129,6 +129,48 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     expect(longer.body[1][2].map((end: { id: number }) => end.id)).toEqual([serverPort]);
   });
 
+  it('filters cables by the devices and sites their ends are on', async () => {
+    const onA = await api.get(`/api/dcim/cables/?device_id=${ids.panelA}`);
+    const onServer = await api.get(`/api/dcim/cables/?device=server-1`);
+    expect(onA.body.results.map((cable: { label: string }) => cable.label)).toEqual(['TRUNK-1']);
+    expect(onServer.body.count).toBe(1);
+    expect(onServer.body.results[0].label).not.toBe('TRUNK-1');
+    expect((await api.get('/api/dcim/cables/?site=ams1')).body.count).toBe(2);
+    expect((await api.get('/api/dcim/cables/?site_id=999999')).body.count).toBe(0);
+    expect((await api.get('/api/dcim/cables/?device_id=abc')).status).toBe(400);
+  });
+
+  it('reads and writes NetBox 4.5 rear_ports on front ports, and nests a device type with its manufacturer', async () => {
+    const front = (await api.get(`/api/dcim/front-ports/?device_id=${ids.panelA}&name=F14`)).body.results[0];
+    const rear2 = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&name=R2`)).body.results[0].id;
+    expect(front.rear_ports).toEqual([{ position: 1, rear_port: rear2, rear_port_position: 2 }]);
+    const rear4 = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&name=R4`)).body.results[0].id;
+    const moved = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: rear4, rear_port_position: 12 }] });
+    expect(moved.status).toBe(400); // R4 position 12 is F48's
+    const free = await created('/api/dcim/rear-ports/', { device: ids.panelA, name: 'R5', type: 'mpo', positions: 2 });
+    const remapped = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: free.id, rear_port_position: 2 }] });
+    expect(remapped.status).toBe(200);
+    expect(remapped.body.rear_ports).toEqual([{ position: 1, rear_port: free.id, rear_port_position: 2 }]);
+    const otherDevice = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelB}&name=R1`)).body.results[0].id;
+    const foreign = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ rear_port: otherDevice }] });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.rear_ports[0]).toMatch(/belongs to another device/);
+
+    const device = (await api.get(`/api/dcim/devices/${ids.panelA}/`)).body;
+    expect(device.device_type.manufacturer).toMatchObject({ id: ids.manufacturer, display: 'Panduit', name: 'Panduit', slug: 'panduit' });
+  });
+
+  it('answers OPTIONS with the writable fields and their choices, and sends API-Version', async () => {
+    const response = await api.request('OPTIONS', '/api/dcim/cables/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('api-version')).toBe('4.5');
+    expect(response.body.actions.POST.status.choices).toContainEqual({ value: 'planned', display_name: 'Planned' });
+    expect(response.body.actions.POST.type.choices).toContainEqual({ value: 'smf-os2', display_name: 'Single-mode Fiber (OS2)' });
+    const anonymous = await api.as(undefined).get('/api/');
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.headers.get('api-version')).toBe('4.5');
+  });
+
   it('refuses a cable end on a port that is already cabled, or on ports of two devices', async () => {
     const port = async (device: number, name: string) =>
       (await api.get(`/api/dcim/rear-ports/?device_id=${device}&name=${name}`)).body.results[0].id as number;

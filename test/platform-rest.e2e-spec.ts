@@ -157,6 +157,7 @@ describe('platform REST API (/api/…)', () => {
       const response = await client.get('/api/status/');
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
+        'netbox-version': '4.5.0',
         'app-version': version,
         'node-version': process.versions.node,
         'postgresql-version': expect.stringMatching(/^\d+/),

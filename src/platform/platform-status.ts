@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { NETBOX_COMPATIBLE_VERSION } from './framework/http/api-version';
 import { buildPlatformOpenApi } from './framework/resource/resource-openapi';
 import { ResourceRegistry } from './framework/resource/resource-registry';
 
@@ -43,6 +44,7 @@ export class PlatformStatus {
       `SELECT COUNT(DISTINCT locked_by)::int AS running FROM jobs WHERE status = 'running'`,
     )) as Array<{ running: number }>;
     return {
+      'netbox-version': NETBOX_COMPATIBLE_VERSION,
       'app-version': PACKAGE_VERSION,
       'node-version': process.versions.node,
       'postgresql-version': version,

@@ -1,4 +1,6 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { AppConfig } from '../common/config/app-config';
+import { apiVersionHeader } from './framework/http/api-version';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiTokenResolver } from '../common/auth/api-token-resolver';
 import { JobsModule } from '../common/jobs/jobs.module';
@@ -31,7 +33,13 @@ export const PLATFORM_ENTITIES = [...buildEntityClasses(PLATFORM_RESOURCE_DEFINI
  */
 @Global()
 @Module({})
-export class PlatformModule {
+export class PlatformModule implements NestModule {
+  constructor(private readonly config: AppConfig) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(apiVersionHeader(this.config.apiV1Str)).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  }
+
   static forRoot(): DynamicModule {
     return {
       module: PlatformModule,

@@ -1,5 +1,5 @@
-import { cableEndpointFields, LocationResource, SiteResource } from '../dcim/dcim.resources';
-import { choice, date, integer, longText, relation, slug, text } from '../framework/resource/fields';
+import { cableEndpointFields } from '../dcim/dcim.resources';
+import { choice, date, genericRelation, integer, longText, relation, slug, text } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
@@ -69,7 +69,10 @@ export const CircuitResource = defineResource({
   uniqueTogether: [['provider', 'cid']],
 });
 
-/** Side A or Z of a circuit, at a site or a location; a cable may end on it. */
+/** What a circuit termination may point at (NetBox 4.2's `termination_type`). */
+export const CIRCUIT_TERMINATION_TARGETS = ['dcim.site', 'dcim.location', 'dcim.region', 'dcim.sitegroup'];
+
+/** Side A or Z of a circuit, at a site, location, region or site group; a cable may end on it. */
 export const CircuitTerminationResource = defineResource({
   appLabel: 'circuits',
   model: 'circuittermination',
@@ -85,8 +88,7 @@ export const CircuitTerminationResource = defineResource({
       ],
       { required: true },
     ),
-    site: relation(() => SiteResource, { onDelete: 'PROTECT' }),
-    location: relation(() => LocationResource, { onDelete: 'PROTECT' }),
+    termination: genericRelation(),
     port_speed: integer({ min: 0, nullable: true }),
     upstream_speed: integer({ min: 0, nullable: true }),
     xconnect_id: text({ maxLength: 50, search: true }),
@@ -99,9 +101,14 @@ export const CircuitTerminationResource = defineResource({
   ordering: ['circuit', 'term_side'],
   uniqueTogether: [['circuit', 'term_side']],
   relatedObject: 'circuit',
-  validate: (values): Record<string, string[]> => {
-    const hasSite = values.site_id != null;
-    const hasLocation = values.location_id != null;
-    return hasSite === hasLocation ? { non_field_errors: ['A circuit termination must be attached to either a site or a location.'] } : {};
+  // NetBox 4.2+: a termination points at a site, location, region or site group.
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    if (values.termination_type_id == null) return {};
+    const [type] = (await manager.query(`SELECT app_label || '.' || model AS label FROM core_objecttype WHERE id = $1`, [
+      values.termination_type_id,
+    ])) as Array<{ label: string }>;
+    return CIRCUIT_TERMINATION_TARGETS.includes(type?.label)
+      ? {}
+      : { termination_type: [`A circuit terminates on one of ${CIRCUIT_TERMINATION_TARGETS.join(', ')}.`] };
   },
 });

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { readObjectId } from '../framework/resource/field-input';
-import { ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
+import { ExtraFilter, ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
 import { ResourceSerializer } from '../framework/resource/resource-serializer';
 
 /** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
@@ -177,3 +177,32 @@ async function endProblems(manager: EntityManager, raw: unknown, cableId: number
   }
   return problems;
 }
+
+/** Terminations whose object lies on one of the devices the `devices` SQL selects. */
+function terminatedOnDevices(alias: string, devices: string): string {
+  const kinds = Object.entries(CABLE_TERMINATION_TABLES).filter(([type]) => type.startsWith('dcim.'));
+  const matches = kinds
+    .map(([type, table]) => `(ot.app_label || '.' || ot.model = '${type}' AND ct.termination_id IN (SELECT id FROM ${table} WHERE device_id IN (${devices})))`)
+    .join(' OR ');
+  return `EXISTS (SELECT 1 FROM ${CABLE_TERMINATION_TABLE} ct JOIN core_objecttype ot ON ot.id = ct.termination_type_id
+                   WHERE ct.cable_id = ${alias}.id AND (${matches}))`;
+}
+
+function idsFilter(devices: (parameter: string) => string): ExtraFilter {
+  return (values, alias, prefix) => {
+    if (values.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
+    return { where: terminatedOnDevices(alias, devices(prefix)), params: { [prefix]: values.map(Number) } };
+  };
+}
+
+function namesFilter(devices: (parameter: string) => string): ExtraFilter {
+  return (values, alias, prefix) => ({ where: terminatedOnDevices(alias, devices(prefix)), params: { [prefix]: values } });
+}
+
+/** NetBox's cable filters by the devices and sites its ends are on: `device_id`, `device`, `site_id`, `site`. */
+export const CABLE_FILTERS: Record<string, ExtraFilter> = {
+  device_id: idsFilter((parameter) => `:...${parameter}`),
+  device: namesFilter((parameter) => `SELECT id FROM dcim_device WHERE name IN (:...${parameter})`),
+  site_id: idsFilter((parameter) => `SELECT id FROM dcim_device WHERE site_id IN (:...${parameter})`),
+  site: namesFilter((parameter) => `SELECT d.id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id WHERE s.slug IN (:...${parameter})`),
+};

@@ -2,9 +2,10 @@ import { boolean, choice, color, decimal, genericRelation, integer, json, longTe
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
-import { CABLE_TERMINATION_TABLE, cableTerminationsExtension } from './cable-terminations';
+import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
 import { renderDeviceConfig } from './device-config';
+import { frontPortRearPortsExtension } from './front-port-rear-ports';
 import {
   CABLE_STATUS_CHOICES,
   CABLE_TYPE_CHOICES,
@@ -239,6 +240,16 @@ export const FrontPortTemplateResource = defineResource({
     ['module_type', 'name'],
   ],
   validate: exactlyOneOf('device_type', 'module_type'),
+  extensions: [
+    frontPortRearPortsExtension({
+      mapping: 'dcim_porttemplatemapping',
+      rear: 'dcim_rearporttemplate',
+      parents: [
+        { key: 'device_type', column: 'device_type_id' },
+        { key: 'module_type', column: 'module_type_id' },
+      ],
+    }),
+  ],
   standard: { tags: false, customFields: false },
 });
 
@@ -413,6 +424,7 @@ export const FrontPortResource = defineResource({
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',
+  extensions: [frontPortRearPortsExtension({ mapping: 'dcim_portmapping', rear: 'dcim_rearport', parents: [{ key: 'device', column: 'device_id' }] })],
   actions: [
     {
       name: 'trace',
@@ -505,6 +517,7 @@ export const CableResource = defineResource({
   brief: ['label', 'description'],
   ordering: ['id'],
   extensions: [cableTerminationsExtension()],
+  extraFilters: CABLE_FILTERS,
   validate: (values): Record<string, string[]> =>
     values.length !== null && values.length !== undefined && !values.length_unit
       ? { length_unit: ['Must specify a unit when setting a cable length'] }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Options, Param, Patch, Post, Put, Query, Req, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { PlatformApi } from '../../../common/auth/authenticated.decorator';
@@ -7,6 +7,7 @@ import { currentRequestId } from '../../../common/logging/request-context';
 import { NotFoundError } from '../../../common/errors/common-errors';
 import type { QueryParameters } from '../query/filter-parser';
 import { ResourceDefinition } from './resource-definition';
+import { resourceMetadata } from './resource-metadata';
 import { RequestScope, ResourceService } from './resource.service';
 
 /** Object ids are 4-byte serials; anything else in the path is simply not an object. */
@@ -56,6 +57,16 @@ export function resourceController(definition: ResourceDefinition): Type {
     @Get()
     list(@Req() request: Request, @Query() query: QueryParameters) {
       return this.resources.list(definition, query, requestScope(request));
+    }
+
+    @Options()
+    listMetadata() {
+      return resourceMetadata(definition, false);
+    }
+
+    @Options(':id')
+    detailMetadata() {
+      return resourceMetadata(definition, true);
     }
 
     @Get(':id')

@@ -136,8 +136,8 @@ export class ResourceSerializer {
     return object;
   }
 
-  /** `{id, url, display, …brief fields}`; relations inside a nested object stay ids to keep it flat. */
-  private nested(definition: ResourceDefinition, row: ResourceRow, data: ReferenceData): SerializedObject {
+  /** `{id, url, display, …brief fields}`; a relation among the brief fields nests one level further. */
+  private nested(definition: ResourceDefinition, row: ResourceRow, data: ReferenceData, depth = 0): SerializedObject {
     const object: SerializedObject = { id: row.id, url: this.url(data.baseUrl, definition, row.id), display: definition.display(row) };
     for (const name of definition.brief) {
       const field = definition.fields[name];
@@ -145,7 +145,11 @@ export class ResourceSerializer {
         if (name === 'created' || name === 'last_updated') object[name] = isoOrNull(row[name]);
         continue;
       }
-      if (field.kind === 'relation') object[name] = this.fieldValue(definition, name, field, row, data)[name];
+      if (field.kind === 'relation') {
+        const id = row[field.column ?? `${name}_id`] as number | null;
+        // Two levels at most (what loadReferences fetched); deeper references stay plain ids.
+        object[name] = id === null ? null : depth < 1 ? this.reference(field.target(), id, data, depth + 1) : id;
+      }
       else if (field.kind !== 'many' && field.kind !== 'generic') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
     }
     return object;
@@ -181,10 +185,10 @@ export class ResourceSerializer {
   }
 
   /** A referenced object: object types read as `"app.model"`, like NetBox's content-type fields. */
-  private reference(target: ResourceDefinition, id: number, data: ReferenceData): unknown {
+  private reference(target: ResourceDefinition, id: number, data: ReferenceData, depth = 0): unknown {
     if (target.objectType === OBJECT_TYPE_OBJECT) return this.registry.objectTypeLabel(id) ?? id;
     const row = data.rowsByTable.get(target.table)?.get(id);
-    return row ? this.nested(target, row, data) : { id, url: this.url(data.baseUrl, target, id), display: String(id) };
+    return row ? this.nested(target, row, data, depth) : { id, url: this.url(data.baseUrl, target, id), display: String(id) };
   }
 
   private customFieldValues(row: ResourceRow, customFields: readonly CustomFieldDefinition[]): Record<string, unknown> {
@@ -246,14 +250,27 @@ export class ResourceSerializer {
           if (target) want(target, row[columns.id]);
         }
       }
-      for (const [target, ids] of pending) {
-        const loaded = (await manager.query(
-          `SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ANY($1)`,
-          [[...ids]],
-        )) as Array<Record<string, unknown>>;
-        const byId = data.rowsByTable.get(target.table) ?? new Map<number, ResourceRow>();
-        for (const raw of loaded) byId.set(Number(raw.id), normalizeRow(target, raw));
-        data.rowsByTable.set(target.table, byId);
+      // Two rounds: the referenced objects, then what their nested form refers to (a device
+      // type's manufacturer inside a device), each round one query per table.
+      for (let round = 0; round < 2 && pending.size > 0; round++) {
+        const batch = [...pending];
+        pending.clear();
+        for (const [target, ids] of batch) {
+          const byId = data.rowsByTable.get(target.table) ?? new Map<number, ResourceRow>();
+          const missing = [...ids].filter((id) => !byId.has(id));
+          if (missing.length === 0) continue;
+          const loaded = (await manager.query(
+            `SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ANY($1)`,
+            [missing],
+          )) as Array<Record<string, unknown>>;
+          const rowsLoaded = loaded.map((raw) => normalizeRow(target, raw));
+          for (const row of rowsLoaded) byId.set(row.id, row);
+          data.rowsByTable.set(target.table, byId);
+          for (const { name, field, column } of relationFields(target)) {
+            if (!target.brief.includes(name)) continue;
+            for (const row of rowsLoaded) want(field.target(), row[column]);
+          }
+        }
       }
       if (definition.standardAttributes.customFields && representation === 'full') {
         data.customFields = await this.customFieldsFor(manager, definition.objectType);
