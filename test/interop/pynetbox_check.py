@@ -1,0 +1,905 @@
+#!/usr/bin/env python3
+"""Interop check: a real NetBox client (pynetbox, as Debian packages it) against this server.
+
+Environment:
+  PLATFORM_URL        base URL of the server (the client appends /api/)
+  PLATFORM_TOKEN      a platform API token (Authorization: Token <key>)
+  PLATFORM_USERNAME,  optional: the token owner's credentials, for pynetbox's create_token()
+  PLATFORM_PASSWORD
+  INTEROP_KEEP_GOING  "1": run every check and report each failure (default: stop at the first)
+  INTEROP_RESULTS     optional file to write {"passed": n, "failed": n, "total": n} to
+
+Prints one line per check ("ok N - …" / "FAIL N - …") and a summary line; exits 1 on failure.
+Everything is done through pynetbox's public API, the way a NetBox user's script does it, and every
+check asserts the values read back from the server. Objects are named with a random run prefix, so
+the check can run against a server that already holds data.
+"""
+
+import json
+import os
+import secrets
+import sys
+import traceback
+from types import SimpleNamespace
+from urllib.parse import parse_qs, urlsplit
+
+import pynetbox
+from pynetbox.core.query import ContentError
+from pynetbox.core.response import Record
+from pynetbox.models.circuits import CircuitTerminations
+from pynetbox.models.dcim import Cables, Devices, DeviceTypes, RearPorts
+
+URL = os.environ.get("PLATFORM_URL", "").rstrip("/")
+TOKEN = os.environ.get("PLATFORM_TOKEN", "")
+USERNAME = os.environ.get("PLATFORM_USERNAME", "")
+PASSWORD = os.environ.get("PLATFORM_PASSWORD", "")
+KEEP_GOING = os.environ.get("INTEROP_KEEP_GOING", "") not in ("", "0", "false", "no")
+RESULTS = os.environ.get("INTEROP_RESULTS", "")
+
+P = "interop-" + secrets.token_hex(3)  # run prefix: every object this run creates starts with it
+PAGE_SITES = 120  # more than NetBox's default page size of 50: three pages when read 50 at a time
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(actual, expected, what):
+    if actual != expected:
+        raise CheckFailed(f"{what}: expected {expected!r}, got {actual!r}")
+
+
+def expect_true(condition, what):
+    if not condition:
+        raise CheckFailed(what)
+
+
+def ident(value):
+    """The id of a nested object as pynetbox holds it (a Record, a dict or a bare id)."""
+    if isinstance(value, Record):
+        return value.id
+    if isinstance(value, dict):
+        return value.get("id")
+    return value
+
+
+def choice_value(value):
+    """A NetBox choice field reads {"value", "label"}; pynetbox makes it a Record."""
+    if isinstance(value, Record):
+        return value.value
+    if isinstance(value, dict):
+        return value.get("value")
+    return value
+
+
+def names(records):
+    return [r.name for r in records]
+
+
+def describe_request_error(error):
+    request = error.req.request
+    body = request.body
+    if isinstance(body, bytes):
+        body = body.decode("utf-8", "replace")
+    text = error.req.text
+    if len(text) > 1500:
+        text = text[:1500] + "…"
+    return (
+        f"{request.method} {request.url}"
+        + (f" with body {body}" if body else "")
+        + f" answered {error.req.status_code} {error.req.reason}: {text}"
+    )
+
+
+class Recording:
+    """Records the query parameters of each request a client makes (to see pynetbox's paging)."""
+
+    def __init__(self, client):
+        self.session = client.http_session
+        self.calls = []
+
+    def hook(self, response, *args, **kwargs):
+        self.calls.append(parse_qs(urlsplit(response.request.url).query))
+
+    def __enter__(self):
+        self.session.hooks["response"].append(self.hook)
+        return self.calls
+
+    def __exit__(self, *exc):
+        self.session.hooks["response"].remove(self.hook)
+        return False
+
+
+class Shared(SimpleNamespace):
+    """Objects shared between checks; a missing one means an earlier check failed to make it."""
+
+    def __getattr__(self, name):
+        raise CheckFailed(f"needs s.{name}, which an earlier failing check should have created")
+
+
+class Runner:
+    """Checks are registered in order, then run; by default the first failure stops the run."""
+
+    def __init__(self):
+        self.checks = []
+        self.passed = 0
+        self.failed = 0
+        self.first_failure = None
+
+    def add(self, name, function):
+        self.checks.append((name, function))
+
+    def run_all(self):
+        for number, (name, function) in enumerate(self.checks, start=1):
+            if not self.run(number, name, function) and not KEEP_GOING:
+                not_run = len(self.checks) - number
+                if not_run:
+                    print(f"pynetbox interop: stopped at the first failure; {not_run} checks not run (INTEROP_KEEP_GOING=1 runs them)")
+                break
+        self.finish()
+
+    def run(self, number, name, function):
+        try:
+            function()
+        except Exception as error:  # every failure is reported, whatever raised it
+            self.failed += 1
+            if isinstance(error, CheckFailed):
+                message = str(error)
+            elif isinstance(error, pynetbox.RequestError):
+                message = describe_request_error(error)
+            elif isinstance(error, ContentError):
+                message = f"{error} ({error.req.request.method} {error.req.url} answered {error.req.status_code}: {error.req.text[:500]})"
+            else:
+                frame = traceback.extract_tb(error.__traceback__)[-1]
+                message = f"{type(error).__name__}: {error} (at {os.path.basename(frame.filename)}:{frame.lineno})"
+            print(f"FAIL {number} - {name}: {message}", flush=True)
+            if self.first_failure is None:
+                self.first_failure = f"{number} - {name}: {message}"
+            return False
+        self.passed += 1
+        print(f"ok {number} - {name}", flush=True)
+        return True
+
+    def finish(self):
+        print(f"pynetbox interop: {self.passed} passed, {self.failed} failed", flush=True)
+        if RESULTS:
+            with open(RESULTS, "w", encoding="utf-8") as results:
+                json.dump({"passed": self.passed, "failed": self.failed, "total": len(self.checks)}, results)
+        if self.failed:
+            print(f"pynetbox interop: first failure: {self.first_failure}", flush=True)
+            sys.exit(1)
+        sys.exit(0)
+
+
+def main():
+    if not URL or not TOKEN:
+        print("pynetbox_check.py: set PLATFORM_URL and PLATFORM_TOKEN", file=sys.stderr)
+        sys.exit(2)
+    print(f"pynetbox {pynetbox.__version__} against {URL} (run prefix {P})", flush=True)
+    nb = pynetbox.api(URL, token=TOKEN)
+    s = Shared()  # objects shared between checks
+    runner = Runner()
+    check = runner.add
+
+    # ------------------------------------------------------------------ sites
+    def create_tenant():
+        s.tenant = nb.tenancy.tenants.create(name=f"{P}-tenant", slug=f"{P}-tenant")
+        expect(s.tenant.name, f"{P}-tenant", "tenant name")
+
+    check("tenancy.tenants.create (for site relations)", create_tenant)
+
+    def create_site():
+        s.site_a = nb.dcim.sites.create(
+            name=f"{P}-site-a",
+            slug=f"{P}-site-a",
+            status="planned",
+            facility="Hall 1",
+            time_zone="Europe/Amsterdam",
+            latitude=52.370216,
+            longitude=4.895168,
+            description="first site",
+        )
+        site = s.site_a
+        expect_true(isinstance(site.id, int) and site.id > 0, f"site id is a positive integer, got {site.id!r}")
+        expect(site.name, f"{P}-site-a", "name")
+        expect(site.slug, f"{P}-site-a", "slug")
+        expect(choice_value(site.status), "planned", "status.value")
+        expect(site.status.label, "Planned", "status.label")
+        expect(site.facility, "Hall 1", "facility")
+        expect(site.time_zone, "Europe/Amsterdam", "time_zone")
+        expect(round(float(site.latitude), 6), 52.370216, "latitude")
+        expect(round(float(site.longitude), 6), 4.895168, "longitude")
+        expect(site.url, f"{URL}/api/dcim/sites/{site.id}/", "url")
+        expect(site.tenant, None, "tenant")
+
+    check("dcim.sites.create returns the new site with its values", create_site)
+
+    def get_site_by_name():
+        site = nb.dcim.sites.get(name=f"{P}-site-a")
+        expect_true(site is not None, "get(name=…) found nothing")
+        expect(site.id, s.site_a.id, "id of the site found by name")
+        expect(site.description, "first site", "description")
+        by_slug = nb.dcim.sites.get(slug=f"{P}-site-a")
+        expect(ident(by_slug), s.site_a.id, "id of the site found by slug")
+        expect(nb.dcim.sites.get(name=f"{P}-no-such-site"), None, "get(name=<unknown>)")
+
+    check("dcim.sites.get(name=…) and get(slug=…)", get_site_by_name)
+
+    def get_site_by_id():
+        site = nb.dcim.sites.get(s.site_a.id)
+        expect_true(site is not None, "get(id) found nothing")
+        expect(site.name, f"{P}-site-a", "name")
+        expect(choice_value(site.status), "planned", "status")
+        expect(nb.dcim.sites.get(2_000_000_000), None, "get(<unknown id>) (a 404 becomes None)")
+
+    check("dcim.sites.get(id), and None for an unknown id", get_site_by_id)
+
+    def bulk_create_sites():
+        created = nb.dcim.sites.create(
+            [
+                {"name": f"{P}-site-b", "slug": f"{P}-site-b", "status": "active", "facility": "Hall 2"},
+                {"name": f"{P}-site-c", "slug": f"{P}-site-c", "status": "retired"},
+            ]
+        )
+        expect_true(isinstance(created, list), f"bulk create answers a list, got {type(created).__name__}")
+        expect(sorted(names(created)), [f"{P}-site-b", f"{P}-site-c"], "names of the created sites")
+        s.site_b, s.site_c = sorted(created, key=lambda r: r.name)
+        expect(choice_value(s.site_c.status), "retired", "status of site c")
+
+    check("dcim.sites.create([…]) (bulk create)", bulk_create_sites)
+
+    def filter_sites():
+        planned = list(nb.dcim.sites.filter(q=P, status="planned"))
+        expect(names(planned), [f"{P}-site-a"], "filter(q=prefix, status='planned')")
+        several = list(nb.dcim.sites.filter(q=P, status=["planned", "retired"]))
+        expect(sorted(names(several)), [f"{P}-site-a", f"{P}-site-c"], "filter(status=[planned, retired])")
+        by_q = list(nb.dcim.sites.filter(f"{P}-site-b"))
+        expect(names(by_q), [f"{P}-site-b"], "filter('<name>') (the q search)")
+        expect(nb.dcim.sites.count(q=P), 3, "count(q=prefix)")
+        brief = list(nb.dcim.sites.filter(q=P, brief=True))
+        expect(len(brief), 3, "filter(brief=True) result count")
+        keys = set(dict(brief[0]))
+        expect_true({"id", "url", "display", "name", "slug"} <= keys, f"brief sites carry id/url/display/name/slug, got {sorted(keys)}")
+        expect_true("facility" not in keys, f"brief=True answers the brief representation, got {sorted(keys)}")
+
+    check("dcim.sites.filter by status (one and several), q, count, brief", filter_sites)
+
+    def save_site():
+        site = nb.dcim.sites.get(s.site_a.id)
+        site.description = "saved with .save()"
+        site.status = "active"
+        site.tenant = s.tenant.id
+        expect(site.updates(), {"description": "saved with .save()", "status": "active", "tenant": s.tenant.id}, "pynetbox's diff")
+        expect(site.save(), True, "save()")
+        again = nb.dcim.sites.get(s.site_a.id)
+        expect(again.description, "saved with .save()", "description after save")
+        expect(choice_value(again.status), "active", "status after save")
+        expect(ident(again.tenant), s.tenant.id, "tenant after save")
+        expect(again.tenant.name, f"{P}-tenant", "tenant name (nested)")
+        expect(again.facility, "Hall 1", "facility (not sent, must be unchanged)")
+        again.tenant = None
+        expect(again.save(), True, "save() clearing the tenant")
+        expect(nb.dcim.sites.get(s.site_a.id).tenant, None, "tenant after clearing")
+
+    check("Record.save() sends the changed fields (PATCH) and they read back", save_site)
+
+    def update_site():
+        site = nb.dcim.sites.get(s.site_b.id)
+        expect(site.update({"facility": "Hall 9", "description": "updated with .update()"}), True, "update({…})")
+        again = nb.dcim.sites.get(s.site_b.id)
+        expect(again.facility, "Hall 9", "facility after update")
+        expect(again.description, "updated with .update()", "description after update")
+        expect(choice_value(again.status), "active", "status (not sent, must be unchanged)")
+
+    check("Record.update({...})", update_site)
+
+    def paginate_sites():
+        batch = [
+            {"name": f"{P}-page-{i:03d}", "slug": f"{P}-page-{i:03d}", "status": "active"} for i in range(PAGE_SITES)
+        ]
+        created = nb.dcim.sites.create(batch)
+        expect(len(created), PAGE_SITES, "sites created in one bulk request")
+        s.page_names = [b["name"] for b in batch]
+        # Without a limit pynetbox asks for ?limit=0 (NetBox: the maximum page size) and follows `next`.
+        with Recording(nb) as calls:
+            listed = list(nb.dcim.sites.filter(q=f"{P}-page"))
+        expect(names(listed), s.page_names, "names, in NetBox's ordering by name, without repeats")
+        expect_true(calls and calls[0].get("limit") == ["0"], f"pynetbox's first list request carries limit=0: {calls}")
+        recordset = nb.dcim.sites.filter(q=f"{P}-page")
+        expect(len(recordset), PAGE_SITES, "len() of a RecordSet (the count field)")
+        everything = [r.id for r in nb.dcim.sites.all()]
+        expect(len(everything), len(set(everything)), "all() yields every site once")
+        expect_true({r.id for r in listed} <= set(everything) and s.site_a.id in everything, "all() yields every site")
+        expect(len(nb.dcim.sites.all()), len(everything), "len(all()) (the count field)")
+
+    check(f"list of {PAGE_SITES} sites (bulk-created), all() and len()", paginate_sites)
+
+    def paginate_sites_pages():
+        # limit=50: page 1 (limit=50), page 2 (limit=50&offset=50, built by pynetbox), page 3 from the
+        # answer's absolute `next` link.
+        with Recording(nb) as calls:
+            listed = list(nb.dcim.sites.filter(q=f"{P}-page", limit=50))
+        expect(names(listed), s.page_names, "names read 50 at a time")
+        expect([c.get("offset", ["0"])[0] for c in calls], ["0", "50", "100"], "offsets of the page requests")
+        window = list(nb.dcim.sites.filter(q=f"{P}-page", limit=10, offset=20))
+        expect(names(window), s.page_names[20:30], "filter(limit=10, offset=20) (one page only)")
+
+    check("pagination over pages of 50: offset, then the `next` link; one page with limit/offset", paginate_sites_pages)
+
+    def paginate_sites_threaded():
+        threaded = pynetbox.api(URL, token=TOKEN, threading=True)
+        with Recording(threaded) as calls:
+            listed = list(threaded.dcim.sites.filter(q=f"{P}-page", limit=50))
+        expect(sorted(names(listed)), s.page_names, "names fetched by the threaded client")
+        expect(sorted(c.get("offset", ["0"])[0] for c in calls), ["0", "100", "50"], "offsets fetched (concurrently)")
+
+    check("pagination with threading=True: pages fetched concurrently by offset", paginate_sites_threaded)
+
+    def bulk_update_sites():
+        result = nb.dcim.sites.filter(q=f"{P}-page").update(status="planned")
+        expect_true(isinstance(result, list) and len(result) == PAGE_SITES, f"RecordSet.update answers the {PAGE_SITES} sites")
+        expect(nb.dcim.sites.count(q=f"{P}-page", status="planned"), PAGE_SITES, "sites planned after RecordSet.update")
+        some = list(nb.dcim.sites.filter(q=f"{P}-page", limit=3, offset=0))
+        nb.dcim.sites.update([{"id": r.id, "description": "bulk"} for r in some])
+        expect(
+            [r.description for r in nb.dcim.sites.filter(id=[r.id for r in some])], ["bulk"] * 3, "descriptions after bulk update"
+        )
+
+    check("bulk update: RecordSet.update(status=…) and Endpoint.update([{id, …}])", bulk_update_sites)
+
+    def bulk_delete_sites():
+        some = list(nb.dcim.sites.filter(q=f"{P}-page", limit=5, offset=0))
+        expect(nb.dcim.sites.delete([r.id for r in some]), True, "delete([ids])")
+        expect(nb.dcim.sites.count(q=f"{P}-page"), PAGE_SITES - 5, "sites left after deleting 5 by id")
+        expect(nb.dcim.sites.filter(q=f"{P}-page").delete(), True, "RecordSet.delete()")
+        expect(nb.dcim.sites.count(q=f"{P}-page"), 0, "sites left after RecordSet.delete()")
+
+    check("bulk delete: Endpoint.delete([ids]) and RecordSet.delete()", bulk_delete_sites)
+
+    def delete_site():
+        site = nb.dcim.sites.get(s.site_c.id)
+        expect(site.delete(), True, "delete()")
+        expect(nb.dcim.sites.get(s.site_c.id), None, "get() after delete")
+        expect(sorted(names(nb.dcim.sites.filter(q=P))), [f"{P}-site-a", f"{P}-site-b"], "sites left")
+
+    check("Record.delete() of a site", delete_site)
+
+    # ------------------------------------------------------------------ device prerequisites
+    def create_manufacturer_and_role():
+        s.manufacturer = nb.dcim.manufacturers.create(name=f"{P}-maker", slug=f"{P}-maker")
+        expect(s.manufacturer.name, f"{P}-maker", "manufacturer name")
+        expect(ident(nb.dcim.manufacturers.get(slug=f"{P}-maker")), s.manufacturer.id, "manufacturer found by slug")
+        s.role = nb.dcim.device_roles.create(name=f"{P}-role", slug=f"{P}-role", color="00ff00")
+        expect(s.role.color, "00ff00", "device role color")
+        expect(ident(nb.dcim.device_roles.get(name=f"{P}-role")), s.role.id, "device role found by name")
+
+    check("dcim.manufacturers / dcim.device_roles create and get", create_manufacturer_and_role)
+
+    def create_device_type():
+        s.device_type = nb.dcim.device_types.create(
+            manufacturer=s.manufacturer.id, model=f"{P}-panel", slug=f"{P}-panel", part_number="PP-24", u_height=1
+        )
+        dt = s.device_type
+        expect_true(isinstance(dt, DeviceTypes), f"a DeviceTypes record, got {type(dt).__name__}")
+        expect(str(dt), f"{P}-panel", "str(device type) (its model)")
+        expect(ident(dt.manufacturer), s.manufacturer.id, "manufacturer id")
+        expect(dt.manufacturer.name, f"{P}-maker", "manufacturer name (nested)")
+        expect(dt.part_number, "PP-24", "part_number")
+        expect(float(dt.u_height), 1.0, "u_height")
+
+    check("dcim.device_types.create", create_device_type)
+
+    def create_port_templates():
+        dt = s.device_type.id
+        s.rear_template_1 = nb.dcim.rear_port_templates.create(device_type=dt, name="rear1", type="mpo", positions=2)
+        s.rear_template_2 = nb.dcim.rear_port_templates.create(device_type=dt, name="rear2", type="lc", positions=1)
+        expect(s.rear_template_1.positions, 2, "rear1 positions")
+        expect(choice_value(s.rear_template_1.type), "mpo", "rear1 type")
+        expect(ident(s.rear_template_1.device_type), dt, "rear1 device_type")
+        listed = list(nb.dcim.rear_port_templates.filter(device_type_id=dt))
+        expect(names(listed), ["rear1", "rear2"], "rear port templates of the device type")
+
+    check("dcim.rear_port_templates.create and filter(device_type_id=…)", create_port_templates)
+
+    def create_front_port_templates():
+        # NetBox 4.5 (advanced port mappings): a front port template names its rear-port positions in
+        # `rear_ports`: [{"position", "rear_port", "rear_port_position"}].
+        dt = s.device_type.id
+        wanted = [
+            ("front1", s.rear_template_1.id, 1),
+            ("front2", s.rear_template_1.id, 2),
+            ("front3", s.rear_template_2.id, 1),
+        ]
+        s.front_templates = []
+        for name, rear, position in wanted:
+            template = nb.dcim.front_port_templates.create(
+                device_type=dt,
+                name=name,
+                type="lc",
+                positions=1,
+                rear_ports=[{"position": 1, "rear_port": rear, "rear_port_position": position}],
+            )
+            s.front_templates.append(template)
+        listed = list(nb.dcim.front_port_templates.filter(device_type_id=dt))
+        expect(names(listed), ["front1", "front2", "front3"], "front port templates of the device type")
+
+    check("dcim.front_port_templates.create", create_front_port_templates)
+
+    def front_port_template_mappings():
+        for template, (rear, position) in zip(
+            s.front_templates, [(s.rear_template_1.id, 1), (s.rear_template_1.id, 2), (s.rear_template_2.id, 1)]
+        ):
+            again = nb.dcim.front_port_templates.get(template.id)
+            mappings = [dict(m) if isinstance(m, Record) else m for m in (getattr(again, "rear_ports", None) or [])]
+            expect(
+                [(m.get("position"), ident(m.get("rear_port")), m.get("rear_port_position")) for m in mappings],
+                [(1, rear, position)],
+                f"rear_ports of front port template {template.name} (NetBox 4.5 mapping field)",
+            )
+
+    check("front port templates read back their rear-port mapping (rear_ports)", front_port_template_mappings)
+
+    # ------------------------------------------------------------------ devices
+    def create_device():
+        s.device_a = nb.dcim.devices.create(
+            name=f"{P}-dev-a",
+            device_type=s.device_type.id,
+            role=s.role.id,
+            site=s.site_a.id,
+            status="planned",
+            serial="SN-A",
+        )
+        dev = s.device_a
+        expect_true(isinstance(dev, Devices), f"a Devices record, got {type(dev).__name__}")
+        expect(dev.name, f"{P}-dev-a", "name")
+        expect(ident(dev.device_type), s.device_type.id, "device_type id")
+        expect(str(dev.device_type), f"{P}-panel", "device_type model")
+        expect(ident(dev.role), s.role.id, "role id")
+        expect(dev.role.name, f"{P}-role", "role name")
+        expect(ident(dev.site), s.site_a.id, "site id")
+        expect(dev.site.name, f"{P}-site-a", "site name")
+        expect(choice_value(dev.status), "planned", "status")
+        expect(dev.serial, "SN-A", "serial")
+        expect(dev.url, f"{URL}/api/dcim/devices/{dev.id}/", "url")
+
+    check("dcim.devices.create", create_device)
+
+    def nested_objects_of_nested_objects():
+        dev = nb.dcim.devices.get(s.device_a.id)
+        manufacturer = dev.device_type.manufacturer
+        expect(ident(manufacturer), s.manufacturer.id, "device.device_type.manufacturer id")
+        expect(manufacturer.display, f"{P}-maker", "device.device_type.manufacturer.display")
+
+    check("a device's device_type carries its manufacturer (id and display)", nested_objects_of_nested_objects)
+
+    def lazy_nested_details():
+        dev = nb.dcim.devices.get(s.device_a.id)
+        # facility is not in a nested site: pynetbox fetches the site from its `url`.
+        expect(dev.site.facility, "Hall 1", "device.site.facility (fetched through the nested url)")
+
+    check("nested records load their full object from their url", lazy_nested_details)
+
+    def instantiated_ports():
+        dev = s.device_a.id
+        fronts = list(nb.dcim.front_ports.filter(device_id=dev))
+        expect(names(fronts), ["front1", "front2", "front3"], "front ports of the new device")
+        for port in fronts:
+            expect(ident(port.device), dev, f"{port.name}.device")
+            expect(choice_value(port.type), "lc", f"{port.name}.type")
+            expect(port.cable, None, f"{port.name}.cable")
+        rears = list(nb.dcim.rear_ports.filter(device_id=dev))
+        expect(names(rears), ["rear1", "rear2"], "rear ports of the new device")
+        expect([r.positions for r in rears], [2, 1], "rear port positions")
+        expect_true(all(isinstance(r, RearPorts) for r in rears), "rear ports are RearPorts records")
+        expect(len(nb.dcim.front_ports.filter(device_id=dev)), 3, "len() of the front-port RecordSet")
+
+    check("the device's instantiated ports: front_ports / rear_ports.filter(device_id=…)", instantiated_ports)
+
+    def instantiated_port_mappings():
+        rears = {r.name: r.id for r in nb.dcim.rear_ports.filter(device_id=s.device_a.id)}
+        expected = {"front1": (rears.get("rear1"), 1), "front2": (rears.get("rear1"), 2), "front3": (rears.get("rear2"), 1)}
+        for port in nb.dcim.front_ports.filter(device_id=s.device_a.id):
+            mappings = [dict(m) if isinstance(m, Record) else m for m in (getattr(port, "rear_ports", None) or [])]
+            rear, position = expected[port.name]
+            expect(
+                [(m.get("position"), ident(m.get("rear_port")), m.get("rear_port_position")) for m in mappings],
+                [(1, rear, position)],
+                f"rear_ports of front port {port.name}",
+            )
+
+    check("instantiated front ports read back their rear-port mapping (rear_ports)", instantiated_port_mappings)
+
+    def get_and_filter_devices():
+        s.device_b = nb.dcim.devices.create(
+            name=f"{P}-dev-b", device_type=s.device_type.id, role=s.role.id, site=s.site_a.id
+        )
+        expect(choice_value(s.device_b.status), "active", "default status")
+        found = nb.dcim.devices.get(name=f"{P}-dev-a")
+        expect(ident(found), s.device_a.id, "get(name=…)")
+        in_site = list(nb.dcim.devices.filter(site_id=s.site_a.id))
+        expect(sorted(names(in_site)), [f"{P}-dev-a", f"{P}-dev-b"], "filter(site_id=…)")
+        by_role = list(nb.dcim.devices.filter(role_id=s.role.id, status="planned"))
+        expect(names(by_role), [f"{P}-dev-a"], "filter(role_id=…, status='planned')")
+
+    check("dcim.devices.get(name=…) and filter(site_id / role_id / status)", get_and_filter_devices)
+
+    def save_device():
+        dev = nb.dcim.devices.get(s.device_a.id)
+        dev.serial = "SN-A2"
+        dev.status = "active"
+        expect(dev.save(), True, "save()")
+        again = nb.dcim.devices.get(s.device_a.id)
+        expect(again.serial, "SN-A2", "serial after save")
+        expect(choice_value(again.status), "active", "status after save")
+        expect(ident(again.device_type), s.device_type.id, "device_type (unchanged)")
+
+    check("device Record.save()", save_device)
+
+    def update_device():
+        dev = nb.dcim.devices.get(s.device_b.id)
+        expect(dev.update({"description": "moved", "site": s.site_b.id, "asset_tag": f"{P}-asset"}), True, "update({…})")
+        again = nb.dcim.devices.get(s.device_b.id)
+        expect(again.description, "moved", "description after update")
+        expect(ident(again.site), s.site_b.id, "site after update")
+        expect(again.asset_tag, f"{P}-asset", "asset_tag after update")
+        expect(again.update({"site": s.site_a.id}), True, "moving it back")
+        expect(ident(nb.dcim.devices.get(s.device_b.id).site), s.site_a.id, "site after moving back")
+
+    check("device Record.update({...}) including a relation", update_device)
+
+    def delete_device():
+        dev = nb.dcim.devices.create(name=f"{P}-dev-tmp", device_type=s.device_type.id, role=s.role.id, site=s.site_a.id)
+        expect(len(list(nb.dcim.front_ports.filter(device_id=dev.id))), 3, "front ports of the temporary device")
+        expect(dev.delete(), True, "delete()")
+        expect(nb.dcim.devices.get(dev.id), None, "get() after delete")
+        expect(list(nb.dcim.front_ports.filter(device_id=dev.id)), [], "its front ports are gone")
+        expect(list(nb.dcim.rear_ports.filter(device_id=dev.id)), [], "its rear ports are gone")
+
+    check("device Record.delete() removes its ports", delete_device)
+
+    # ------------------------------------------------------------------ cables
+    def prepare_cable_ends():
+        s.device_c = nb.dcim.devices.create(
+            name=f"{P}-dev-c", device_type=s.device_type.id, role=s.role.id, site=s.site_a.id
+        )
+        s.rear = {}
+        for label, device in (("a", s.device_a), ("b", s.device_b), ("c", s.device_c)):
+            for port in nb.dcim.rear_ports.filter(device_id=device.id):
+                s.rear[f"{label}.{port.name}"] = port
+        expect(sorted(s.rear), ["a.rear1", "a.rear2", "b.rear1", "b.rear2", "c.rear1", "c.rear2"], "rear ports to cable")
+
+    check("three devices' rear ports to cable", prepare_cable_ends)
+
+    def rear_end(key):
+        return [{"object_type": "dcim.rearport", "object_id": s.rear[key].id}]
+
+    def create_cable():
+        s.cable = nb.dcim.cables.create(
+            a_terminations=rear_end("a.rear1"),
+            b_terminations=rear_end("b.rear1"),
+            status="planned",
+            type="smf",
+            label=f"{P}-cable-1",
+            color="ffff00",
+            length=12.5,
+            length_unit="m",
+        )
+        cable = s.cable
+        expect_true(isinstance(cable, Cables), f"a Cables record, got {type(cable).__name__}")
+        expect(cable.label, f"{P}-cable-1", "label")
+        expect(choice_value(cable.status), "planned", "status")
+        expect(choice_value(cable.type), "smf", "type")
+        expect(cable.color, "ffff00", "color")
+        expect(float(cable.length), 12.5, "length")
+        expect(choice_value(cable.length_unit), "m", "length_unit")
+        for end, key in (("a_terminations", "a.rear1"), ("b_terminations", "b.rear1")):
+            terminations = getattr(cable, end)
+            expect(len(terminations), 1, f"{end} length")
+            expect_true(
+                isinstance(terminations[0], RearPorts),
+                f"{end}[0] becomes a RearPorts record (needs object_type and object), got {terminations[0]!r}",
+            )
+            expect(terminations[0].id, s.rear[key].id, f"{end}[0].id")
+
+    check("dcim.cables.create with a_terminations / b_terminations", create_cable)
+
+    def read_cable():
+        cable = nb.dcim.cables.get(s.cable.id)
+        expect(str(cable), "rear1 <> rear1", "str(cable) (pynetbox names the two ends)")
+        expect([t.id for t in cable.a_terminations], [s.rear["a.rear1"].id], "a_terminations ids")
+        expect([t.id for t in cable.b_terminations], [s.rear["b.rear1"].id], "b_terminations ids")
+        expect(ident(cable.a_terminations[0].device), s.device_a.id, "a end's device id")
+        expect(cable.a_terminations[0].device.display, f"{P}-dev-a", "a end's device display")
+        port_a = nb.dcim.rear_ports.get(s.rear["a.rear1"].id)
+        expect(ident(port_a.cable), s.cable.id, "a.rear1.cable")
+        expect(port_a.cable_end, "A", "a.rear1.cable_end")
+        port_b = nb.dcim.rear_ports.get(s.rear["b.rear1"].id)
+        expect(ident(port_b.cable), s.cable.id, "b.rear1.cable")
+        expect(port_b.cable_end, "B", "b.rear1.cable_end")
+
+    check("cable read back: its ends, and the ports' cable / cable_end", read_cable)
+
+    def filter_cables():
+        s.cable_2 = nb.dcim.cables.create(
+            a_terminations=rear_end("b.rear2"), b_terminations=rear_end("c.rear1"), label=f"{P}-cable-2"
+        )
+        expect(choice_value(s.cable_2.status), "connected", "default status")
+        expect(names_of_cables(nb.dcim.cables.filter(device_id=s.device_a.id)), [f"{P}-cable-1"], "filter(device_id=a)")
+        expect(names_of_cables(nb.dcim.cables.filter(device_id=s.device_c.id)), [f"{P}-cable-2"], "filter(device_id=c)")
+        expect(
+            names_of_cables(nb.dcim.cables.filter(device_id=s.device_b.id)),
+            [f"{P}-cable-1", f"{P}-cable-2"],
+            "filter(device_id=b)",
+        )
+        expect(names_of_cables(nb.dcim.cables.filter(q=P, status="planned")), [f"{P}-cable-1"], "filter(q, status)")
+        expect(ident(nb.dcim.cables.get(label=f"{P}-cable-2")), s.cable_2.id, "get(label=…)")
+
+    def names_of_cables(records):
+        return sorted(r.label for r in records)
+
+    check("dcim.cables.filter(device_id=…, status=…, q=…) and get(label=…)", filter_cables)
+
+    def save_cable():
+        cable = nb.dcim.cables.get(s.cable.id)
+        cable.label = f"{P}-cable-1-renamed"
+        cable.status = "connected"
+        expect(cable.updates(), {"label": f"{P}-cable-1-renamed", "status": "connected"}, "pynetbox's diff")
+        expect(cable.save(), True, "save()")
+        again = nb.dcim.cables.get(s.cable.id)
+        expect(again.label, f"{P}-cable-1-renamed", "label after save")
+        expect(choice_value(again.status), "connected", "status after save")
+        expect([t.id for t in again.a_terminations], [s.rear["a.rear1"].id], "a end unchanged")
+        expect([t.id for t in again.b_terminations], [s.rear["b.rear1"].id], "b end unchanged")
+
+    check("cable Record.save() of label and status keeps its ends", save_cable)
+
+    def update_cable():
+        cable = nb.dcim.cables.get(s.cable.id)
+        expect(cable.update({"color": "00ffff", "length": 20, "description": "trunk"}), True, "update({…})")
+        again = nb.dcim.cables.get(s.cable.id)
+        expect(again.color, "00ffff", "color after update")
+        expect(float(again.length), 20.0, "length after update")
+        expect(again.description, "trunk", "description after update")
+
+    check("cable Record.update({...})", update_cable)
+
+    def reterminate_cable():
+        cable = nb.dcim.cables.get(s.cable.id)
+        expect(cable.update({"b_terminations": rear_end("c.rear2")}), True, "update({'b_terminations': […]})")
+        again = nb.dcim.cables.get(s.cable.id)
+        expect([t.id for t in again.b_terminations], [s.rear["c.rear2"].id], "b end after update")
+        expect([t.id for t in again.a_terminations], [s.rear["a.rear1"].id], "a end unchanged")
+        expect(nb.dcim.rear_ports.get(s.rear["b.rear1"].id).cable, None, "the old b port is free")
+        moved = nb.dcim.rear_ports.get(s.rear["c.rear2"].id)
+        expect(ident(moved.cable), s.cable.id, "the new b port's cable")
+        expect(moved.cable_end, "B", "the new b port's cable_end")
+
+    check("cable update of b_terminations moves the end", reterminate_cable)
+
+    def delete_cables():
+        expect(nb.dcim.cables.get(s.cable_2.id).delete(), True, "delete() of cable 2")
+        expect(nb.dcim.cables.get(s.cable_2.id), None, "get() after delete")
+        expect(nb.dcim.rear_ports.get(s.rear["c.rear1"].id).cable, None, "c.rear1 is free")
+        expect(s.cable.delete(), True, "delete() of cable 1")
+        expect(nb.dcim.cables.get(s.cable.id), None, "get() after delete")
+        for key in ("a.rear1", "c.rear2", "b.rear2"):
+            expect(nb.dcim.rear_ports.get(s.rear[key].id).cable, None, f"{key} is free")
+        expect(list(nb.dcim.cables.filter(q=P)), [], "no cable of this run left")
+
+    check("cable Record.delete() frees the ports", delete_cables)
+
+    # ------------------------------------------------------------------ circuits
+    def create_provider_and_type():
+        s.provider = nb.circuits.providers.create(name=f"{P}-carrier", slug=f"{P}-carrier")
+        expect(s.provider.name, f"{P}-carrier", "provider name")
+        s.circuit_type = nb.circuits.circuit_types.create(name=f"{P}-transit", slug=f"{P}-transit")
+        expect(s.circuit_type.slug, f"{P}-transit", "circuit type slug")
+        expect(ident(nb.circuits.providers.get(slug=f"{P}-carrier")), s.provider.id, "provider found by slug")
+        expect(ident(nb.circuits.circuit_types.get(name=f"{P}-transit")), s.circuit_type.id, "circuit type by name")
+
+    check("circuits.providers / circuits.circuit_types create and get", create_provider_and_type)
+
+    def create_circuit():
+        s.circuit = nb.circuits.circuits.create(
+            cid=f"{P}-cid-1",
+            provider=s.provider.id,
+            type=s.circuit_type.id,
+            status="planned",
+            commit_rate=10000,
+            install_date="2024-01-15",
+            description="first circuit",
+        )
+        c = s.circuit
+        expect(str(c), f"{P}-cid-1", "str(circuit) (its cid)")
+        expect(ident(c.provider), s.provider.id, "provider id")
+        expect(c.provider.name, f"{P}-carrier", "provider name")
+        expect(ident(c.type), s.circuit_type.id, "type id")
+        expect(choice_value(c.status), "planned", "status")
+        expect(c.commit_rate, 10000, "commit_rate")
+        expect(c.install_date, "2024-01-15", "install_date")
+        s.circuit_2 = nb.circuits.circuits.create(cid=f"{P}-cid-2", provider=s.provider.id, type=s.circuit_type.id)
+        expect(choice_value(s.circuit_2.status), "active", "default status")
+
+    check("circuits.circuits.create", create_circuit)
+
+    def get_and_filter_circuits():
+        expect(ident(nb.circuits.circuits.get(cid=f"{P}-cid-1")), s.circuit.id, "get(cid=…)")
+        expect(nb.circuits.circuits.get(s.circuit.id).description, "first circuit", "get(id)")
+        listed = [c.cid for c in nb.circuits.circuits.filter(provider_id=s.provider.id)]
+        expect(sorted(listed), [f"{P}-cid-1", f"{P}-cid-2"], "filter(provider_id=…)")
+        planned = [c.cid for c in nb.circuits.circuits.filter(q=P, status="planned")]
+        expect(planned, [f"{P}-cid-1"], "filter(q=…, status='planned')")
+
+    check("circuits.circuits.get(cid=…) and filter(provider_id / status / q)", get_and_filter_circuits)
+
+    def save_and_update_circuit():
+        c = nb.circuits.circuits.get(s.circuit.id)
+        c.commit_rate = 20000
+        c.status = "active"
+        expect(c.save(), True, "save()")
+        again = nb.circuits.circuits.get(s.circuit.id)
+        expect(again.commit_rate, 20000, "commit_rate after save")
+        expect(choice_value(again.status), "active", "status after save")
+        expect(again.update({"description": "renewed", "termination_date": "2027-01-31"}), True, "update({…})")
+        again = nb.circuits.circuits.get(s.circuit.id)
+        expect(again.description, "renewed", "description after update")
+        expect(again.termination_date, "2027-01-31", "termination_date after update")
+        expect(again.install_date, "2024-01-15", "install_date (unchanged)")
+
+    check("circuit Record.save() and Record.update({...})", save_and_update_circuit)
+
+    def create_circuit_terminations():
+        # NetBox 4.2+: a termination points at a site (or location, region, …) through
+        # termination_type + termination_id.
+        s.term_a = nb.circuits.circuit_terminations.create(
+            circuit=s.circuit.id,
+            term_side="A",
+            termination_type="dcim.site",
+            termination_id=s.site_a.id,
+            port_speed=1000000,
+            xconnect_id="XC-1",
+        )
+        s.term_z = nb.circuits.circuit_terminations.create(
+            circuit=s.circuit.id, term_side="Z", termination_type="dcim.site", termination_id=s.site_b.id
+        )
+        t = nb.circuits.circuit_terminations.get(s.term_a.id)
+        expect_true(isinstance(t, CircuitTerminations), f"a CircuitTerminations record, got {type(t).__name__}")
+        expect(str(t), f"{P}-cid-1", "str(termination) (its circuit's cid)")
+        expect(ident(t.circuit), s.circuit.id, "circuit id")
+        expect(choice_value(t.term_side), "A", "term_side")
+        expect(t.termination_type, "dcim.site", "termination_type")
+        expect(t.termination_id, s.site_a.id, "termination_id")
+        expect(ident(t.termination), s.site_a.id, "termination (nested site) id")
+        expect(t.port_speed, 1000000, "port_speed")
+        expect(t.xconnect_id, "XC-1", "xconnect_id")
+
+    check("circuits.circuit_terminations.create (A and Z at sites)", create_circuit_terminations)
+
+    def filter_and_update_terminations():
+        sides = [choice_value(t.term_side) for t in nb.circuits.circuit_terminations.filter(circuit_id=s.circuit.id)]
+        expect(sides, ["A", "Z"], "filter(circuit_id=…) term sides")
+        t = nb.circuits.circuit_terminations.get(s.term_z.id)
+        t.port_speed = 500000
+        t.description = "far end"
+        expect(t.save(), True, "save()")
+        again = nb.circuits.circuit_terminations.get(s.term_z.id)
+        expect(again.port_speed, 500000, "port_speed after save")
+        expect(again.description, "far end", "description after save")
+        expect(again.update({"pp_info": "panel 3 port 4"}), True, "update({…})")
+        expect(nb.circuits.circuit_terminations.get(s.term_z.id).pp_info, "panel 3 port 4", "pp_info after update")
+
+    check("circuit terminations filter(circuit_id=…), save() and update()", filter_and_update_terminations)
+
+    def cable_to_circuit():
+        cable = nb.dcim.cables.create(
+            a_terminations=rear_end("a.rear2"),
+            b_terminations=[{"object_type": "circuits.circuittermination", "object_id": s.term_a.id}],
+            label=f"{P}-cable-circuit",
+        )
+        expect_true(
+            isinstance(cable.b_terminations[0], CircuitTerminations),
+            f"b end becomes a CircuitTerminations record, got {cable.b_terminations[0]!r}",
+        )
+        expect(cable.b_terminations[0].id, s.term_a.id, "b end id")
+        t = nb.circuits.circuit_terminations.get(s.term_a.id)
+        expect(ident(t.cable), cable.id, "termination's cable")
+        expect(t.cable_end, "B", "termination's cable_end")
+        expect(cable.delete(), True, "delete() of the cable")
+        expect(nb.circuits.circuit_terminations.get(s.term_a.id).cable, None, "termination free again")
+
+    check("a cable from a rear port to a circuit termination", cable_to_circuit)
+
+    def delete_circuits():
+        expect(nb.circuits.circuit_terminations.get(s.term_z.id).delete(), True, "delete() of termination Z")
+        expect(nb.circuits.circuit_terminations.get(s.term_z.id), None, "termination Z after delete")
+        try:
+            nb.circuits.providers.get(s.provider.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 409, "status of deleting a provider that has circuits")
+        else:
+            raise CheckFailed("deleting a provider that still has circuits succeeded (NetBox: PROTECT, 409)")
+        expect(nb.circuits.circuits.get(s.circuit.id).delete(), True, "delete() of the circuit")
+        expect(nb.circuits.circuits.get(s.circuit.id), None, "circuit after delete")
+        expect(list(nb.circuits.circuit_terminations.filter(circuit_id=s.circuit.id)), [], "its terminations are gone")
+        expect(nb.circuits.circuits.delete([s.circuit_2.id]), True, "bulk delete of circuit 2")
+        expect(nb.circuits.providers.get(s.provider.id).delete(), True, "delete() of the provider")
+        expect(nb.circuits.circuit_types.get(s.circuit_type.id).delete(), True, "delete() of the circuit type")
+        expect(nb.circuits.circuits.count(q=P), 0, "no circuit of this run left")
+
+    check("circuit deletes: termination, PROTECTed provider (409), circuit with its terminations", delete_circuits)
+
+    # ------------------------------------------------------------------ cleanup (deletes in dependency order)
+    def cleanup():
+        try:
+            nb.dcim.device_types.get(s.device_type.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 409, "status of deleting a device type that has devices")
+        else:
+            raise CheckFailed("deleting a device type that still has devices succeeded (NetBox: PROTECT, 409)")
+        expect(nb.dcim.devices.filter(q=P).delete(), True, "RecordSet.delete() of the devices")
+        expect(nb.dcim.devices.count(q=P), 0, "devices left")
+        expect(nb.dcim.device_types.get(s.device_type.id).delete(), True, "delete() of the device type")
+        expect(list(nb.dcim.rear_port_templates.filter(device_type_id=s.device_type.id)), [], "its templates are gone")
+        expect(nb.dcim.device_roles.get(s.role.id).delete(), True, "delete() of the role")
+        expect(nb.dcim.manufacturers.get(s.manufacturer.id).delete(), True, "delete() of the manufacturer")
+        expect(nb.dcim.sites.filter(q=P).delete(), True, "RecordSet.delete() of the sites")
+        expect(nb.tenancy.tenants.get(s.tenant.id).delete(), True, "delete() of the tenant")
+        expect(nb.dcim.sites.count(q=P), 0, "sites left")
+
+    check("cleanup: PROTECTed device type (409), then every object of this run deleted", cleanup)
+
+    # ------------------------------------------------------------------ what pynetbox offers besides CRUD
+    def status_report():
+        status = nb.status()
+        expect_true(isinstance(status, dict), f"status() answers a dict, got {status!r}")
+        version = status.get("netbox-version")
+        expect_true(
+            isinstance(version, str) and version.startswith("4."),
+            f"status()['netbox-version'] names a NetBox 4.x version, got {version!r} (keys: {sorted(status)})",
+        )
+
+    check("Api.status() reports netbox-version", status_report)
+
+    def api_version():
+        # pynetbox 7.0.0 sends no token with this request; NetBox 4 (LOGIN_REQUIRED) refuses anonymous
+        # API requests, so NetBox users of this release put the token on the session.
+        client = pynetbox.api(URL, token=TOKEN)
+        client.http_session.headers["Authorization"] = f"Token {TOKEN}"
+        version = client.version
+        expect_true(
+            isinstance(version, str) and version.startswith("4."),
+            f"Api.version (the API-Version response header of GET /api/) names NetBox 4.x, got {version!r}",
+        )
+
+    check("Api.version reads the API-Version header", api_version)
+
+    def endpoint_choices():
+        choices = nb.dcim.sites.choices()
+        status = choices.get("status")
+        expect_true(status is not None, f"choices() has the status field, got fields {sorted(choices)}")
+        values = {c.get("value"): c.get("display_name") for c in status}
+        expect(values.get("active"), "Active", "the 'active' status choice's display_name")
+        cable_types = {c.get("value") for c in nb.dcim.cables.choices().get("type", [])}
+        expect_true("smf" in cable_types, f"cable type choices include smf, got {sorted(cable_types)}")
+
+    check("Endpoint.choices() (OPTIONS metadata: actions.POST.<field>.choices)", endpoint_choices)
+
+    def create_token():
+        if not USERNAME or not PASSWORD:
+            print("  (PLATFORM_USERNAME/PLATFORM_PASSWORD not set: create_token not exercised)")
+            return
+        client = pynetbox.api(URL)
+        token = client.create_token(USERNAME, PASSWORD)
+        expect_true(isinstance(token.key, str) and len(token.key) == 40, f"a 40-character key, got {token.key!r}")
+        expect(client.token, token.key, "the client keeps the new token")
+        expect(token.user.username, USERNAME, "token.user.username")
+        expect(client.dcim.sites.count(q=P), 0, "the new token lists sites")
+        expect(nb.users.tokens.get(token.id).delete(), True, "delete() of the token")
+
+    check("Api.create_token(username, password)", create_token)
+
+    runner.run_all()
+
+
+if __name__ == "__main__":
+    main()
