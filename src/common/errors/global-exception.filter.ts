@@ -18,6 +18,7 @@ const STATUS_BY_KIND: Record<ErrorKind, number> = {
 const CLIENT_SQL_ERRORS: Record<string, { status: number; detail: string }> = {
   '23505': { status: HttpStatus.CONFLICT, detail: 'A resource with these values already exists' },
   '23503': { status: HttpStatus.CONFLICT, detail: 'The operation conflicts with a related resource' },
+  '23001': { status: HttpStatus.CONFLICT, detail: 'The operation conflicts with a related resource' },
 };
 
 /** Errors raised by Express's body parsers carry their status and a `type` such as `entity.parse.failed`. */

@@ -1,6 +1,6 @@
 import { cableEndpointFields } from '../dcim/dcim.resources';
 import { choice, date, genericRelation, integer, longText, relation, slug, text } from '../framework/resource/fields';
-import { defineResource } from '../framework/resource/resource-definition';
+import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
 export const ProviderResource = defineResource({
@@ -69,6 +69,25 @@ export const CircuitResource = defineResource({
   uniqueTogether: [['provider', 'cid']],
 });
 
+const TERMINATION_TYPE = (model: string) => `(SELECT id FROM core_objecttype WHERE app_label = 'dcim' AND model = '${model}')`;
+
+/**
+ * Terminations on the selected objects of one kind (`site_id=…`, `location_id=…`); a site also
+ * selects terminations on its locations, as NetBox's cached `_site` does.
+ */
+function terminationFilter(model: string, key: 'id' | 'slug' = 'id', table = `dcim_${model}`): ExtraFilter {
+  return (values, alias, prefix) => {
+    if (key === 'id' && values.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
+    const selected = key === 'id' ? `:...${prefix}` : `SELECT id FROM ${table} WHERE slug IN (:...${prefix})`;
+    const direct = `(${alias}.termination_type_id = ${TERMINATION_TYPE(model)} AND ${alias}.termination_id IN (${selected}))`;
+    const viaLocation =
+      model === 'site'
+        ? ` OR (${alias}.termination_type_id = ${TERMINATION_TYPE('location')} AND ${alias}.termination_id IN (SELECT id FROM dcim_location WHERE site_id IN (${selected})))`
+        : '';
+    return { where: `(${direct}${viaLocation})`, params: { [prefix]: key === 'id' ? values.map(Number) : values } };
+  };
+}
+
 /** What a circuit termination may point at (NetBox 4.2's `termination_type`). */
 export const CIRCUIT_TERMINATION_TARGETS = ['dcim.site', 'dcim.location', 'dcim.region', 'dcim.sitegroup'];
 
@@ -88,7 +107,7 @@ export const CircuitTerminationResource = defineResource({
       ],
       { required: true },
     ),
-    termination: genericRelation(),
+    termination: genericRelation({ onDelete: 'CASCADE', allowedTypes: CIRCUIT_TERMINATION_TARGETS }),
     port_speed: integer({ min: 0, nullable: true }),
     upstream_speed: integer({ min: 0, nullable: true }),
     xconnect_id: text({ maxLength: 50, search: true }),
@@ -101,14 +120,13 @@ export const CircuitTerminationResource = defineResource({
   ordering: ['circuit', 'term_side'],
   uniqueTogether: [['circuit', 'term_side']],
   relatedObject: 'circuit',
-  // NetBox 4.2+: a termination points at a site, location, region or site group.
-  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
-    if (values.termination_type_id == null) return {};
-    const [type] = (await manager.query(`SELECT app_label || '.' || model AS label FROM core_objecttype WHERE id = $1`, [
-      values.termination_type_id,
-    ])) as Array<{ label: string }>;
-    return CIRCUIT_TERMINATION_TARGETS.includes(type?.label)
-      ? {}
-      : { termination_type: [`A circuit terminates on one of ${CIRCUIT_TERMINATION_TARGETS.join(', ')}.`] };
+  extraFilters: {
+    site_id: terminationFilter('site'),
+    location_id: terminationFilter('location'),
+    region_id: terminationFilter('region'),
+    site_group_id: terminationFilter('sitegroup'),
+    site: terminationFilter('site', 'slug'),
+    location: terminationFilter('location', 'slug'),
   },
+
 });

@@ -18,7 +18,7 @@ import {
   STATUS_CHOICES,
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
-import { exactlyOneOf, moduleBayOnDevice, portMappingRules } from './dcim.rules';
+import { exactlyOneOf, locationRules, moduleBayOnDevice, noParentCycle, portMappingRules, treeFilter } from './dcim.rules';
 
 const nameSlugDescription = {
   name: text({ maxLength: 100, required: true, unique: true, search: true }),
@@ -37,6 +37,7 @@ export const RegionResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+  validateAsync: noParentCycle('dcim_region'),
 });
 
 export const SiteGroupResource = defineResource({
@@ -49,6 +50,7 @@ export const SiteGroupResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+  validateAsync: noParentCycle('dcim_sitegroup'),
 });
 
 export const SiteResource = defineResource({
@@ -61,8 +63,8 @@ export const SiteResource = defineResource({
     name: text({ maxLength: 100, required: true, unique: true, search: true }),
     slug: slug(),
     status: choice(STATUS_CHOICES, { default: 'active' }),
-    region: relation(() => RegionResource, { onDelete: 'SET NULL' }),
-    group: relation(() => SiteGroupResource, { onDelete: 'SET NULL' }),
+    region: relation(() => RegionResource, { onDelete: 'SET NULL', noFilter: true }),
+    group: relation(() => SiteGroupResource, { onDelete: 'SET NULL', noFilter: true }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
     facility: text({ maxLength: 50, search: true }),
     time_zone: text({ maxLength: 63 }),
@@ -76,6 +78,13 @@ export const SiteResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+  // NetBox's tree filters: a region or site group selects the sites of its descendants too.
+  extraFilters: {
+    region_id: treeFilter('region_id', 'dcim_region', 'id'),
+    region: treeFilter('region_id', 'dcim_region', 'slug'),
+    group_id: treeFilter('group_id', 'dcim_sitegroup', 'id'),
+    group: treeFilter('group_id', 'dcim_sitegroup', 'slug'),
+  },
 });
 
 export const LocationResource = defineResource({
@@ -98,10 +107,11 @@ export const LocationResource = defineResource({
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
   uniqueTogether: [
-    ['site', 'parent', 'name'],
-    ['site', 'parent', 'slug'],
+    { fields: ['site', 'parent', 'name'], nullsEqual: true },
+    { fields: ['site', 'parent', 'slug'], nullsEqual: true },
   ],
   relatedObject: 'site',
+  validateAsync: locationRules(),
 });
 
 export const ManufacturerResource = defineResource({
@@ -323,7 +333,7 @@ export const DeviceResource = defineResource({
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
-  uniqueTogether: [['site', 'tenant', 'name']],
+  uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
   actions: [
     {
       name: 'render-config',

@@ -113,7 +113,7 @@ export const JournalEntryResource = defineResource({
   verboseName: 'journal entry',
   table: 'extras_journalentry',
   fields: {
-    assigned_object: genericRelation({ required: true }),
+    assigned_object: genericRelation({ required: true, onDelete: 'CASCADE' }),
     created_by: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true, defaultToCurrentUser: true }),
     kind: choice(
       [
@@ -177,7 +177,7 @@ export const EventRuleResource = defineResource({
     event_types: stringList({ required: true, choices: EVENT_TYPES }),
     conditions: json({ nullable: true, validate: (value) => (value === null ? [] : validateCondition(value)) }),
     action_type: choice([['webhook', 'Webhook']], { default: 'webhook' }),
-    action_object: genericRelation({ required: true }),
+    action_object: genericRelation({ required: true, onDelete: 'CASCADE', allowedTypes: ['extras.webhook'] }),
   },
   display: (row) => String(row.name),
   brief: ['name', 'description'],

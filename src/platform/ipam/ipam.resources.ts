@@ -24,9 +24,14 @@ const IP_ROLE_CHOICES = [
 
 /**
  * A network filter: every value must parse (else 400), a row matches any value. `operator` is
- * PostgreSQL's containment (`<<=` within or equal, `>>=` contains or equal).
+ * PostgreSQL's containment (`<<` strictly within, `<<=` within or equal, `>>=` contains or equal).
  */
-function networkFilter(column: string, operator: '<<=' | '>>=', parse: (raw: unknown) => ReturnType<typeof parseIpNetwork>): ExtraFilter {
+function networkFilter(
+  column: string,
+  operator: '<<' | '<<=' | '>>=',
+  parse: (raw: unknown) => ReturnType<typeof parseIpNetwork>,
+  hostOnly = false,
+): ExtraFilter {
   return (values, alias, prefix) => {
     const params: Record<string, unknown> = {};
     const terms: string[] = [];
@@ -34,7 +39,9 @@ function networkFilter(column: string, operator: '<<=' | '>>=', parse: (raw: unk
       const parsed = parse(raw);
       if (isIpProblem(parsed)) return { problem: parsed.problem };
       params[`${prefix}_${index}`] = parsed.value;
-      terms.push(`${alias}."${column}" ${operator} CAST(:${prefix}_${index} AS inet)`);
+      // An address is inside a prefix by its host part, whatever its own mask (10.0.0.7/16 is in 10.0.0.0/24).
+      const subject = hostOnly ? `host(${alias}."${column}")::inet` : `${alias}."${column}"`;
+      terms.push(`${subject} ${operator} CAST(:${prefix}_${index} AS inet)`);
     }
     return { where: `(${terms.join(' OR ')})`, params };
   };
@@ -50,6 +57,33 @@ const familyFilter = (column: string): ExtraFilter => (values, alias, prefix) =>
   const families = values.map(Number);
   if (families.some((value) => value !== 4 && value !== 6)) return { problem: 'Select a valid choice: 4 or 6.' };
   return { where: `family(${alias}."${column}") IN (:...${prefix})`, params: { [prefix]: families } };
+};
+
+/** NetBox refuses a /0 mask on prefixes and IP addresses. */
+function withoutZeroMask(parse: (raw: unknown) => ReturnType<typeof parseIpNetwork>, noun: string) {
+  return (raw: unknown) => {
+    const parsed = parse(raw);
+    if (!isIpProblem(parsed) && parsed.value.endsWith('/0')) return { problem: `Cannot create ${noun} with /0 mask.` };
+    return parsed;
+  };
+}
+
+/** `address=10.0.0.1` matches the host whatever its mask, as NetBox's address filter does. */
+const hostAddressFilter: ExtraFilter = (values, alias, prefix) => {
+  const params: Record<string, unknown> = {};
+  const terms: string[] = [];
+  for (const [index, raw] of values.entries()) {
+    const parsed = parseIpInterface(raw);
+    if (isIpProblem(parsed)) return { problem: parsed.problem };
+    params[`${prefix}_${index}`] = parsed.value;
+    const withMask = String(raw).includes('/');
+    terms.push(
+      withMask
+        ? `${alias}."address" = CAST(:${prefix}_${index} AS inet)`
+        : `host(${alias}."address") = host(CAST(:${prefix}_${index} AS inet))`,
+    );
+  }
+  return { where: `(${terms.join(' OR ')})`, params };
 };
 
 export const RirResource = defineResource({
@@ -78,7 +112,7 @@ export const AsnResource = defineResource({
   graphqlName: 'asn',
   table: 'ipam_asn',
   fields: {
-    asn: integer({ min: 1, max: 4_294_967_295, required: true, unique: true, big: true }),
+    asn: integer({ min: 1, max: 4_294_967_295, required: true, unique: true, big: true, label: 'ASN' }),
     rir: relation(() => RirResource, { onDelete: 'PROTECT', required: true }),
     tenant: relation(() => TenantResource, { onDelete: 'PROTECT' }),
     description: text({ maxLength: 200, search: true }),
@@ -98,7 +132,7 @@ export const VrfResource = defineResource({
   table: 'ipam_vrf',
   fields: {
     name: text({ maxLength: 100, required: true, search: true }),
-    rd: text({ maxLength: 21, nullable: true, unique: true, search: true }),
+    rd: text({ maxLength: 21, nullable: true, unique: true, search: true, label: 'route distinguisher' }),
     tenant: relation(() => TenantResource, { onDelete: 'PROTECT' }),
     enforce_unique: boolean({ default: true }),
     description: text({ maxLength: 200, search: true }),
@@ -136,7 +170,12 @@ export const PrefixResource = defineResource({
   verboseName: 'prefix',
   table: 'ipam_prefix',
   fields: {
-    prefix: text({ columnType: 'cidr', required: true, search: true, parse: (raw) => parseIpNetwork(raw, { requireMask: true }) }),
+    prefix: text({
+      columnType: 'cidr',
+      required: true,
+      search: true,
+      parse: withoutZeroMask((raw) => parseIpNetwork(raw, { requireMask: true }), 'prefix'),
+    }),
     vrf: relation(() => VrfResource, { onDelete: 'PROTECT' }),
     tenant: relation(() => TenantResource, { onDelete: 'PROTECT' }),
     vlan: relation(() => VlanResource, { onDelete: 'PROTECT' }),
@@ -150,7 +189,7 @@ export const PrefixResource = defineResource({
   brief: ['prefix', 'description'],
   ordering: ['vrf', 'prefix'],
   extraFilters: {
-    within: networkFilter('prefix', '<<=', parseIpNetwork),
+    within: networkFilter('prefix', '<<', parseIpNetwork),
     within_include: networkFilter('prefix', '<<=', parseIpNetwork),
     parent: networkFilter('prefix', '<<=', parseIpNetwork),
     contains: networkFilter('prefix', '>>=', networkOrAddress),
@@ -166,12 +205,12 @@ export const IpAddressResource = defineResource({
   graphqlName: 'ip_address',
   table: 'ipam_ipaddress',
   fields: {
-    address: text({ columnType: 'inet', required: true, search: true, parse: parseIpInterface }),
+    address: text({ columnType: 'inet', required: true, search: true, noFilter: true, parse: withoutZeroMask(parseIpInterface, 'IP address') }),
     vrf: relation(() => VrfResource, { onDelete: 'PROTECT' }),
     tenant: relation(() => TenantResource, { onDelete: 'PROTECT' }),
     status: choice([...IPAM_STATUS_CHOICES, ['dhcp', 'DHCP'], ['slaac', 'SLAAC']], { default: 'active' }),
     role: choice(IP_ROLE_CHOICES, { blank: true }),
-    assigned_object: genericRelation(),
+    assigned_object: genericRelation({ onDelete: 'SET NULL', allowedTypes: ['dcim.interface'] }),
     dns_name: text({
       maxLength: 255,
       search: true,
@@ -185,7 +224,8 @@ export const IpAddressResource = defineResource({
   ordering: ['address', 'id'],
   relatedObject: 'assigned_object',
   extraFilters: {
-    parent: networkFilter('address', '<<=', parseIpNetwork),
+    address: hostAddressFilter,
+    parent: networkFilter('address', '<<=', parseIpNetwork, true),
     family: familyFilter('address'),
   },
 });

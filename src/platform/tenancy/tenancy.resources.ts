@@ -1,5 +1,6 @@
 import { choice, genericRelation, longText, relation, slug, text } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
+import { noParentCycle } from '../dcim/dcim.rules';
 
 export const TenantGroupResource = defineResource({
   appLabel: 'tenancy',
@@ -17,6 +18,7 @@ export const TenantGroupResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+  validateAsync: noParentCycle('tenancy_tenantgroup'),
 });
 
 export const TenantResource = defineResource({
@@ -52,6 +54,7 @@ export const ContactGroupResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
+  validateAsync: noParentCycle('tenancy_contactgroup'),
 });
 
 export const ContactRoleResource = defineResource({
@@ -107,7 +110,7 @@ export const ContactAssignmentResource = defineResource({
   verboseName: 'contact assignment',
   table: 'tenancy_contactassignment',
   fields: {
-    object: genericRelation({ required: true }),
+    object: genericRelation({ required: true, onDelete: 'CASCADE' }),
     contact: relation(() => ContactResource, { onDelete: 'CASCADE', required: true }),
     role: relation(() => ContactRoleResource, { onDelete: 'PROTECT' }),
     priority: choice(CONTACT_PRIORITY_CHOICES, { blank: true }),

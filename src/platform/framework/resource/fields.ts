@@ -23,6 +23,8 @@ interface CommonOptions {
   noFilter?: boolean;
   /** Set on create, refused on update (NetBox's read-only-after-create fields). */
   createOnly?: boolean;
+  /** How messages name the field ("ASN with this ASN already exists."); default: the name with spaces. */
+  label?: string;
 }
 
 export interface TextField extends CommonOptions {
@@ -131,6 +133,10 @@ export interface ManyField extends CommonOptions {
 export interface GenericRelationField extends CommonOptions {
   kind: 'generic';
   required?: boolean;
+  /** When the object pointed at is deleted: delete this one too, or clear the pointer; default keep (history). */
+  onDelete?: 'CASCADE' | 'SET NULL';
+  /** Object types it may point at (`"dcim.interface"`); any declared type when absent. */
+  allowedTypes?: readonly string[];
 }
 
 export type FieldSpec =

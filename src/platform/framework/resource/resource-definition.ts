@@ -71,6 +71,16 @@ export interface ResourceExtension {
   apply(manager: EntityManager, row: ResourceRow, body: Record<string, unknown>, creating: boolean): Promise<void>;
 }
 
+export interface UniqueGroup {
+  fields: readonly string[];
+  nullsEqual?: boolean;
+  caseInsensitive?: readonly string[];
+}
+
+export function uniqueGroups(definition: ResourceDeclaration): UniqueGroup[] {
+  return (definition.uniqueTogether ?? []).map((group) => ('fields' in group ? group : { fields: group as readonly string[] }));
+}
+
 export interface ResourceDeclaration {
   /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
   appLabel: string;
@@ -100,8 +110,12 @@ export interface ResourceDeclaration {
   externalEntity?: () => Function;
   /** Only GET routes. */
   readOnly?: boolean;
-  /** Sets of fields unique together: the message names the first field. */
-  uniqueTogether?: ReadonlyArray<readonly string[]>;
+  /**
+   * Sets of fields unique together. As in DRF, a set with an empty field is not checked, unless it
+   * says `nullsEqual` (NetBox's extra constraints such as one device name per site when the tenant
+   * is empty). `caseInsensitive` fields compare lowercased (NetBox's `Lower('name')`).
+   */
+  uniqueTogether?: ReadonlyArray<readonly string[] | UniqueGroup>;
   /** The field that names an object in filters on relations to it (`user=alice`); default slug, else name. */
   naturalKey?: string;
   /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */

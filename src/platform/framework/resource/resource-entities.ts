@@ -13,7 +13,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { FieldSpec } from './fields';
-import { columnFields, genericColumns, joinTableOf, manyFields, ResourceDefinition } from './resource-definition';
+import { columnFields, genericColumns, joinTableOf, manyFields, ResourceDefinition, uniqueGroups } from './resource-definition';
 
 /** The object-type table: generic relations point at it. */
 export const OBJECT_TYPE_TABLE = 'core_objecttype';
@@ -94,7 +94,7 @@ function decorateTable(
     JoinColumn({ name: type, foreignKeyConstraintName: `${table}_${type}_fkey` })(prototype, `${name}_type_relation`);
     Index(`${table}_${name}_idx`, [type, id])(entity);
   }
-  for (const group of definition.uniqueTogether ?? []) {
+  for (const { fields: group } of uniqueGroups(definition)) {
     const groupColumns = group.map((name) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name);
     Unique(identifier(`${table}_${groupColumns.join('_')}`, 'key'), groupColumns)(entity);
   }

@@ -4,7 +4,7 @@ import { customFieldProblem } from './custom-field-values';
 import { parseScalarInput, readObjectId } from './field-input';
 import { ManyField, RelationField } from './fields';
 import { FieldErrors } from './resource-errors';
-import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
+import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition, ResourceRow, uniqueGroups } from './resource-definition';
 import { ResourceRegistry } from './resource-registry';
 import { OBJECT_TYPE_OBJECT, ResourceSerializer, TAG_TABLE } from './resource-serializer';
 
@@ -63,7 +63,7 @@ export class ResourceInputReader {
         continue;
       }
       if (field.kind === 'generic') {
-        await this.readGeneric(manager, name, field.required ?? false, body, checkRequired, plan, fail);
+        await this.readGeneric(manager, name, field.required ?? false, field.allowedTypes, body, checkRequired, plan, fail);
         continue;
       }
       if (!Object.hasOwn(body, name)) {
@@ -174,6 +174,7 @@ export class ResourceInputReader {
     manager: EntityManager,
     name: string,
     required: boolean,
+    allowedTypes: readonly string[] | undefined,
     body: Record<string, unknown>,
     checkRequired: boolean,
     plan: WritePlan,
@@ -205,6 +206,10 @@ export class ResourceInputReader {
     const target = label ? this.registry.definition(label) : undefined;
     if (typeId === undefined || !target) {
       fail(typeKey, `Invalid object type: ${JSON.stringify(body[typeKey])}`);
+      return;
+    }
+    if (allowedTypes && !allowedTypes.includes(target.objectType)) {
+      fail(typeKey, `Objects of type ${target.objectType} cannot be assigned here; allowed: ${allowedTypes.join(', ')}.`);
       return;
     }
     const id = readObjectId(body[idKey]);
@@ -293,13 +298,18 @@ export class ResourceInputReader {
     fail: (field: string, message: string) => void,
   ): Promise<void> {
     const table = quoteIdentifier(definition.table);
-    const relationColumns = new Set(columnFields(definition).filter(({ field }) => field.kind === 'relation').map(({ column }) => column));
-    const taken = async (columns: string[]) => {
-      // A missing relation (a device without tenant) is a value of its own, as NetBox's constraints
-      // treat it; a missing own value (an unnamed device) never collides.
-      const value = (column: string) => merged[column] ?? (relationColumns.has(column) ? null : undefined);
-      if (columns.some((column) => value(column) === undefined || value(column) === null && !relationColumns.has(column))) return false;
-      const where = columns.map((column, index) => `${quoteIdentifier(column)} IS NOT DISTINCT FROM $${index + 1}`).join(' AND ');
+    const fieldsByColumn = new Map(columnFields(definition).map((entry) => [entry.column, entry]));
+    const columnOfName = (name: string) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name;
+    const taken = async (columns: string[], group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] }) => {
+      // Absent on create: the column's default, which for a relation is null.
+      const value = (column: string) => (Object.hasOwn(merged, column) ? merged[column] : fieldsByColumn.get(column)?.field.kind === 'relation' ? null : undefined);
+      if (columns.some((column) => value(column) === undefined || (value(column) === null && !group.nullsEqual))) return false;
+      const folded = new Set((group.caseInsensitive ?? []).map(columnOfName));
+      const where = columns
+        .map((column, index) =>
+          folded.has(column) ? `lower(${quoteIdentifier(column)}) = lower($${index + 1})` : `${quoteIdentifier(column)} IS NOT DISTINCT FROM $${index + 1}`,
+        )
+        .join(' AND ');
       const rows = (await manager.query(`SELECT 1 FROM ${table} WHERE ${where} AND id <> $${columns.length + 1} LIMIT 1`, [
         ...columns.map(value),
         excludeId ?? 0,
@@ -308,14 +318,49 @@ export class ResourceInputReader {
     };
     const touched = (columns: string[]) => columns.some((column) => Object.hasOwn(plan.columns, column));
     for (const { name, field, column } of columnFields(definition)) {
-      if (field.unique && touched([column]) && (await taken([column]))) {
-        fail(name, `${definition.verboseName} with this ${name.replace(/_/g, ' ')} already exists.`);
+      if (field.unique && touched([column]) && (await taken([column], {}))) {
+        fail(name, `${definition.verboseName} with this ${field.label ?? name.replace(/_/g, ' ')} already exists.`);
       }
     }
-    for (const group of definition.uniqueTogether ?? []) {
-      const columns = group.map((name) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name);
-      if (touched(columns) && (await taken(columns))) fail('non_field_errors', `The fields ${group.join(', ')} must make a unique set.`);
+    for (const group of uniqueGroups(definition)) {
+      const columns = group.fields.map(columnOfName);
+      if (touched(columns) && (await taken(columns, group))) {
+        const names = group.fields.map((name) => name.replace(/_type_id$/, '_type'));
+        fail('non_field_errors', `The fields ${names.join(', ')} must make a unique set.`);
+      }
     }
+  }
+
+  /**
+   * Unique values repeated within one bulk request: the database check cannot see rows not yet
+   * written (and a unique constraint does not compare empty values), so the batch is compared with itself.
+   */
+  batchDuplicates(definition: ResourceDefinition, plans: readonly WritePlan[]): Array<FieldErrors | undefined> {
+    const errors: Array<FieldErrors | undefined> = [];
+    const columnOfName = (name: string) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name;
+    const keyOf = (plan: WritePlan, columns: string[], group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] }) => {
+      const folded = new Set((group.caseInsensitive ?? []).map(columnOfName));
+      const values = columns.map((column) => plan.columns[column] ?? null);
+      if (values.some((value) => value === null) && !group.nullsEqual) return undefined;
+      return JSON.stringify(values.map((value, index) => (folded.has(columns[index]) && typeof value === 'string' ? value.toLowerCase() : value)));
+    };
+    const check = (columns: string[], group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] }, field: string, message: string) => {
+      const seen = new Set<string>();
+      plans.forEach((plan, index) => {
+        const key = keyOf(plan, columns, group);
+        if (key === undefined) return;
+        if (seen.has(key)) ((errors[index] ??= {})[field] ??= []).push(message);
+        seen.add(key);
+      });
+    };
+    for (const { name, field, column } of columnFields(definition)) {
+      if (field.unique) check([column], {}, name, `${definition.verboseName} with this ${field.label ?? name.replace(/_/g, ' ')} already exists.`);
+    }
+    for (const group of uniqueGroups(definition)) {
+      const columns = group.fields.map(columnOfName);
+      check(columns, group, 'non_field_errors', `The fields ${group.fields.join(', ')} must make a unique set.`);
+    }
+    return errors;
   }
 
   private async existingIds(manager: EntityManager, target: ResourceDefinition, ids: number[]): Promise<Set<number>> {

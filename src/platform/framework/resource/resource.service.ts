@@ -15,7 +15,7 @@ import { ObjectEventSink } from './object-events';
 import { customFieldFilterSet } from './custom-field-filters';
 import { FieldErrors, nonFieldError, ProtectedObjectError, ResourceValidationError } from './resource-errors';
 import { ChangeLogWriter } from './change-log.writer';
-import { columnFields, joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
+import { columnFields, genericColumns, joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
 import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
 import type { ResourceAction } from './resource-definition';
@@ -225,7 +225,6 @@ export class ResourceService {
     await this.dataSource.transaction(async (manager) => {
       const rows: ResourceRow[] = [];
       for (const objectId of ids) rows.push(await this.permittedRow(manager, definition, objectId, restriction));
-      await this.assertNotProtected(manager, definition, ids);
       await this.deleteRows(manager, definition, rows, scope, body);
     });
   }
@@ -244,6 +243,8 @@ export class ResourceService {
   ): Promise<void> {
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
+    // Checked at every level, so a PROTECT reference to an object reached by a cascade is a 409 too.
+    await this.assertNotProtected(manager, definition, ids);
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
     for (const other of this.registry.definitions) {
@@ -258,10 +259,19 @@ export class ResourceService {
       }
     }
     const objectTypeId = this.registry.objectTypeId(definition.objectType);
-    const journal = this.registry.definition('extras.journalentry');
-    if (journal && definition !== journal) {
-      const entries = await this.rowsWhere(manager, journal, 'assigned_object_type_id = $1 AND assigned_object_id = ANY($2)', [objectTypeId, ids]);
-      await this.deleteRows(manager, journal, entries, scope, undefined);
+    for (const other of this.registry.definitions) {
+      for (const [name, field] of Object.entries(other.fields)) {
+        if (field.kind !== 'generic' || !field.onDelete) continue;
+        const columns = genericColumns(name);
+        const dependents = await this.rowsWhere(
+          manager,
+          other,
+          `${quoteIdentifier(columns.type)} = $1 AND ${quoteIdentifier(columns.id)} = ANY($2) AND NOT (id = ANY($3))`,
+          [objectTypeId, ids, other === definition ? ids : []],
+        );
+        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined);
+        else await this.clearReferences(manager, other, { [columns.type]: null, [columns.id]: null }, dependents, scope);
+      }
     }
     await manager.query(`DELETE FROM ${TAGGED_ITEM_TABLE} WHERE object_type_id = $1 AND object_id = ANY($2)`, [objectTypeId, ids]);
     await manager.query(`DELETE FROM ${quoteIdentifier(definition.table)} WHERE id = ANY($1)`, [ids]);
@@ -498,6 +508,11 @@ export class ResourceService {
       });
       if ('errors' in result) errors[index] = result.errors;
       else plans[index] = result.plan;
+    }
+    if (errors.length === 0 && items.length > 1 && existing(0) === null) {
+      this.inputReader.batchDuplicates(definition, plans).forEach((problems, index) => {
+        if (problems) errors[index] = problems;
+      });
     }
     if (errors.length > 0) {
       throw new ResourceValidationError(options.bulk ? items.map((_, index) => errors[index] ?? {}) : errors[0]);
