@@ -24,39 +24,29 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
   let base: string;
   const fx: Record<string, any> = {};
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-    return response.body;
-  };
   const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
     (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
-  const listed = async (path: string, attribute = 'cid'): Promise<unknown[]> => {
-    const response = await api.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
-    expect(response.body.count).toBe(response.body.results.length);
-    return response.body.results.map((result: Record<string, unknown>) => result[attribute]);
-  };
+  const listed = (path: string, attribute = 'cid') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
     seeded = await startSeededApp();
     base = seeded.testApp.baseUrl;
     api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
-    fx.pop1 = await created(SITES, { name: 'POP1', slug: 'pop1' });
-    fx.pop2 = await created(SITES, { name: 'POP2', slug: 'pop2' });
-    fx.mmr = await created(LOCATIONS, { site: fx.pop2.id, name: 'Meet-me room', slug: 'mmr' });
-    fx.acme = await created(TENANTS, { name: 'Acme', slug: 'acme' });
-    fx.level3 = await created(PROVIDERS, { name: 'Level3', slug: 'level3', description: 'Tier 1' });
-    fx.zayo = await created(PROVIDERS, { name: 'Zayo', slug: 'zayo' });
-    fx.transit = await created(CIRCUIT_TYPES, { name: 'Internet transit', slug: 'transit' });
-    fx.wave = await created(CIRCUIT_TYPES, { name: 'Wavelength', slug: 'wave' });
-    const manufacturer = await created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-    const deviceType = await created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
-    const role = await created('/api/dcim/device-roles/', { name: 'Edge', slug: 'edge' });
-    fx.router = await created('/api/dcim/devices/', { name: 'edge1', device_type: deviceType.id, role: role.id, site: fx.pop1.id });
-    fx.uplink = await created(INTERFACES, { device: fx.router.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp' });
-    fx.uplink2 = await created(INTERFACES, { device: fx.router.id, name: 'xe-0/0/1', type: '10gbase-x-sfpp' });
+    fx.pop1 = await api.created(SITES, { name: 'POP1', slug: 'pop1' });
+    fx.pop2 = await api.created(SITES, { name: 'POP2', slug: 'pop2' });
+    fx.mmr = await api.created(LOCATIONS, { site: fx.pop2.id, name: 'Meet-me room', slug: 'mmr' });
+    fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });
+    fx.level3 = await api.created(PROVIDERS, { name: 'Level3', slug: 'level3', description: 'Tier 1' });
+    fx.zayo = await api.created(PROVIDERS, { name: 'Zayo', slug: 'zayo' });
+    fx.transit = await api.created(CIRCUIT_TYPES, { name: 'Internet transit', slug: 'transit' });
+    fx.wave = await api.created(CIRCUIT_TYPES, { name: 'Wavelength', slug: 'wave' });
+    const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
+    const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
+    const role = await api.created('/api/dcim/device-roles/', { name: 'Edge', slug: 'edge' });
+    fx.router = await api.created('/api/dcim/devices/', { name: 'edge1', device_type: deviceType.id, role: role.id, site: fx.pop1.id });
+    fx.uplink = await api.created(INTERFACES, { device: fx.router.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp' });
+    fx.uplink2 = await api.created(INTERFACES, { device: fx.router.id, name: 'xe-0/0/1', type: '10gbase-x-sfpp' });
   });
 
   afterAll(async () => {
@@ -74,7 +64,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       const badSlug = await api.post(CIRCUIT_TYPES, { name: 'Dark fibre', slug: 'dark fibre' });
       expect(badSlug.status).toBe(400);
       expect(Object.keys(badSlug.body)).toEqual(['slug']);
-      const dark = await created(CIRCUIT_TYPES, { name: 'Dark fibre', slug: 'dark-fibre' });
+      const dark = await api.created(CIRCUIT_TYPES, { name: 'Dark fibre', slug: 'dark-fibre' });
       const patched = await api.patch(`${CIRCUIT_TYPES}${dark.id}/`, { description: 'unlit' });
       expect(patched.body).toMatchObject({ name: 'Dark fibre', description: 'unlit' });
       expect((await api.delete(`${CIRCUIT_TYPES}${dark.id}/`)).status).toBe(204);
@@ -84,7 +74,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
 
   describe('circuits', () => {
     beforeAll(async () => {
-      fx.c1 = await created(CIRCUITS, {
+      fx.c1 = await api.created(CIRCUITS, {
         cid: 'L3-1001',
         provider: fx.level3.id,
         type: fx.transit.id,
@@ -93,8 +83,8 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
         commit_rate: 10000,
         install_date: '2024-03-01',
       });
-      fx.c2 = await created(CIRCUITS, { cid: 'L3-1002', provider: fx.level3.id, type: fx.wave.id, status: 'planned' });
-      fx.c3 = await created(CIRCUITS, { cid: 'ZY-77', provider: { slug: 'zayo' }, type: { slug: 'transit' } });
+      fx.c2 = await api.created(CIRCUITS, { cid: 'L3-1002', provider: fx.level3.id, type: fx.wave.id, status: 'planned' });
+      fx.c3 = await api.created(CIRCUITS, { cid: 'ZY-77', provider: { slug: 'zayo' }, type: { slug: 'transit' } });
     });
 
     it('reads a circuit with provider, type and tenant nested, status as {value, label}', async () => {
@@ -128,7 +118,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       expect(moved.status).toBe(400);
       expect(moved.body).toEqual({ non_field_errors: ['The fields provider, cid must make a unique set.'] });
       expect(await count('circuits_circuit')).toBe(before);
-      const elsewhere = await created(CIRCUITS, { cid: 'L3-1001', provider: fx.zayo.id, type: fx.wave.id });
+      const elsewhere = await api.created(CIRCUITS, { cid: 'L3-1001', provider: fx.zayo.id, type: fx.wave.id });
       expect(elsewhere.provider).toMatchObject({ id: fx.zayo.id });
       expect((await api.delete(`${CIRCUITS}${elsewhere.id}/`)).status).toBe(204);
     });
@@ -189,8 +179,8 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
     const at = (type: string, object: { id: number }) => ({ termination_type: type, termination_id: object.id });
 
     it('an A and a Z side, terminating on a site or a location (NetBox 4.2); read with circuit and termination nested', async () => {
-      fx.termA = await created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'A', ...at('dcim.site', fx.pop1), port_speed: 10000000, xconnect_id: 'XC-42' });
-      fx.termZ = await created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'Z', ...at('dcim.location', fx.mmr) });
+      fx.termA = await api.created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'A', ...at('dcim.site', fx.pop1), port_speed: 10000000, xconnect_id: 'XC-42' });
+      fx.termZ = await api.created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'Z', ...at('dcim.location', fx.mmr) });
       const response = await api.get(`${TERMINATIONS}${fx.termA.id}/`);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
@@ -256,8 +246,8 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       expect(half.body).toEqual({ termination_id: ['termination_type and termination_id must be given together.'] });
       expect(await count('circuits_circuittermination')).toBe(before);
 
-      const region = await created('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
-      const regional = await created(TERMINATIONS, { circuit: fx.c2.id, term_side: 'A', ...at('dcim.region', region) });
+      const region = await api.created('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
+      const regional = await api.created(TERMINATIONS, { circuit: fx.c2.id, term_side: 'A', ...at('dcim.region', region) });
       expect(regional).toMatchObject({ termination_type: 'dcim.region', termination: { id: region.id, name: 'Europe' } });
       // Moving the Z side from its location to a site.
       const moved = await api.patch(`${TERMINATIONS}${fx.termZ.id}/`, at('dcim.site', fx.pop2));
@@ -267,7 +257,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
     });
 
     it('cables a device interface to a circuit termination: the termination reads its cable nested', async () => {
-      const cable = await created(CABLES, {
+      const cable = await api.created(CABLES, {
         type: 'smf-os2',
         label: 'XC-42',
         a_terminations: [{ object_type: 'dcim.interface', object_id: fx.uplink.id }],
@@ -314,7 +304,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ b_terminations: ['No circuits.circuittermination with ID 999999 exists.'] });
-      const other = await created(TERMINATIONS, { circuit: fx.c3.id, term_side: 'A', termination_type: 'dcim.site', termination_id: fx.pop1.id });
+      const other = await api.created(TERMINATIONS, { circuit: fx.c3.id, term_side: 'A', termination_type: 'dcim.site', termination_id: fx.pop1.id });
       const split = await api.post(CABLES, {
         a_terminations: [{ object_type: 'dcim.interface', object_id: fx.uplink2.id }],
         b_terminations: [
@@ -329,9 +319,9 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
 
     // NetBox 4.2: CircuitTermination._site and ._location are ForeignKeys with on_delete=CASCADE.
     it('deleting the site a termination points at deletes the termination (no dangling reference)', async () => {
-      const site = await created(SITES, { name: 'POP9', slug: 'pop9' });
-      const circuit = await created(CIRCUITS, { cid: 'ZY-99', provider: fx.zayo.id, type: fx.wave.id });
-      const termination = await created(TERMINATIONS, { circuit: circuit.id, term_side: 'A', termination_type: 'dcim.site', termination_id: site.id });
+      const site = await api.created(SITES, { name: 'POP9', slug: 'pop9' });
+      const circuit = await api.created(CIRCUITS, { cid: 'ZY-99', provider: fx.zayo.id, type: fx.wave.id });
+      const termination = await api.created(TERMINATIONS, { circuit: circuit.id, term_side: 'A', termination_type: 'dcim.site', termination_id: site.id });
       const response = await api.delete(`${SITES}${site.id}/`);
       expect(response.status).toBe(204);
       expect(await count('circuits_circuittermination', 'WHERE id = $1', [termination.id])).toBe(0);

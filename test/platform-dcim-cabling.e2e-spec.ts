@@ -12,29 +12,24 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   let api: PlatformClient;
   const ids: Record<string, number> = {};
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${response.text}`);
-    return response.body;
-  };
 
   beforeAll(async () => {
     seeded = await startSeededApp();
     api = new PlatformClient(seeded.testApp.baseUrl, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
-    ids.site = (await created('/api/dcim/sites/', { name: 'AMS1', slug: 'ams1' })).id;
-    ids.manufacturer = (await created('/api/dcim/manufacturers/', { name: 'Panduit', slug: 'panduit' })).id;
-    ids.role = (await created('/api/dcim/device-roles/', { name: 'Patch panel', slug: 'patch-panel' })).id;
-    ids.panelType = (await created('/api/dcim/device-types/', { manufacturer: ids.manufacturer, model: 'FLEX-48', slug: 'flex-48' })).id;
+    ids.site = (await api.created('/api/dcim/sites/', { name: 'AMS1', slug: 'ams1' })).id;
+    ids.manufacturer = (await api.created('/api/dcim/manufacturers/', { name: 'Panduit', slug: 'panduit' })).id;
+    ids.role = (await api.created('/api/dcim/device-roles/', { name: 'Patch panel', slug: 'patch-panel' })).id;
+    ids.panelType = (await api.created('/api/dcim/device-types/', { manufacturer: ids.manufacturer, model: 'FLEX-48', slug: 'flex-48' })).id;
     // 4 rear ports (MPO trunks) of 12 positions, 48 LC front ports, each front port mapped to one rear position.
-    const rears = await created(
+    const rears = await api.created(
       '/api/dcim/rear-port-templates/',
       Array.from({ length: 4 }, (_, index) => ({ device_type: ids.panelType, name: `R${index + 1}`, type: 'mpo', positions: 12 })),
     );
-    const fronts = await created(
+    const fronts = await api.created(
       '/api/dcim/front-port-templates/',
       Array.from({ length: 48 }, (_, index) => ({ device_type: ids.panelType, name: `F${index + 1}`, type: 'lc' })),
     );
-    await created(
+    await api.created(
       '/api/dcim/port-template-mappings/',
       fronts.map((front: { id: number }, index: number) => ({
         device_type: ids.panelType,
@@ -53,7 +48,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
 
   it('creates a device with all 48 front ports, 4 rear ports and 48 mappings of its type, in one transaction', async () => {
     const before = Number((await seeded.db.query('SELECT COUNT(*) FROM core_objectchange')).rows[0].count);
-    const device = await created('/api/dcim/devices/', { name: 'panel-a', device_type: ids.panelType, role: ids.role, site: ids.site });
+    const device = await api.created('/api/dcim/devices/', { name: 'panel-a', device_type: ids.panelType, role: ids.role, site: ids.site });
     ids.panelA = device.id;
     const counts = async (table: string) => Number((await seeded.db.query(`SELECT COUNT(*) FROM ${table} WHERE device_id = $1`, [device.id])).rows[0].count);
     expect(await counts('dcim_frontport')).toBe(48);
@@ -86,12 +81,12 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   });
 
   it('traces a front port through its rear port and the trunk cable to the far front port', async () => {
-    ids.panelB = (await created('/api/dcim/devices/', { name: 'panel-b', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
+    ids.panelB = (await api.created('/api/dcim/devices/', { name: 'panel-b', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
     const port = async (device: number, path: string, name: string) =>
       (await api.get(`/api/dcim/${path}/?device_id=${device}&name=${name}`)).body.results[0].id as number;
     const rearA = await port(ids.panelA, 'rear-ports', 'R2');
     const rearB = await port(ids.panelB, 'rear-ports', 'R2');
-    const trunk = await created('/api/dcim/cables/', {
+    const trunk = await api.created('/api/dcim/cables/', {
       type: 'smf-os2',
       status: 'connected',
       label: 'TRUNK-1',
@@ -116,9 +111,9 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
 
     // A patch cable on the far front port at the same position extends the trace by one segment.
     const frontB = await port(ids.panelB, 'front-ports', 'F17');
-    ids.server = (await created('/api/dcim/devices/', { name: 'server-1', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
+    ids.server = (await api.created('/api/dcim/devices/', { name: 'server-1', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
     const serverPort = await port(ids.server, 'front-ports', 'F1');
-    const patch = await created('/api/dcim/cables/', {
+    const patch = await api.created('/api/dcim/cables/', {
       type: 'smf',
       a_terminations: [{ object_type: 'dcim.frontport', object_id: frontB }],
       b_terminations: [{ object_type: 'dcim.frontport', object_id: serverPort }],
@@ -147,7 +142,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     const rear4 = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&name=R4`)).body.results[0].id;
     const moved = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: rear4, rear_port_position: 12 }] });
     expect(moved.status).toBe(400); // R4 position 12 is F48's
-    const free = await created('/api/dcim/rear-ports/', { device: ids.panelA, name: 'R5', type: 'mpo', positions: 2 });
+    const free = await api.created('/api/dcim/rear-ports/', { device: ids.panelA, name: 'R5', type: 'mpo', positions: 2 });
     const remapped = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: free.id, rear_port_position: 2 }] });
     expect(remapped.status).toBe(200);
     expect(remapped.body.rear_ports).toEqual([{ position: 1, rear_port: free.id, rear_port_position: 2 }]);
@@ -192,8 +187,8 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   });
 
   it('refuses a port mapping between ports of two devices', async () => {
-    const front = (await created('/api/dcim/front-ports/', { device: ids.panelA, name: 'F99', type: 'lc' })).id;
-    const rear = (await created('/api/dcim/rear-ports/', { device: ids.panelB, name: 'R9', type: 'mpo', positions: 2 })).id;
+    const front = (await api.created('/api/dcim/front-ports/', { device: ids.panelA, name: 'F99', type: 'lc' })).id;
+    const rear = (await api.created('/api/dcim/rear-ports/', { device: ids.panelB, name: 'R9', type: 'mpo', positions: 2 })).id;
     const response = await api.post('/api/dcim/port-mappings/', { device: ids.panelA, front_port: front, front_port_position: 1, rear_port: rear, rear_port_position: 2 });
     expect(response.status).toBe(400);
     expect(response.body.rear_port).toEqual(['The rear port must belong to the same device as the front port.']);
@@ -215,7 +210,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   });
 
   it('renders a config template with loops and filters against a device', async () => {
-    const template = await created('/api/extras/config-templates/', {
+    const template = await api.created('/api/extras/config-templates/', {
       name: 'panel',
       template_code: [
         'hostname {{ device.name | upper }}',
@@ -223,7 +218,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
         'site {{ device.site.name }} ({{ device.status.value }})',
       ].join('\n'),
     });
-    const tag = await created('/api/extras/tags/', { name: 'Core', slug: 'core' });
+    const tag = await api.created('/api/extras/tags/', { name: 'Core', slug: 'core' });
     expect((await api.patch(`/api/dcim/devices/${ids.panelA}/`, { config_template: template.id, tags: [tag.id] })).status).toBe(200);
     const response = await api.post(`/api/dcim/devices/${ids.panelA}/render-config/`);
     expect(response.status).toBe(200);
@@ -232,7 +227,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   });
 
   it('stops a template that loops too long or explodes in size with a clear 400', async () => {
-    const endless = await created('/api/extras/config-templates/', {
+    const endless = await api.created('/api/extras/config-templates/', {
       name: 'endless',
       template_code: '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}',
     });
@@ -241,7 +236,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     expect(slow.status).toBe(400);
     expect(slow.body.detail).toMatch(/exceeded \d+ ms and was stopped/);
 
-    const huge = await created('/api/extras/config-templates/', {
+    const huge = await api.created('/api/extras/config-templates/', {
       name: 'huge',
       template_code: '{% for i in range(100000) %}{% for j in range(100) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endfor %}',
     });

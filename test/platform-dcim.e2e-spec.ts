@@ -35,32 +35,22 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
   let base: string;
   const fx: Record<string, any> = {};
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-    return response.body;
-  };
   const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
     (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
-  const listed = async (path: string, attribute = 'name'): Promise<unknown[]> => {
-    const response = await api.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
-    expect(response.body.count).toBe(response.body.results.length);
-    return response.body.results.map((result: Record<string, unknown>) => result[attribute]);
-  };
+  const listed = (path: string, attribute = 'name') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
     seeded = await startSeededApp();
     base = seeded.testApp.baseUrl;
     api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
-    fx.dc1 = await created(SITES, { name: 'DC1', slug: 'dc1' });
-    fx.dc2 = await created(SITES, { name: 'DC2', slug: 'dc2' });
-    fx.acme = await created(TENANTS, { name: 'Acme', slug: 'acme' });
-    fx.juniper = await created(MANUFACTURERS, { name: 'Juniper', slug: 'juniper' });
-    fx.cisco = await created(MANUFACTURERS, { name: 'Cisco', slug: 'cisco' });
-    fx.router = await created(ROLES, { name: 'Router', slug: 'router', color: 'ff0000' });
-    fx.mx = await created(DEVICE_TYPES, { manufacturer: fx.juniper.id, model: 'MX204', slug: 'mx204', u_height: 1 });
+    fx.dc1 = await api.created(SITES, { name: 'DC1', slug: 'dc1' });
+    fx.dc2 = await api.created(SITES, { name: 'DC2', slug: 'dc2' });
+    fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });
+    fx.juniper = await api.created(MANUFACTURERS, { name: 'Juniper', slug: 'juniper' });
+    fx.cisco = await api.created(MANUFACTURERS, { name: 'Cisco', slug: 'cisco' });
+    fx.router = await api.created(ROLES, { name: 'Router', slug: 'router', color: 'ff0000' });
+    fx.mx = await api.created(DEVICE_TYPES, { manufacturer: fx.juniper.id, model: 'MX204', slug: 'mx204', u_height: 1 });
   });
 
   afterAll(async () => {
@@ -71,7 +61,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
   describe('manufacturers, device roles, platforms', () => {
     it('a device role has a colour: default 9e9e9e, six lowercase hex digits, anything else a 400', async () => {
       expect(fx.router).toMatchObject({ name: 'Router', slug: 'router', color: 'ff0000', vm_role: true });
-      const plain = await created(ROLES, { name: 'Switch', slug: 'switch' });
+      const plain = await api.created(ROLES, { name: 'Switch', slug: 'switch' });
       expect(plain.color).toBe('9e9e9e');
       for (const color of ['#00ff00', 'GG0000', 'FF0000', 'fff']) {
         const response = await api.post(ROLES, { name: `Bad ${color}`, slug: `bad-${color.replace('#', 'x')}`, color });
@@ -84,8 +74,8 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('a platform reads its manufacturer nested; filters manufacturer (slug) and manufacturer_id', async () => {
-      const junos = await created(PLATFORMS, { name: 'Junos', slug: 'junos', manufacturer: fx.juniper.id });
-      await created(PLATFORMS, { name: 'Linux', slug: 'linux' });
+      const junos = await api.created(PLATFORMS, { name: 'Junos', slug: 'junos', manufacturer: fx.juniper.id });
+      await api.created(PLATFORMS, { name: 'Linux', slug: 'linux' });
       expect(junos.manufacturer).toEqual({ id: fx.juniper.id, url: url(MANUFACTURERS, fx.juniper.id), display: 'Juniper', name: 'Juniper', slug: 'juniper', description: '' });
       expect(await listed(`${PLATFORMS}?manufacturer=juniper`)).toEqual(['Junos']);
       expect(await listed(`${PLATFORMS}?manufacturer_id=null`)).toEqual(['Linux']);
@@ -119,7 +109,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(sameSlug.body).toEqual({ non_field_errors: ['The fields manufacturer, slug must make a unique set.'] });
       expect(await count('dcim_devicetype')).toBe(before);
       // The same model and slug under another manufacturer is another device type.
-      const other = await created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'MX204', slug: 'mx204', u_height: 2.5 });
+      const other = await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'MX204', slug: 'mx204', u_height: 2.5 });
       expect(other).toMatchObject({ u_height: 2.5, manufacturer: { id: fx.cisco.id } });
       const rename = await api.patch(`${DEVICE_TYPES}${other.id}/`, { manufacturer: fx.juniper.id });
       expect(rename.status).toBe(400);
@@ -129,7 +119,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('filters device types by manufacturer slug and id', async () => {
-      await created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'ASR1001', slug: 'asr1001' });
+      await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'ASR1001', slug: 'asr1001' });
       expect(await listed(`${DEVICE_TYPES}?manufacturer=juniper`, 'model')).toEqual(['MX204']);
       expect(await listed(`${DEVICE_TYPES}?manufacturer=cisco`, 'model')).toEqual(['ASR1001', 'MX204']);
       expect(await listed(`${DEVICE_TYPES}?manufacturer_id=${fx.juniper.id}&manufacturer_id=${fx.cisco.id}&slug=asr1001`, 'model')).toEqual(['ASR1001']);
@@ -139,7 +129,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('module types: model unique per manufacturer; a missing manufacturer is a 400', async () => {
-      const card = await created(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'MIC-3D-20GE-SFP', part_number: 'MIC-20' });
+      const card = await api.created(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'MIC-3D-20GE-SFP', part_number: 'MIC-20' });
       expect(card).toMatchObject({ display: 'MIC-3D-20GE-SFP', manufacturer: { id: fx.juniper.id, name: 'Juniper' } });
       const duplicate = await api.post(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'MIC-3D-20GE-SFP' });
       expect(duplicate.status).toBe(400);
@@ -156,20 +146,20 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(response.body).toEqual({ detail: expect.stringMatching(/^Unable to delete object\. .*device type MX204/) });
       expect(await count('dcim_manufacturer', 'WHERE id = $1', [fx.juniper.id])).toBe(1);
       expect(await count('core_objectchange')).toBe(changesBefore);
-      const unused = await created(MANUFACTURERS, { name: 'Arista', slug: 'arista' });
+      const unused = await api.created(MANUFACTURERS, { name: 'Arista', slug: 'arista' });
       expect((await api.delete(`${MANUFACTURERS}${unused.id}/`)).status).toBe(204);
     });
   });
 
   describe('port templates and their mappings', () => {
     beforeAll(async () => {
-      fx.panel = await created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Panel-12', slug: 'panel-12' });
-      fx.otherPanel = await created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Panel-24', slug: 'panel-24' });
-      fx.mic = await created(MODULE_TYPES, { manufacturer: fx.cisco.id, model: 'Template card' });
-      fx.rear = await created(REAR_TEMPLATES, { device_type: fx.panel.id, name: 'R1', type: 'mpo', positions: 12 });
-      fx.f1 = await created(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F1', type: 'lc' });
-      fx.f2 = await created(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F2', type: 'sc' });
-      fx.otherFront = await created(FRONT_TEMPLATES, { device_type: fx.otherPanel.id, name: 'OF1', type: 'lc' });
+      fx.panel = await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Panel-12', slug: 'panel-12' });
+      fx.otherPanel = await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Panel-24', slug: 'panel-24' });
+      fx.mic = await api.created(MODULE_TYPES, { manufacturer: fx.cisco.id, model: 'Template card' });
+      fx.rear = await api.created(REAR_TEMPLATES, { device_type: fx.panel.id, name: 'R1', type: 'mpo', positions: 12 });
+      fx.f1 = await api.created(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F1', type: 'lc' });
+      fx.f2 = await api.created(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F2', type: 'sc' });
+      fx.otherFront = await api.created(FRONT_TEMPLATES, { device_type: fx.otherPanel.id, name: 'OF1', type: 'lc' });
     });
 
     it('a port template belongs to exactly one of device_type and module_type', async () => {
@@ -202,7 +192,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const none = await api.post(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F-none', type: 'lc', positions: 0 });
       expect(none.status).toBe(400);
       expect(none.body).toEqual({ positions: ['Ensure this value is greater than or equal to 1.'] });
-      const max = await created(REAR_TEMPLATES, { device_type: fx.otherPanel.id, name: 'R-max', type: 'mpo', positions: 1024 });
+      const max = await api.created(REAR_TEMPLATES, { device_type: fx.otherPanel.id, name: 'R-max', type: 'mpo', positions: 1024 });
       expect(max.positions).toBe(1024);
       const badType = await api.post(FRONT_TEMPLATES, { device_type: fx.panel.id, name: 'F-x', type: 'rj45' });
       expect(badType.status).toBe(400);
@@ -226,7 +216,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
     it('maps a front template to a rear template position of the same device type', async () => {
       const front = fx.f1;
-      const mapping = await created(MAPPING_TEMPLATES, {
+      const mapping = await api.created(MAPPING_TEMPLATES, {
         device_type: fx.panel.id,
         front_port: front.id,
         front_port_position: 1,
@@ -284,9 +274,9 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('module bay templates belong to a device type; names unique per type', async () => {
-      const bay = await created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 0', position: '0' });
+      const bay = await api.created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 0', position: '0' });
       expect(bay).toMatchObject({ name: 'PIC 0', position: '0', device_type: { id: fx.mx.id, model: 'MX204' } });
-      await created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 1', position: '1' });
+      await api.created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 1', position: '1' });
       const duplicate = await api.post(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 0' });
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields device_type, name must make a unique set.'] });
@@ -299,8 +289,8 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
   describe('devices', () => {
     beforeAll(async () => {
-      fx.edge1 = await created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, status: 'active', serial: 'SN-1' });
-      fx.edge2 = await created(DEVICES, { name: 'edge2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id, tenant: fx.acme.id, status: 'planned' });
+      fx.edge1 = await api.created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, status: 'active', serial: 'SN-1' });
+      fx.edge2 = await api.created(DEVICES, { name: 'edge2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id, tenant: fx.acme.id, status: 'planned' });
     });
 
     it('reads a device with device type (and its manufacturer), role, site and tenant nested, status as {value, label}', async () => {
@@ -357,10 +347,10 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(clashTenant.status).toBe(400);
       expect(await count('dcim_device')).toBe(before);
       // Another site, or another tenant on the same site: allowed. Unnamed devices never clash.
-      await created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id });
-      await created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, tenant: fx.acme.id });
-      const unnamed = await created(DEVICES, { device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
-      await created(DEVICES, { device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
+      await api.created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id });
+      await api.created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, tenant: fx.acme.id });
+      const unnamed = await api.created(DEVICES, { device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
+      await api.created(DEVICES, { device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
       expect(unnamed).toMatchObject({ name: null, display: `Unnamed device (${unnamed.id})` });
       expect(await count('dcim_device')).toBe(before + 4);
     });
@@ -414,17 +404,17 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
   describe('modules', () => {
     beforeAll(async () => {
-      fx.sfpCard = await created(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'SFP card' });
-      fx.cardRear = await created(REAR_TEMPLATES, { module_type: fx.sfpCard.id, name: 'R{module}', type: 'mpo', positions: 2 });
-      fx.cardFront = await created(FRONT_TEMPLATES, { module_type: fx.sfpCard.id, name: 'P{module}/1', label: 'port {module}', type: 'lc' });
-      await created(MAPPING_TEMPLATES, { module_type: fx.sfpCard.id, front_port: fx.cardFront.id, rear_port: fx.cardRear.id, rear_port_position: 2 });
+      fx.sfpCard = await api.created(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'SFP card' });
+      fx.cardRear = await api.created(REAR_TEMPLATES, { module_type: fx.sfpCard.id, name: 'R{module}', type: 'mpo', positions: 2 });
+      fx.cardFront = await api.created(FRONT_TEMPLATES, { module_type: fx.sfpCard.id, name: 'P{module}/1', label: 'port {module}', type: 'lc' });
+      await api.created(MAPPING_TEMPLATES, { module_type: fx.sfpCard.id, front_port: fx.cardFront.id, rear_port: fx.cardRear.id, rear_port_position: 2 });
       fx.bays = (await api.get(`${MODULE_BAYS}?device_id=${fx.edge1.id}`)).body.results;
       fx.edge2Bays = (await api.get(`${MODULE_BAYS}?device_id=${fx.edge2.id}`)).body.results;
     });
 
     it('a module in a bay gets its type’s ports, named with the bay position for {module}, and the mappings', async () => {
       const bay = fx.bays.find((candidate: any) => candidate.name === 'PIC 1');
-      const module = await created(MODULES, { device: fx.edge1.id, module_bay: bay.id, module_type: fx.sfpCard.id, serial: 'CARD-1' });
+      const module = await api.created(MODULES, { device: fx.edge1.id, module_bay: bay.id, module_type: fx.sfpCard.id, serial: 'CARD-1' });
       fx.module = module;
       expect(module).toMatchObject({
         device: { id: fx.edge1.id, name: 'edge1' },
@@ -466,7 +456,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const refused = await api.delete(`${MODULE_TYPES}${fx.sfpCard.id}/`);
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(/^Unable to delete object\. .*module/);
-      const other = await created(MODULES, { device: fx.edge1.id, module_bay: fx.bays.find((bay: any) => bay.name === 'PIC 0').id, module_type: fx.sfpCard.id });
+      const other = await api.created(MODULES, { device: fx.edge1.id, module_bay: fx.bays.find((bay: any) => bay.name === 'PIC 0').id, module_type: fx.sfpCard.id });
       const ports = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE module_id = $1', [other.id])).rows.map((row) => row.id);
       expect(ports).toHaveLength(1);
       expect((await seeded.db.query('SELECT name FROM dcim_frontport WHERE id = $1', [ports[0]])).rows).toEqual([{ name: 'P0/1' }]);
@@ -478,12 +468,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
   describe('interfaces and cables', () => {
     beforeAll(async () => {
-      fx.core1 = await created(DEVICES, { name: 'core1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
-      fx.core2 = await created(DEVICES, { name: 'core2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
+      fx.core1 = await api.created(DEVICES, { name: 'core1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
+      fx.core2 = await api.created(DEVICES, { name: 'core2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
     });
 
     it('creates interfaces with a type and an MTU in 1..65536; unknown types and MTUs out of range are 400s', async () => {
-      const xe = await created(INTERFACES, { device: fx.core1.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp', mtu: 9216, description: 'uplink' });
+      const xe = await api.created(INTERFACES, { device: fx.core1.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp', mtu: 9216, description: 'uplink' });
       expect(xe).toMatchObject({
         display: 'xe-0/0/0',
         name: 'xe-0/0/0',
@@ -496,8 +486,8 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
         device: { id: fx.core1.id, url: url(DEVICES, fx.core1.id), display: 'core1', name: 'core1' },
       });
       fx.xe = xe;
-      fx.ge = await created(INTERFACES, { device: fx.core1.id, name: 'ge-0/0/1', type: '1000base-t', mtu: 65536, mgmt_only: true });
-      fx.remote = await created(INTERFACES, { device: fx.core2.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp', mtu: 1 });
+      fx.ge = await api.created(INTERFACES, { device: fx.core1.id, name: 'ge-0/0/1', type: '1000base-t', mtu: 65536, mgmt_only: true });
+      fx.remote = await api.created(INTERFACES, { device: fx.core2.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp', mtu: 1 });
       expect([fx.ge.mtu, fx.remote.mtu]).toEqual([65536, 1]);
 
       const before = await count('dcim_interface');
@@ -537,9 +527,9 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('filters ports by type and device', async () => {
-      await created(FRONT_PORTS, { device: fx.core1.id, name: 'FP1', type: 'lc' });
-      await created(FRONT_PORTS, { device: fx.core1.id, name: 'FP2', type: 'sc' });
-      await created(REAR_PORTS, { device: fx.core1.id, name: 'RP1', type: 'lc', positions: 4 });
+      await api.created(FRONT_PORTS, { device: fx.core1.id, name: 'FP1', type: 'lc' });
+      await api.created(FRONT_PORTS, { device: fx.core1.id, name: 'FP2', type: 'sc' });
+      await api.created(REAR_PORTS, { device: fx.core1.id, name: 'RP1', type: 'lc', positions: 4 });
       expect(await listed(`${FRONT_PORTS}?device=core1&type=sc`)).toEqual(['FP2']);
       expect(await listed(`${FRONT_PORTS}?device_id=${fx.core1.id}&type=lc&type=sc`)).toEqual(['FP1', 'FP2']);
       expect(await listed(`${REAR_PORTS}?device=core1&type=lc`)).toEqual(['RP1']);
@@ -549,7 +539,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('cables two interfaces: both read the cable nested with their end; filters cable_id', async () => {
-      const cable = await created(CABLES, {
+      const cable = await api.created(CABLES, {
         type: 'smf',
         label: 'core1-core2',
         length: 15,
@@ -609,15 +599,15 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('deleting a device deletes its components (CASCADE), each recorded with the device as related object', async () => {
-      const type = await created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Doom-1', slug: 'doom-1' });
-      const rear = await created(REAR_TEMPLATES, { device_type: type.id, name: 'DR1', type: 'mpo', positions: 2 });
-      const front = await created(FRONT_TEMPLATES, [
+      const type = await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'Doom-1', slug: 'doom-1' });
+      const rear = await api.created(REAR_TEMPLATES, { device_type: type.id, name: 'DR1', type: 'mpo', positions: 2 });
+      const front = await api.created(FRONT_TEMPLATES, [
         { device_type: type.id, name: 'DF1', type: 'lc' },
         { device_type: type.id, name: 'DF2', type: 'lc' },
       ]);
-      await created(MAPPING_TEMPLATES, { device_type: type.id, front_port: front[0].id, rear_port: rear.id, rear_port_position: 2 });
-      const doomed = await created(DEVICES, { name: 'doomed', device_type: type.id, role: fx.router.id, site: fx.dc2.id });
-      const iface = await created(INTERFACES, { device: doomed.id, name: 'eth0', type: '1000base-t' });
+      await api.created(MAPPING_TEMPLATES, { device_type: type.id, front_port: front[0].id, rear_port: rear.id, rear_port_position: 2 });
+      const doomed = await api.created(DEVICES, { name: 'doomed', device_type: type.id, role: fx.router.id, site: fx.dc2.id });
+      const iface = await api.created(INTERFACES, { device: doomed.id, name: 'eth0', type: '1000base-t' });
       const rears = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_rearport WHERE device_id = $1', [doomed.id])).rows.map((row) => row.id);
       const fronts = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE device_id = $1', [doomed.id])).rows.map((row) => row.id);
       expect(rears).toHaveLength(1);

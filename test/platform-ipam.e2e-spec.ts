@@ -24,34 +24,24 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
   let base: string;
   const fx: Record<string, any> = {};
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-    return response.body;
-  };
   const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
     (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
-  const listed = async (path: string, attribute: string): Promise<unknown[]> => {
-    const response = await api.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
-    expect(response.body.count).toBe(response.body.results.length);
-    return response.body.results.map((result: Record<string, unknown>) => result[attribute]);
-  };
+  const listed = (path: string, attribute: string) => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
     seeded = await startSeededApp();
     base = seeded.testApp.baseUrl;
     api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
-    fx.arin = await created(RIRS, { name: 'ARIN', slug: 'arin' });
-    fx.rfc = await created(RIRS, { name: 'RFC 1918', slug: 'rfc-1918', is_private: true });
-    fx.acme = await created(TENANTS, { name: 'Acme', slug: 'acme' });
-    const site = await created('/api/dcim/sites/', { name: 'DC1', slug: 'dc1' });
-    const manufacturer = await created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-    const deviceType = await created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
-    const role = await created('/api/dcim/device-roles/', { name: 'Router', slug: 'router' });
-    fx.router = await created(DEVICES, { name: 'rtr1', device_type: deviceType.id, role: role.id, site: site.id });
-    fx.lo0 = await created(INTERFACES, { device: fx.router.id, name: 'lo0', type: 'virtual' });
+    fx.arin = await api.created(RIRS, { name: 'ARIN', slug: 'arin' });
+    fx.rfc = await api.created(RIRS, { name: 'RFC 1918', slug: 'rfc-1918', is_private: true });
+    fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });
+    const site = await api.created('/api/dcim/sites/', { name: 'DC1', slug: 'dc1' });
+    const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
+    const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
+    const role = await api.created('/api/dcim/device-roles/', { name: 'Router', slug: 'router' });
+    fx.router = await api.created(DEVICES, { name: 'rtr1', device_type: deviceType.id, role: role.id, site: site.id });
+    fx.lo0 = await api.created(INTERFACES, { device: fx.router.id, name: 'lo0', type: 'virtual' });
   });
 
   afterAll(async () => {
@@ -70,13 +60,13 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     });
 
     it('ASNs are 32-bit: 1..4294967295 stored and read back exactly; 0 and 4294967296 are 400s', async () => {
-      const top = await created(ASNS, { asn: 4294967295, rir: fx.arin.id, description: 'largest' });
+      const top = await api.created(ASNS, { asn: 4294967295, rir: fx.arin.id, description: 'largest' });
       expect(top).toMatchObject({ asn: 4294967295, display: 'AS4294967295', rir: { id: fx.arin.id, url: url(RIRS, fx.arin.id), name: 'ARIN', slug: 'arin' } });
       expect((await seeded.db.query('SELECT asn::text AS asn FROM ipam_asn WHERE id = $1', [top.id])).rows).toEqual([{ asn: '4294967295' }]);
-      const private32 = await created(ASNS, { asn: '4200000000', rir: fx.rfc.id, tenant: fx.acme.id });
+      const private32 = await api.created(ASNS, { asn: '4200000000', rir: fx.rfc.id, tenant: fx.acme.id });
       expect(private32).toMatchObject({ asn: 4200000000, tenant: { id: fx.acme.id, slug: 'acme' } });
-      fx.as65000 = await created(ASNS, { asn: 65000, rir: fx.rfc.id });
-      fx.as1 = await created(ASNS, { asn: 1, rir: fx.arin.id });
+      fx.as65000 = await api.created(ASNS, { asn: 65000, rir: fx.rfc.id });
+      fx.as1 = await api.created(ASNS, { asn: 1, rir: fx.arin.id });
 
       const before = await count('ipam_asn');
       for (const [asn, message] of [
@@ -122,11 +112,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
 
   describe('VRFs and VLANs', () => {
     it('VRFs: rd optional but unique; enforce_unique defaults to true', async () => {
-      fx.blue = await created(VRFS, { name: 'blue', rd: '65000:1', tenant: fx.acme.id });
+      fx.blue = await api.created(VRFS, { name: 'blue', rd: '65000:1', tenant: fx.acme.id });
       expect(fx.blue).toMatchObject({ display: 'blue', rd: '65000:1', enforce_unique: true, tenant: { id: fx.acme.id } });
       // Several VRFs without a route distinguisher are fine.
-      const red = await created(VRFS, { name: 'red' });
-      const green = await created(VRFS, { name: 'green', rd: null, enforce_unique: false });
+      const red = await api.created(VRFS, { name: 'red' });
+      const green = await api.created(VRFS, { name: 'green', rd: null, enforce_unique: false });
       expect([red.rd, green.rd, green.enforce_unique]).toEqual([null, null, false]);
       const tooLong = await api.post(VRFS, { name: 'long', rd: '4294967295:42949672950' });
       expect(tooLong.status).toBe(400);
@@ -141,11 +131,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     });
 
     it('VLANs: vid 1..4094; display "name (vid)"; status choices', async () => {
-      const low = await created(VLANS, { vid: 1, name: 'default' });
-      const high = await created(VLANS, { vid: 4094, name: 'top', status: 'reserved', tenant: fx.acme.id });
+      const low = await api.created(VLANS, { vid: 1, name: 'default' });
+      const high = await api.created(VLANS, { vid: 4094, name: 'top', status: 'reserved', tenant: fx.acme.id });
       expect(low).toMatchObject({ vid: 1, display: 'default (1)', status: { value: 'active', label: 'Active' } });
       expect(high).toMatchObject({ vid: 4094, status: { value: 'reserved', label: 'Reserved' }, tenant: { id: fx.acme.id } });
-      fx.vlan100 = await created(VLANS, { vid: 100, name: 'servers' });
+      fx.vlan100 = await api.created(VLANS, { vid: 100, name: 'servers' });
       const before = await count('ipam_vlan');
       for (const [vid, message] of [
         [0, 'Ensure this value is greater than or equal to 1.'],
@@ -165,7 +155,7 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
   describe('prefixes', () => {
     beforeAll(async () => {
       for (const prefix of ['10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24', '192.168.0.0/16', '2001:db8::/32', '2001:db8:1::/48']) {
-        fx[prefix] = await created(PREFIXES, { prefix });
+        fx[prefix] = await api.created(PREFIXES, { prefix });
       }
     });
 
@@ -274,18 +264,18 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
 
   describe('IP addresses', () => {
     beforeAll(async () => {
-      fx.ip1 = await created(IPS, { address: '10.0.0.1/24', dns_name: 'gw.example.com', description: 'gateway' });
-      fx.ip2 = await created(IPS, { address: '10.0.0.2' });
-      fx.ip3 = await created(IPS, { address: '10.0.0.7/16', status: 'dhcp' });
-      fx.ip4 = await created(IPS, { address: '10.0.1.1/24', role: 'vip' });
-      fx.ip6 = await created(IPS, { address: '2001:DB8::1/64' });
+      fx.ip1 = await api.created(IPS, { address: '10.0.0.1/24', dns_name: 'gw.example.com', description: 'gateway' });
+      fx.ip2 = await api.created(IPS, { address: '10.0.0.2' });
+      fx.ip3 = await api.created(IPS, { address: '10.0.0.7/16', status: 'dhcp' });
+      fx.ip4 = await api.created(IPS, { address: '10.0.1.1/24', role: 'vip' });
+      fx.ip6 = await api.created(IPS, { address: '2001:DB8::1/64' });
     });
 
     it('keeps the address with its mask as given; a bare address gets /32 (IPv4) or /128 (IPv6)', async () => {
       expect(fx.ip1).toMatchObject({ address: '10.0.0.1/24', display: '10.0.0.1/24', dns_name: 'gw.example.com', status: { value: 'active', label: 'Active' }, role: null });
       expect(fx.ip2.address).toBe('10.0.0.2/32');
       expect(fx.ip6.address).toBe('2001:db8::1/64');
-      const bare6 = await created(IPS, { address: '2001:db8::99' });
+      const bare6 = await api.created(IPS, { address: '2001:db8::99' });
       expect(bare6.address).toBe('2001:db8::99/128');
       expect(fx.ip3.status).toEqual({ value: 'dhcp', label: 'DHCP' });
       expect(fx.ip4.role).toEqual({ value: 'vip', label: 'VIP' });
@@ -397,7 +387,7 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
 
     it('PROTECT: a VRF used by an address cannot be deleted (409); once the address is gone it can', async () => {
       const red = (await api.get(`${VRFS}?name=red`)).body.results[0];
-      const ip = await created(IPS, { address: '192.0.2.1/24', vrf: red.id, tenant: fx.acme.id });
+      const ip = await api.created(IPS, { address: '192.0.2.1/24', vrf: red.id, tenant: fx.acme.id });
       expect(ip.vrf).toMatchObject({ id: red.id, name: 'red' });
       const response = await api.delete(`${VRFS}${red.id}/`);
       expect(response.status).toBe(409);

@@ -33,20 +33,10 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
   let api: PlatformClient;
   let base: string;
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-    return response.body;
-  };
   const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
     (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
   /** Names (or another attribute) of the objects a list query selects, checking the envelope. */
-  const listed = async (path: string, attribute = 'name'): Promise<unknown[]> => {
-    const response = await api.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
-    expect(response.body.count).toBe(response.body.results.length);
-    return response.body.results.map((result: Record<string, unknown>) => result[attribute]);
-  };
+  const listed = (path: string, attribute = 'name') => api.listed(path, attribute);
   const changesOf = async (objectType: string, ids: number[]): Promise<ChangeRow[]> =>
     (
       await seeded.db.query<ChangeRow>(
@@ -79,10 +69,10 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     const region: Record<string, any> = {};
 
     beforeAll(async () => {
-      region.europe = await created(REGIONS, { name: 'Europe', slug: 'europe', description: 'EMEA' });
-      region.netherlands = await created(REGIONS, { name: 'Netherlands', slug: 'nl', parent: region.europe.id });
-      region.amsterdam = await created(REGIONS, { name: 'Amsterdam', slug: 'ams', parent: { slug: 'nl' } });
-      region.asia = await created(REGIONS, { name: 'Asia', slug: 'asia' });
+      region.europe = await api.created(REGIONS, { name: 'Europe', slug: 'europe', description: 'EMEA' });
+      region.netherlands = await api.created(REGIONS, { name: 'Netherlands', slug: 'nl', parent: region.europe.id });
+      region.amsterdam = await api.created(REGIONS, { name: 'Amsterdam', slug: 'ams', parent: { slug: 'nl' } });
+      region.asia = await api.created(REGIONS, { name: 'Asia', slug: 'asia' });
     });
 
     it('creates regions with a parent (by id or by slug) and reads the parent nested', async () => {
@@ -124,8 +114,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     // NetBox's NestedGroupModel.clean(): "Cannot assign self or child region as parent."
     it('refuses to make a region its own parent or the child of its descendant', async () => {
-      const root = await created(REGIONS, { name: 'Loop root', slug: 'loop-root' });
-      const leaf = await created(REGIONS, { name: 'Loop leaf', slug: 'loop-leaf', parent: root.id });
+      const root = await api.created(REGIONS, { name: 'Loop root', slug: 'loop-root' });
+      const leaf = await api.created(REGIONS, { name: 'Loop leaf', slug: 'loop-leaf', parent: root.id });
       const self = await api.patch(`${REGIONS}${root.id}/`, { parent: root.id });
       const cycle = await api.patch(`${REGIONS}${root.id}/`, { parent: leaf.id });
       // Undo a wrongly accepted cycle at once, so that no later deletion walks it forever.
@@ -137,8 +127,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('site groups are trees as well: nested parent, parent_id filter, PUT to move to the root', async () => {
-      const all = await created(SITE_GROUPS, { name: 'All', slug: 'all' });
-      const edge = await created(SITE_GROUPS, { name: 'Edge', slug: 'edge', parent: all.id, description: 'edge POPs' });
+      const all = await api.created(SITE_GROUPS, { name: 'All', slug: 'all' });
+      const edge = await api.created(SITE_GROUPS, { name: 'Edge', slug: 'edge', parent: all.id, description: 'edge POPs' });
       expect(edge.parent).toMatchObject(nested(SITE_GROUPS, all, 'All', { name: 'All', slug: 'all' }));
       expect(await listed(`${SITE_GROUPS}?parent_id=${all.id}`)).toEqual(['Edge']);
       const moved = await api.put(`${SITE_GROUPS}${edge.id}/`, { name: 'Edge', slug: 'edge', parent: null });
@@ -155,14 +145,14 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     const fx: Record<string, any> = {};
 
     beforeAll(async () => {
-      fx.emea = await created(REGIONS, { name: 'EMEA', slug: 'emea' });
-      fx.de = await created(REGIONS, { name: 'Germany', slug: 'de', parent: fx.emea.id });
-      fx.dcs = await created(SITE_GROUPS, { name: 'Data centers', slug: 'dcs' });
-      fx.tenants = await created(TENANT_GROUPS, { name: 'Site owners', slug: 'site-owners' });
-      fx.acme = await created(TENANTS, { name: 'Acme', slug: 'acme', group: fx.tenants.id });
-      fx.fra = await created(SITES, { name: 'FRA1', slug: 'fra1', region: fx.de.id, group: fx.dcs.id, tenant: fx.acme.id, status: 'planned' });
-      fx.par = await created(SITES, { name: 'PAR1', slug: 'par1', region: fx.emea.id });
-      fx.lon = await created(SITES, { name: 'LON1', slug: 'lon1' });
+      fx.emea = await api.created(REGIONS, { name: 'EMEA', slug: 'emea' });
+      fx.de = await api.created(REGIONS, { name: 'Germany', slug: 'de', parent: fx.emea.id });
+      fx.dcs = await api.created(SITE_GROUPS, { name: 'Data centers', slug: 'dcs' });
+      fx.tenants = await api.created(TENANT_GROUPS, { name: 'Site owners', slug: 'site-owners' });
+      fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme', group: fx.tenants.id });
+      fx.fra = await api.created(SITES, { name: 'FRA1', slug: 'fra1', region: fx.de.id, group: fx.dcs.id, tenant: fx.acme.id, status: 'planned' });
+      fx.par = await api.created(SITES, { name: 'PAR1', slug: 'par1', region: fx.emea.id });
+      fx.lon = await api.created(SITES, { name: 'LON1', slug: 'lon1' });
     });
 
     it('reads a site with its region, group and tenant nested, status as {value, label}', async () => {
@@ -211,8 +201,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ site: ['This field is required.'] });
 
-      fx.hall = await created(LOCATIONS, { site: fx.fra.id, name: 'Hall 1', slug: 'hall-1', tenant: fx.acme.id, status: 'active' });
-      fx.cage = await created(LOCATIONS, { site: fx.fra.id, parent: fx.hall.id, name: 'Cage A', slug: 'cage-a' });
+      fx.hall = await api.created(LOCATIONS, { site: fx.fra.id, name: 'Hall 1', slug: 'hall-1', tenant: fx.acme.id, status: 'active' });
+      fx.cage = await api.created(LOCATIONS, { site: fx.fra.id, parent: fx.hall.id, name: 'Cage A', slug: 'cage-a' });
       const response = await api.get(`${LOCATIONS}${fx.cage.id}/`);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
@@ -230,8 +220,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     it('names and slugs of locations are unique per site and parent, not globally', async () => {
       // The same name and slug: on another site, and under another parent of the same site.
-      await created(LOCATIONS, { site: fx.par.id, name: 'Hall 1', slug: 'hall-1' });
-      await created(LOCATIONS, { site: fx.fra.id, parent: fx.cage.id, name: 'Hall 1', slug: 'hall-1' });
+      await api.created(LOCATIONS, { site: fx.par.id, name: 'Hall 1', slug: 'hall-1' });
+      await api.created(LOCATIONS, { site: fx.fra.id, parent: fx.cage.id, name: 'Hall 1', slug: 'hall-1' });
       const before = await count('dcim_location');
 
       const sameRoot = await api.post(LOCATIONS, { site: fx.fra.id, name: 'Hall 1', slug: 'hall-one' });
@@ -269,8 +259,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('deleting a location deletes its child locations (CASCADE), each recorded', async () => {
-      const top = await created(LOCATIONS, { site: fx.lon.id, name: 'Floor 1', slug: 'floor-1' });
-      const room = await created(LOCATIONS, { site: fx.lon.id, parent: top.id, name: 'Room 1', slug: 'room-1' });
+      const top = await api.created(LOCATIONS, { site: fx.lon.id, name: 'Floor 1', slug: 'floor-1' });
+      const room = await api.created(LOCATIONS, { site: fx.lon.id, parent: top.id, name: 'Room 1', slug: 'room-1' });
       const response = await api.delete(`${LOCATIONS}${top.id}/`);
       expect(response.status).toBe(204);
       expect(await count('dcim_location', 'WHERE id = ANY($1)', [[top.id, room.id]])).toBe(0);
@@ -284,10 +274,10 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
   describe('tenant groups and tenants', () => {
     it('CRUD: a tenant reads its group nested; filters group and group_id; a tenant group tree', async () => {
-      const parent = await created(TENANT_GROUPS, { name: 'Customers', slug: 'customers' });
-      const child = await created(TENANT_GROUPS, { name: 'Enterprise', slug: 'enterprise', parent: parent.id });
+      const parent = await api.created(TENANT_GROUPS, { name: 'Customers', slug: 'customers' });
+      const child = await api.created(TENANT_GROUPS, { name: 'Enterprise', slug: 'enterprise', parent: parent.id });
       expect(child.parent).toMatchObject(nested(TENANT_GROUPS, parent, 'Customers', { name: 'Customers', slug: 'customers' }));
-      const tenant = await created(TENANTS, { name: 'Initech', slug: 'initech', group: { slug: 'enterprise' }, description: 'TPS' });
+      const tenant = await api.created(TENANTS, { name: 'Initech', slug: 'initech', group: { slug: 'enterprise' }, description: 'TPS' });
       expect(tenant).toMatchObject({ name: 'Initech', description: 'TPS', group: nested(TENANT_GROUPS, child, 'Enterprise', { slug: 'enterprise' }) });
       expect(await listed(`${TENANTS}?group=enterprise`)).toEqual(['Initech']);
       expect(await listed(`${TENANTS}?group_id=${child.id}`)).toEqual(['Initech']);
@@ -306,8 +296,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('PROTECT: a tenant group with tenants cannot be deleted (409, nothing deleted); once empty it can', async () => {
-      const group = await created(TENANT_GROUPS, { name: 'Partners', slug: 'partners' });
-      const tenant = await created(TENANTS, { name: 'Umbrella', slug: 'umbrella', group: group.id });
+      const group = await api.created(TENANT_GROUPS, { name: 'Partners', slug: 'partners' });
+      const tenant = await api.created(TENANTS, { name: 'Umbrella', slug: 'umbrella', group: group.id });
       const changesBefore = await count('core_objectchange');
       const refused = await api.delete(`${TENANT_GROUPS}${group.id}/`);
       expect(refused.status).toBe(409);
@@ -322,9 +312,9 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     // NetBox's collector finds PROTECT references on everything a deletion would cascade to.
     it('PROTECT also guards a child group the deletion would cascade to (409 naming the tenant, nothing deleted)', async () => {
-      const top = await created(TENANT_GROUPS, { name: 'Resellers', slug: 'resellers' });
-      const sub = await created(TENANT_GROUPS, { name: 'Resellers EU', slug: 'resellers-eu', parent: top.id });
-      await created(TENANTS, { name: 'Hooli', slug: 'hooli', group: sub.id });
+      const top = await api.created(TENANT_GROUPS, { name: 'Resellers', slug: 'resellers' });
+      const sub = await api.created(TENANT_GROUPS, { name: 'Resellers EU', slug: 'resellers-eu', parent: top.id });
+      await api.created(TENANTS, { name: 'Hooli', slug: 'hooli', group: sub.id });
       const changesBefore = await count('core_objectchange');
       const response = await api.delete(`${TENANT_GROUPS}${top.id}/`);
       expect(response.status).toBe(409);
@@ -338,14 +328,14 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     const fx: Record<string, any> = {};
 
     beforeAll(async () => {
-      fx.site = await created(SITES, { name: 'Contact site', slug: 'contact-site' });
-      fx.otherSite = await created(SITES, { name: 'Other contact site', slug: 'other-contact-site' });
-      fx.ops = await created(CONTACT_GROUPS, { name: 'Operations', slug: 'ops' });
-      fx.noc = await created(CONTACT_GROUPS, { name: 'NOC', slug: 'noc', parent: fx.ops.id });
-      fx.admin = await created(CONTACT_ROLES, { name: 'Administrative', slug: 'admin' });
-      fx.tech = await created(CONTACT_ROLES, { name: 'Technical', slug: 'tech' });
-      fx.alice = await created(CONTACTS, { name: 'Alice', group: fx.noc.id, email: 'alice@example.com', phone: '+31 20 555 0100', title: 'Engineer' });
-      fx.bob = await created(CONTACTS, { name: 'Bob' });
+      fx.site = await api.created(SITES, { name: 'Contact site', slug: 'contact-site' });
+      fx.otherSite = await api.created(SITES, { name: 'Other contact site', slug: 'other-contact-site' });
+      fx.ops = await api.created(CONTACT_GROUPS, { name: 'Operations', slug: 'ops' });
+      fx.noc = await api.created(CONTACT_GROUPS, { name: 'NOC', slug: 'noc', parent: fx.ops.id });
+      fx.admin = await api.created(CONTACT_ROLES, { name: 'Administrative', slug: 'admin' });
+      fx.tech = await api.created(CONTACT_ROLES, { name: 'Technical', slug: 'tech' });
+      fx.alice = await api.created(CONTACTS, { name: 'Alice', group: fx.noc.id, email: 'alice@example.com', phone: '+31 20 555 0100', title: 'Engineer' });
+      fx.bob = await api.created(CONTACTS, { name: 'Bob' });
     });
 
     it('contacts: group nested, email validated, filters group and q', async () => {
@@ -402,7 +392,7 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('filters assignments by object_type, object_id, contact_id, role (slug) and priority', async () => {
-      await created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.otherSite.id, contact: fx.bob.id, role: fx.admin.id });
+      await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.otherSite.id, contact: fx.bob.id, role: fx.admin.id });
       const ids = async (query: string) => listed(`${CONTACT_ASSIGNMENTS}?${query}`, 'id');
       expect(await ids(`object_type=dcim.site&object_id=${fx.site.id}`)).toEqual([fx.assignment.id]);
       expect(await ids(`contact_id=${fx.alice.id}`)).toEqual([fx.assignment.id]);
@@ -439,7 +429,7 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields object_type, object_id, contact, role must make a unique set.'] });
       expect(await count('tenancy_contactassignment')).toBe(before);
-      await created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.site.id, contact: fx.alice.id, role: fx.admin.id });
+      await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.site.id, contact: fx.alice.id, role: fx.admin.id });
       expect(await count('tenancy_contactassignment')).toBe(before + 1);
     });
 
@@ -451,17 +441,17 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('deleting a contact deletes its assignments (CASCADE), each recorded', async () => {
-      const carol = await created(CONTACTS, { name: 'Carol' });
-      const assignment = await created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.site.id, contact: carol.id, role: fx.admin.id });
+      const carol = await api.created(CONTACTS, { name: 'Carol' });
+      const assignment = await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.site.id, contact: carol.id, role: fx.admin.id });
       expect((await api.delete(`${CONTACTS}${carol.id}/`)).status).toBe(204);
       expect(await count('tenancy_contactassignment', 'WHERE id = $1', [assignment.id])).toBe(0);
       expect((await changesOf('tenancy.contactassignment', [assignment.id])).map((change) => change.action)).toEqual(['create', 'delete']);
     });
 
     it('deleting a contact group keeps its contacts, without group (SET NULL), and deletes its child groups', async () => {
-      const group = await created(CONTACT_GROUPS, { name: 'Temp contacts', slug: 'temp-contacts' });
-      const sub = await created(CONTACT_GROUPS, { name: 'Temp sub', slug: 'temp-sub', parent: group.id });
-      const dave = await created(CONTACTS, { name: 'Dave', group: sub.id });
+      const group = await api.created(CONTACT_GROUPS, { name: 'Temp contacts', slug: 'temp-contacts' });
+      const sub = await api.created(CONTACT_GROUPS, { name: 'Temp sub', slug: 'temp-sub', parent: group.id });
+      const dave = await api.created(CONTACTS, { name: 'Dave', group: sub.id });
       expect((await api.delete(`${CONTACT_GROUPS}${group.id}/`)).status).toBe(204);
       expect(await count('tenancy_contactgroup', 'WHERE id = ANY($1)', [[group.id, sub.id]])).toBe(0);
       expect((await api.get(`${CONTACTS}${dave.id}/`)).body.group).toBeNull();
@@ -469,8 +459,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     // NetBox's ContactsMixin: `contacts = GenericRelation(ContactAssignment)`, so an object's assignments go with it.
     it('deleting the assigned object deletes its contact assignments', async () => {
-      const site = await created(SITES, { name: 'Short-lived site', slug: 'short-lived-site' });
-      const assignment = await created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: site.id, contact: fx.bob.id, role: fx.admin.id });
+      const site = await api.created(SITES, { name: 'Short-lived site', slug: 'short-lived-site' });
+      const assignment = await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: site.id, contact: fx.bob.id, role: fx.admin.id });
       expect((await api.delete(`${SITES}${site.id}/`)).status).toBe(204);
       expect(await count('tenancy_contactassignment', 'WHERE id = $1', [assignment.id])).toBe(0);
       expect((await api.get(`${CONTACT_ASSIGNMENTS}${assignment.id}/`)).status).toBe(404);
@@ -479,13 +469,13 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
   describe('deleting a region', () => {
     it('deletes its child regions (CASCADE) and clears the region of their sites (SET NULL), recording every change', async () => {
-      const world = await created(REGIONS, { name: 'Americas', slug: 'americas' });
-      const us = await created(REGIONS, { name: 'United States', slug: 'us', parent: world.id });
-      const east = await created(REGIONS, { name: 'US East', slug: 'us-east', parent: us.id });
-      const other = await created(REGIONS, { name: 'Oceania', slug: 'oceania' });
-      const nyc = await created(SITES, { name: 'NYC1', slug: 'nyc1', region: east.id });
-      const mia = await created(SITES, { name: 'MIA1', slug: 'mia1', region: world.id });
-      const syd = await created(SITES, { name: 'SYD1', slug: 'syd1', region: other.id });
+      const world = await api.created(REGIONS, { name: 'Americas', slug: 'americas' });
+      const us = await api.created(REGIONS, { name: 'United States', slug: 'us', parent: world.id });
+      const east = await api.created(REGIONS, { name: 'US East', slug: 'us-east', parent: us.id });
+      const other = await api.created(REGIONS, { name: 'Oceania', slug: 'oceania' });
+      const nyc = await api.created(SITES, { name: 'NYC1', slug: 'nyc1', region: east.id });
+      const mia = await api.created(SITES, { name: 'MIA1', slug: 'mia1', region: world.id });
+      const syd = await api.created(SITES, { name: 'SYD1', slug: 'syd1', region: other.id });
 
       const response = await api.delete(`${REGIONS}${world.id}/`);
       expect(response.status).toBe(204);

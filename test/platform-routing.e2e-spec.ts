@@ -30,40 +30,30 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
   let base: string;
   const fx: Record<string, any> = {};
 
-  const created = async (path: string, body: unknown): Promise<any> => {
-    const response = await api.post(path, body);
-    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
-    return response.body;
-  };
   const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
     (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
-  const listed = async (path: string, attribute = 'id'): Promise<unknown[]> => {
-    const response = await api.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
-    expect(response.body.count).toBe(response.body.results.length);
-    return response.body.results.map((result: Record<string, unknown>) => result[attribute]);
-  };
+  const listed = (path: string, attribute = 'id') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
     seeded = await startSeededApp();
     base = seeded.testApp.baseUrl;
     api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
-    const site = await created('/api/dcim/sites/', { name: 'DC1', slug: 'dc1' });
-    const manufacturer = await created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
-    const deviceType = await created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
-    const role = await created('/api/dcim/device-roles/', { name: 'Router', slug: 'router' });
-    fx.rtr1 = await created(DEVICES, { name: 'rtr1', device_type: deviceType.id, role: role.id, site: site.id });
-    fx.rtr2 = await created(DEVICES, { name: 'rtr2', device_type: deviceType.id, role: role.id, site: site.id });
-    const rir = await created('/api/ipam/rirs/', { name: 'RFC 6996', slug: 'rfc-6996', is_private: true });
-    fx.as65000 = await created(ASNS, { asn: 65000, rir: rir.id });
-    fx.as65001 = await created(ASNS, { asn: 65001, rir: rir.id });
-    fx.as4200 = await created(ASNS, { asn: 4200000001, rir: rir.id });
-    fx.blue = await created(VRFS, { name: 'blue', rd: '65000:1' });
-    fx.acme = await created(TENANTS, { name: 'Acme', slug: 'acme' });
-    fx.local = await created(IPS, { address: '192.0.2.0/31' });
-    fx.remote = await created(IPS, { address: '192.0.2.1/31' });
-    fx.remote6 = await created(IPS, { address: '2001:db8::2/127' });
+    const site = await api.created('/api/dcim/sites/', { name: 'DC1', slug: 'dc1' });
+    const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
+    const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });
+    const role = await api.created('/api/dcim/device-roles/', { name: 'Router', slug: 'router' });
+    fx.rtr1 = await api.created(DEVICES, { name: 'rtr1', device_type: deviceType.id, role: role.id, site: site.id });
+    fx.rtr2 = await api.created(DEVICES, { name: 'rtr2', device_type: deviceType.id, role: role.id, site: site.id });
+    const rir = await api.created('/api/ipam/rirs/', { name: 'RFC 6996', slug: 'rfc-6996', is_private: true });
+    fx.as65000 = await api.created(ASNS, { asn: 65000, rir: rir.id });
+    fx.as65001 = await api.created(ASNS, { asn: 65001, rir: rir.id });
+    fx.as4200 = await api.created(ASNS, { asn: 4200000001, rir: rir.id });
+    fx.blue = await api.created(VRFS, { name: 'blue', rd: '65000:1' });
+    fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });
+    fx.local = await api.created(IPS, { address: '192.0.2.0/31' });
+    fx.remote = await api.created(IPS, { address: '192.0.2.1/31' });
+    fx.remote6 = await api.created(IPS, { address: '2001:db8::2/127' });
   });
 
   afterAll(async () => {
@@ -73,7 +63,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
   describe('BGP routers and scopes', () => {
     it('a router is a device with an ASN, both read nested; one router per device and ASN', async () => {
-      fx.router = await created(ROUTERS, { device: fx.rtr1.id, asn: fx.as65000.id, description: 'edge' });
+      fx.router = await api.created(ROUTERS, { device: fx.rtr1.id, asn: fx.as65000.id, description: 'edge' });
       expect(fx.router).toMatchObject({
         id: expect.any(Number),
         url: url(ROUTERS, fx.router.id),
@@ -93,7 +83,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ asn: ['Related object not found using the provided numeric ID: 999999'] });
       expect(await count('routing_bgprouter')).toBe(before);
-      fx.router2 = await created(ROUTERS, { device: fx.rtr2.id, asn: fx.as4200.id });
+      fx.router2 = await api.created(ROUTERS, { device: fx.rtr2.id, asn: fx.as4200.id });
       expect(fx.router2.asn).toMatchObject({ asn: 4200000001, display: 'AS4200000001' });
     });
 
@@ -107,8 +97,8 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('scopes: global (no VRF) or per VRF, read with router and VRF nested; one per router and VRF', async () => {
-      fx.global = await created(SCOPES, { router: fx.router.id });
-      fx.blueScope = await created(SCOPES, { router: fx.router.id, vrf: fx.blue.id });
+      fx.global = await api.created(SCOPES, { router: fx.router.id });
+      fx.blueScope = await api.created(SCOPES, { router: fx.router.id, vrf: fx.blue.id });
       expect(fx.global).toMatchObject({ router: { id: fx.router.id, url: url(ROUTERS, fx.router.id) }, vrf: null });
       expect(fx.blueScope).toMatchObject({ vrf: { id: fx.blue.id, url: url(VRFS, fx.blue.id), display: 'blue', name: 'blue', rd: '65000:1' } });
       const duplicate = await api.post(SCOPES, { router: fx.router.id, vrf: fx.blue.id });
@@ -128,7 +118,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
   describe('peer templates and BFD profiles', () => {
     it('peer templates: unique name, remote AS nested, enabled by default', async () => {
-      fx.template = await created(PEER_TEMPLATES, { name: 'TRANSIT', remote_as: fx.as65001.id });
+      fx.template = await api.created(PEER_TEMPLATES, { name: 'TRANSIT', remote_as: fx.as65001.id });
       expect(fx.template).toMatchObject({ display: 'TRANSIT', name: 'TRANSIT', enabled: true, remote_as: { id: fx.as65001.id, asn: 65001 } });
       const duplicate = await api.post(PEER_TEMPLATES, { name: 'TRANSIT' });
       expect(duplicate.status).toBe(400);
@@ -136,7 +126,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('BFD profiles: defaults 300/300/3, bounds on intervals and multiplier', async () => {
-      fx.bfd = await created(BFD_PROFILES, { name: 'fast' });
+      fx.bfd = await api.created(BFD_PROFILES, { name: 'fast' });
       expect(fx.bfd).toMatchObject({ name: 'fast', min_tx_int: 300, min_rx_int: 300, multiplier: 3, hold: null });
       const before = await count('routing_bfdprofile');
       const bad = await api.post(BFD_PROFILES, { name: 'broken', min_tx_int: 0, min_rx_int: 60001, multiplier: 256 });
@@ -213,7 +203,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ peer: ['Related object not found using the provided numeric ID: 999999'] });
       expect(await count('routing_bgppeer')).toBe(before);
-      const ttl255 = await created(PEERS, { scope: fx.blueScope.id, peer: fx.remote6.id, ttl: 255, status: 'decommissioned' });
+      const ttl255 = await api.created(PEERS, { scope: fx.blueScope.id, peer: fx.remote6.id, ttl: 255, status: 'decommissioned' });
       expect(ttl255).toMatchObject({ ttl: 255, display: `Peer ${ttl255.id}`, status: { value: 'decommissioned', label: 'Decommissioned' } });
       fx.peer6 = ttl255;
     });
@@ -224,7 +214,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields scope, peer must make a unique set.'] });
       expect(await count('routing_bgppeer')).toBe(before);
-      const otherScope = await created(PEERS, { scope: fx.blueScope.id, peer: fx.remote.id, name: 'transit-a-blue' });
+      const otherScope = await api.created(PEERS, { scope: fx.blueScope.id, peer: fx.remote.id, name: 'transit-a-blue' });
       expect(otherScope.scope).toMatchObject({ id: fx.blueScope.id });
       fx.peerBlue = otherScope;
     });
@@ -242,9 +232,9 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('address families: AFI choices, one per peer and AFI, prefix lists and route maps nested', async () => {
-      fx.plIn = await created(PREFIX_LISTS, { name: 'CUSTOMER-IN', family: 'ipv4' });
-      fx.rmOut = await created(ROUTE_MAPS, { name: 'TRANSIT-OUT' });
-      const af = await created(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'ipv4-unicast', prefixlist_in: fx.plIn.id, routemap_out: fx.rmOut.id });
+      fx.plIn = await api.created(PREFIX_LISTS, { name: 'CUSTOMER-IN', family: 'ipv4' });
+      fx.rmOut = await api.created(ROUTE_MAPS, { name: 'TRANSIT-OUT' });
+      const af = await api.created(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'ipv4-unicast', prefixlist_in: fx.plIn.id, routemap_out: fx.rmOut.id });
       fx.af = af;
       expect(af).toMatchObject({
         display: 'ipv4-unicast',
@@ -256,7 +246,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
         routemap_in: null,
         routemap_out: { id: fx.rmOut.id, name: 'TRANSIT-OUT' },
       });
-      await created(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'l2vpn-evpn' });
+      await api.created(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'l2vpn-evpn' });
       const before = await count('routing_bgppeeraddressfamily');
       const duplicate = await api.post(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'ipv4-unicast' });
       expect(duplicate.status).toBe(400);
@@ -287,7 +277,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('deleting a prefix list or route map clears it on the address family (SET NULL)', async () => {
-      const list = await created(PREFIX_LISTS, { name: 'TEMP', family: 'ipv4' });
+      const list = await api.created(PREFIX_LISTS, { name: 'TEMP', family: 'ipv4' });
       expect((await api.patch(`${ADDRESS_FAMILIES}${fx.af.id}/`, { prefixlist_out: list.id })).body.prefixlist_out).toMatchObject({ id: list.id });
       expect((await api.delete(`${PREFIX_LISTS}${list.id}/`)).status).toBe(204);
       expect((await api.delete(`${ROUTE_MAPS}${fx.rmOut.id}/`)).status).toBe(204);
@@ -296,10 +286,10 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('deleting the device deletes its router, scopes, peers and address families (CASCADE), each recorded', async () => {
-      const router = await created(ROUTERS, { device: fx.rtr2.id, asn: fx.as65001.id });
-      const scope = await created(SCOPES, { router: router.id });
-      const peer = await created(PEERS, { scope: scope.id, peer: fx.remote6.id });
-      const af = await created(ADDRESS_FAMILIES, { assigned_peer: peer.id, afi: 'ipv6-unicast' });
+      const router = await api.created(ROUTERS, { device: fx.rtr2.id, asn: fx.as65001.id });
+      const scope = await api.created(SCOPES, { router: router.id });
+      const peer = await api.created(PEERS, { scope: scope.id, peer: fx.remote6.id });
+      const af = await api.created(ADDRESS_FAMILIES, { assigned_peer: peer.id, afi: 'ipv6-unicast' });
       const response = await api.delete(`${DEVICES}${fx.rtr2.id}/`);
       expect(response.status).toBe(204);
       for (const [table, id] of [
@@ -328,8 +318,8 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
   describe('prefix lists, their entries, route maps', () => {
     beforeAll(async () => {
-      fx.v4 = await created(PREFIX_LISTS, { name: 'BOGONS-V4', family: 'ipv4', description: 'martians' });
-      fx.v6 = await created(PREFIX_LISTS, { name: 'BOGONS-V6', family: 'ipv6' });
+      fx.v4 = await api.created(PREFIX_LISTS, { name: 'BOGONS-V4', family: 'ipv4', description: 'martians' });
+      fx.v6 = await api.created(PREFIX_LISTS, { name: 'BOGONS-V6', family: 'ipv6' });
     });
 
     it('prefix lists: family ipv4 or ipv6 (required), unique name', async () => {
@@ -348,7 +338,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('entries: sequence, action, validated prefix, ge/le; read with the list nested', async () => {
-      const entry = await created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 5, action: 'deny', prefix: '10.0.0.0/8', ge: 8, le: 32 });
+      const entry = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 5, action: 'deny', prefix: '10.0.0.0/8', ge: 8, le: 32 });
       expect(entry).toMatchObject({
         display: '5 deny 10.0.0.0/8',
         prefix_list: { id: fx.v4.id, url: url(PREFIX_LISTS, fx.v4.id), display: 'BOGONS-V4', name: 'BOGONS-V4' },
@@ -358,8 +348,8 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
         ge: 8,
         le: 32,
       });
-      await created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 4294967294, action: 'permit', prefix: '0.0.0.0/0', le: 24 });
-      const v6 = await created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 10, action: 'deny', prefix: '2001:DB8::/32', ge: 48 });
+      await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 4294967294, action: 'permit', prefix: '0.0.0.0/0', le: 24 });
+      const v6 = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 10, action: 'deny', prefix: '2001:DB8::/32', ge: 48 });
       expect(v6).toMatchObject({ prefix: '2001:db8::/32', ge: 48, le: null });
       expect((await seeded.db.query('SELECT prefix::text AS prefix, sequence::text AS sequence FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY id', [fx.v4.id])).rows).toEqual([
         { prefix: '10.0.0.0/8', sequence: '5' },
@@ -373,7 +363,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       const duplicate = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 5, action: 'permit', prefix: '172.16.0.0/12' });
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields prefix_list, sequence must make a unique set.'] });
-      await created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 5, action: 'permit', prefix: 'fc00::/7' });
+      await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 5, action: 'permit', prefix: 'fc00::/7' });
       const bounds = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 0, action: 'permit', prefix: '172.16.0.0/12' });
       expect(bounds.status).toBe(400);
       expect(bounds.body).toEqual({ sequence: ['Ensure this value is greater than or equal to 1.'] });
@@ -402,7 +392,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(le.status).toBe(400);
       expect(le.body).toEqual({ le: ['le must not be below ge.'] });
       expect(await count('routing_prefixlistentry')).toBe(before);
-      const ok = await created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 16, le: 24 });
+      const ok = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 16, le: 24 });
       const patched = await api.patch(`${PREFIX_LIST_ENTRIES}${ok.id}/`, { le: 12 });
       expect(patched.status).toBe(400);
       expect(patched.body).toEqual({ le: ['le must not be below ge.'] });
@@ -415,7 +405,7 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('route maps: unique name; deleting a prefix list deletes its entries (CASCADE)', async () => {
-      const map = await created(ROUTE_MAPS, { name: 'CUSTOMER-IN', description: 'tag and filter' });
+      const map = await api.created(ROUTE_MAPS, { name: 'CUSTOMER-IN', description: 'tag and filter' });
       expect(map).toMatchObject({ display: 'CUSTOMER-IN', description: 'tag and filter' });
       const duplicate = await api.post(ROUTE_MAPS, { name: 'CUSTOMER-IN' });
       expect(duplicate.status).toBe(400);

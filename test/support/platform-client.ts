@@ -27,6 +27,21 @@ export class PlatformClient {
     return readResponse<T>(await fetch(`${this.baseUrl}${path}`, { method, headers: all, body }));
   }
 
+  /** POST that must answer 201; its body. */
+  async created(path: string, body: unknown): Promise<any> {
+    const response = await this.post(path, body);
+    if (response.status !== 201) throw new Error(`POST ${path} ${JSON.stringify(body)}: ${response.status} ${response.text}`);
+    return response.body;
+  }
+
+  /** One attribute of every result of a list request that must answer 200 with its whole count on one page. */
+  async listed(path: string, attribute: string): Promise<unknown[]> {
+    const response = await this.get(path);
+    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
+    expect(response.body.count).toBe(response.body.results.length);
+    return (response.body.results as Array<Record<string, unknown>>).map((result) => result[attribute]);
+  }
+
   get<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>('GET', path, undefined, headers);
   }

@@ -1,6 +1,6 @@
 import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, slug, text } from '../framework/resource/fields';
 import { ConfigTemplateResource } from '../extras/extras.resources';
-import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
+import { defineResource, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
@@ -201,55 +201,44 @@ const templateParents = {
 };
 const templateDisplay = (row: ResourceRow) => String(row.name);
 
-export const RearPortTemplateResource = defineResource({
-  appLabel: 'dcim',
+/** Front- and rear-port templates: the same fields on a device or module type. */
+function portTemplate(declaration: { model: string; path: string; verboseName: string; table: string; extensions?: ResourceExtension[] }) {
+  return defineResource({
+    appLabel: 'dcim',
+    ...declaration,
+    fields: {
+      ...templateParents,
+      name: text({ maxLength: 64, required: true, search: true }),
+      label: text({ maxLength: 64, search: true }),
+      type: choice(PORT_TYPE_CHOICES, { required: true }),
+      color: color(),
+      positions: positions(),
+      description: text({ maxLength: 200, search: true }),
+    },
+    display: templateDisplay,
+    brief: ['name', 'description'],
+    ordering: ['name'],
+    uniqueTogether: [
+      ['device_type', 'name'],
+      ['module_type', 'name'],
+    ],
+    validate: exactlyOneOf('device_type', 'module_type'),
+    standard: { tags: false, customFields: false },
+  });
+}
+
+export const RearPortTemplateResource = portTemplate({
   model: 'rearporttemplate',
   path: 'rear-port-templates',
   verboseName: 'rear port template',
   table: 'dcim_rearporttemplate',
-  fields: {
-    ...templateParents,
-    name: text({ maxLength: 64, required: true, search: true }),
-    label: text({ maxLength: 64, search: true }),
-    type: choice(PORT_TYPE_CHOICES, { required: true }),
-    color: color(),
-    positions: positions(),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: templateDisplay,
-  brief: ['name', 'description'],
-  ordering: ['name'],
-  uniqueTogether: [
-    ['device_type', 'name'],
-    ['module_type', 'name'],
-  ],
-  validate: exactlyOneOf('device_type', 'module_type'),
-  standard: { tags: false, customFields: false },
 });
 
-export const FrontPortTemplateResource = defineResource({
-  appLabel: 'dcim',
+export const FrontPortTemplateResource = portTemplate({
   model: 'frontporttemplate',
   path: 'front-port-templates',
   verboseName: 'front port template',
   table: 'dcim_frontporttemplate',
-  fields: {
-    ...templateParents,
-    name: text({ maxLength: 64, required: true, search: true }),
-    label: text({ maxLength: 64, search: true }),
-    type: choice(PORT_TYPE_CHOICES, { required: true }),
-    color: color(),
-    positions: positions(),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: templateDisplay,
-  brief: ['name', 'description'],
-  ordering: ['name'],
-  uniqueTogether: [
-    ['device_type', 'name'],
-    ['module_type', 'name'],
-  ],
-  validate: exactlyOneOf('device_type', 'module_type'),
   extensions: [
     frontPortRearPortsExtension({
       mapping: 'dcim_porttemplatemapping',
@@ -260,7 +249,6 @@ export const FrontPortTemplateResource = defineResource({
       ],
     }),
   ],
-  standard: { tags: false, customFields: false },
 });
 
 /** Which front-port position is wired to which rear-port position inside a device or module type. */
