@@ -96,7 +96,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
       b_terminations: [{ object_type: 'dcim.rearport', object_id: rearB }],
     });
     expect(trunk.a_terminations).toEqual([
-      { object_type: 'dcim.rearport', object_id: rearA, object: expect.objectContaining({ id: rearA, name: 'R2' }), positions: null },
+      { object_type: 'dcim.rearport', object_id: rearA, object: expect.objectContaining({ id: rearA, name: 'R2' }), positions: null, connector: null },
     ]);
     expect((await api.get(`/api/dcim/rear-ports/${rearA}/`)).body).toMatchObject({ cable: { id: trunk.id }, cable_end: 'A' });
 
@@ -115,9 +115,17 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     const serverPort = await port(ids.server, 'front-ports', 'F1');
     const patch = await api.created('/api/dcim/cables/', {
       type: 'smf',
-      a_terminations: [{ object_type: 'dcim.frontport', object_id: frontB }],
+      a_terminations: [{ object_type: 'dcim.frontport', object_id: frontB, positions: [1], connector: 2 }],
       b_terminations: [{ object_type: 'dcim.frontport', object_id: serverPort }],
     });
+    expect(patch.a_terminations[0]).toMatchObject({ object_id: frontB, positions: [1], connector: 2 });
+    const badPosition = await api.post('/api/dcim/cables/', {
+      a_terminations: [{ object_type: 'dcim.frontport', object_id: (await port(ids.server, 'front-ports', 'F2')), positions: [2] }],
+      b_terminations: [{ object_type: 'dcim.frontport', object_id: (await port(ids.server, 'front-ports', 'F3')), connector: 0 }],
+    });
+    expect(badPosition.status).toBe(400);
+    expect(badPosition.body.a_terminations[0]).toMatch(/has no position 2/);
+    expect(badPosition.body.b_terminations[0]).toMatch(/connector 1–256/);
     const longer = await api.get(`/api/dcim/front-ports/${frontA}/trace/`);
     expect(longer.body).toHaveLength(2);
     expect(longer.body[1][1]).toMatchObject({ id: patch.id });

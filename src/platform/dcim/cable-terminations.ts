@@ -22,6 +22,8 @@ interface Termination {
   object_type: string;
   object_id: number;
   positions: number[] | null;
+  /** Which connector of a multi-connector termination (NetBox 4.5 cable profiles); null when unused. */
+  connector: number | null;
 }
 
 interface StoredTermination extends Termination {
@@ -31,7 +33,8 @@ interface StoredTermination extends Termination {
 
 /**
  * A cable's `a_terminations` and `b_terminations` (NetBox's generic cable ends): read as
- * `[{object_type, object_id, object, positions}]`, written as `[{object_type, object_id, positions?}]`.
+ * `[{object_type, object_id, object, positions, connector}]`, written as
+ * `[{object_type, object_id, positions?, connector?}]`.
  * Writing an end replaces it; the terminated objects get `cable` and `cable_end` set (and cleared
  * when they leave). Every object of one end has the same type and parent (device or circuit), is
  * free or already on this cable, and positions exist on the port.
@@ -52,6 +55,7 @@ export function cableTerminationsExtension(): ResourceExtension {
         object_id: termination.object_id,
         object: objects.get(termination.object_type)?.get(termination.object_id) ?? null,
         positions: termination.positions,
+        connector: termination.connector,
       }));
     },
 
@@ -85,10 +89,10 @@ export function cableTerminationsExtension(): ResourceExtension {
         await manager.query(`DELETE FROM ${CABLE_TERMINATION_TABLE} WHERE cable_id = $1 AND cable_end = $2`, [row.id, end]);
         for (const termination of readEnd(body[key]) ?? []) {
           await manager.query(
-            `INSERT INTO ${CABLE_TERMINATION_TABLE} (cable_id, cable_end, termination_type_id, termination_id, positions)
-             SELECT $1, $2, ot.id, $4, $5
+            `INSERT INTO ${CABLE_TERMINATION_TABLE} (cable_id, cable_end, termination_type_id, termination_id, positions, connector)
+             SELECT $1, $2, ot.id, $4, $5, $6
                FROM core_objecttype ot WHERE ot.app_label || '.' || ot.model = $3`,
-            [row.id, end, termination.object_type, termination.object_id, termination.positions === null ? null : JSON.stringify(termination.positions)],
+            [row.id, end, termination.object_type, termination.object_id, termination.positions === null ? null : JSON.stringify(termination.positions), termination.connector],
           );
           await manager.query(`UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = $1, cable_end = $2 WHERE id = $3`, [
             row.id,
@@ -105,7 +109,7 @@ export function cableTerminationsExtension(): ResourceExtension {
 export async function storedTerminations(manager: EntityManager, cableIds: readonly number[]): Promise<StoredTermination[]> {
   if (cableIds.length === 0) return [];
   return (await manager.query(
-    `SELECT ct.cable_id, ct.cable_end, ot.app_label || '.' || ot.model AS object_type, ct.termination_id AS object_id, ct.positions
+    `SELECT ct.cable_id, ct.cable_end, ot.app_label || '.' || ot.model AS object_type, ct.termination_id AS object_id, ct.positions, ct.connector
        FROM ${CABLE_TERMINATION_TABLE} ct JOIN core_objecttype ot ON ot.id = ct.termination_type_id
       WHERE ct.cable_id = ANY($1) ORDER BY ct.id`,
     [[...cableIds]],
@@ -127,26 +131,36 @@ function byCable(
   );
 }
 
-/** The written list, or undefined when it is not a list of `{object_type, object_id, positions?}`. */
+/** The written list, or undefined when it is not a list of `{object_type, object_id, positions?, connector?}`. */
 function readEnd(raw: unknown): Termination[] | undefined {
   if (!Array.isArray(raw)) return undefined;
   const terminations: Termination[] = [];
   for (const item of raw) {
     if (typeof item !== 'object' || item === null) return undefined;
-    const { object_type: objectType, object_id: objectId, positions } = item as Record<string, unknown>;
+    const { object_type: objectType, object_id: objectId, positions, connector } = item as Record<string, unknown>;
     const id = readObjectId(objectId);
     if (typeof objectType !== 'string' || id === undefined) return undefined;
     if (positions !== undefined && positions !== null && !(Array.isArray(positions) && positions.every((p) => Number.isInteger(p) && p > 0))) {
       return undefined;
     }
-    terminations.push({ object_type: objectType.toLowerCase(), object_id: id, positions: (positions as number[] | undefined) ?? null });
+    if (connector !== undefined && connector !== null && !(Number.isInteger(connector) && (connector as number) >= 1 && (connector as number) <= 256)) {
+      return undefined;
+    }
+    terminations.push({
+      object_type: objectType.toLowerCase(),
+      object_id: id,
+      positions: (positions as number[] | undefined) ?? null,
+      connector: (connector as number | undefined) ?? null,
+    });
   }
   return terminations;
 }
 
 async function endProblems(manager: EntityManager, raw: unknown, cableId: number | null): Promise<string[]> {
   const terminations = readEnd(raw);
-  if (!terminations) return ['Expected a list of {"object_type": "app.model", "object_id": n, "positions": [n, …]} objects.'];
+  if (!terminations) {
+    return ['Expected a list of {"object_type": "app.model", "object_id": n, "positions": [n, …], "connector": n} objects (connector 1–256).'];
+  }
   if (terminations.length === 0) return ['A cable end needs at least one termination.'];
   const types = new Set(terminations.map((termination) => termination.object_type));
   const [type] = types;

@@ -540,6 +540,7 @@ export const CableTerminationResource = defineResource({
     ),
     termination: genericRelation({ required: true }),
     positions: json({ nullable: true, noFilter: true }),
+    connector: integer({ min: 1, max: 256, nullable: true }),
   },
   display: (row) => `Cable ${String(row.cable_id)} end ${String(row.cable_end)}`,
   brief: ['cable', 'cable_end'],
