@@ -154,6 +154,19 @@ describe('platform GraphQL', () => {
     expect(mutation.body.errors[0].message).toMatch(/not configured to execute mutation/i);
   });
 
+  it('offers the declaration-level filters too (region tree, prefix containment)', async () => {
+    const parent = await root.post('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
+    const child = await root.post('/api/dcim/regions/', { name: 'Benelux', slug: 'benelux', parent: parent.body.id });
+    const site = (await root.get('/api/dcim/sites/?name=site-001')).body.results[0];
+    expect((await root.patch(`/api/dcim/sites/${site.id}/`, { region: child.body.id })).status).toBe(200);
+    const response = await graphql(root, '{ site_list(filters: { region: "europe" }) { name region { slug } } }');
+    expect(response.body.data.site_list).toEqual([{ name: 'site-001', region: { slug: 'benelux' } }]);
+    await root.post('/api/ipam/prefixes/', [{ prefix: '10.0.0.0/8' }, { prefix: '10.1.0.0/16' }, { prefix: '192.168.0.0/16' }]);
+    const prefixes = await graphql(root, '{ prefix_list(filters: { contains: "10.1.2.3" }) { prefix } }');
+    expect(prefixes.body.errors).toBeUndefined();
+    expect(prefixes.body.data.prefix_list).toEqual([{ prefix: '10.0.0.0/8' }, { prefix: '10.1.0.0/16' }]);
+  });
+
   it('rejects an unknown filter value of a choice field with a clear message', async () => {
     const response = await graphql(root, '{ site_list(filters: { status: "bogus" }) { id } }');
     expect(response.body.data).toBeNull();

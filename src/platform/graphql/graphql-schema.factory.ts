@@ -67,6 +67,10 @@ export function buildGraphqlSchema(definitions: readonly ResourceDefinition[]): 
 
   const queryFields: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
   for (const definition of exposed) {
+    // A repeated name would silently replace another model's query (`prefix_list` of ipam.prefix vs routing's prefix list).
+    for (const name of [definition.graphqlQueryName, `${definition.graphqlQueryName}_list`]) {
+      if (Object.hasOwn(queryFields, name)) throw new Error(`GraphQL query ${name} of ${definition.objectType} is already defined`);
+    }
     const type = typeOf(definition);
     queryFields[definition.graphqlQueryName] = {
       type,
@@ -205,6 +209,7 @@ function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
       for (const [param, filter] of Object.entries(filterSetOf(definition))) {
         for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = list;
       }
+      for (const param of Object.keys(definition.extraFilters ?? {})) fields[param] = list;
       fields.q = list;
       if (definition.standardAttributes.tags) {
         fields.tag = list;

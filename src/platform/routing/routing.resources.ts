@@ -5,7 +5,10 @@ import { AsnResource, IpAddressResource, VrfResource } from '../ipam/ipam.resour
 import { parseIpNetwork } from '../ipam/ip-network';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
-/** The routing plugin's models (what netbox-routing provides and the peering plugin needs). */
+/**
+ * The routing plugin's models (what netbox-routing provides and the peering plugin needs). As a
+ * plugin, its GraphQL queries carry the plugin's name: `routing_bgp_peer`, `routing_prefix_list_list`.
+ */
 const apiPrefix = '/api/plugins/routing/';
 const named = { name: text({ maxLength: 100, required: true, unique: true, search: true }), description: text({ maxLength: 200, search: true }) };
 const display = (row: Record<string, unknown>) => String(row.name);
@@ -16,7 +19,7 @@ export const BgpRouterResource = defineResource({
   path: 'bgp-routers',
   apiPrefix,
   verboseName: 'BGP router',
-  graphqlName: 'bgp_router',
+  graphqlName: 'routing_bgp_router',
   table: 'routing_bgprouter',
   fields: {
     device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
@@ -36,7 +39,7 @@ export const BgpScopeResource = defineResource({
   path: 'bgp-scopes',
   apiPrefix,
   verboseName: 'BGP scope',
-  graphqlName: 'bgp_scope',
+  graphqlName: 'routing_bgp_scope',
   table: 'routing_bgpscope',
   fields: {
     router: relation(() => BgpRouterResource, { onDelete: 'CASCADE', required: true }),
@@ -56,7 +59,7 @@ export const BgpPeerTemplateResource = defineResource({
   path: 'bgp-peer-templates',
   apiPrefix,
   verboseName: 'BGP peer template',
-  graphqlName: 'bgp_peer_template',
+  graphqlName: 'routing_bgp_peer_template',
   table: 'routing_bgppeertemplate',
   fields: {
     ...named,
@@ -74,7 +77,7 @@ export const BfdProfileResource = defineResource({
   path: 'bfd-profiles',
   apiPrefix,
   verboseName: 'BFD profile',
-  graphqlName: 'bfd_profile',
+  graphqlName: 'routing_bfd_profile',
   table: 'routing_bfdprofile',
   fields: {
     ...named,
@@ -101,7 +104,7 @@ export const BgpPeerResource = defineResource({
   path: 'bgp-peers',
   apiPrefix,
   verboseName: 'BGP peer',
-  graphqlName: 'bgp_peer',
+  graphqlName: 'routing_bgp_peer',
   table: 'routing_bgppeer',
   fields: {
     name: text({ maxLength: 100, search: true }),
@@ -132,7 +135,7 @@ export const PrefixListResource = defineResource({
   path: 'prefix-lists',
   apiPrefix,
   verboseName: 'prefix list',
-  graphqlName: 'prefix_list',
+  graphqlName: 'routing_prefix_list',
   table: 'routing_prefixlist',
   fields: {
     ...named,
@@ -155,7 +158,7 @@ export const PrefixListEntryResource = defineResource({
   path: 'prefix-list-entries',
   apiPrefix,
   verboseName: 'prefix list entry',
-  graphqlName: 'prefix_list_entry',
+  graphqlName: 'routing_prefix_list_entry',
   table: 'routing_prefixlistentry',
   fields: {
     prefix_list: relation(() => PrefixListResource, { onDelete: 'CASCADE', required: true }),
@@ -192,7 +195,7 @@ export const RouteMapResource = defineResource({
   path: 'route-maps',
   apiPrefix,
   verboseName: 'route map',
-  graphqlName: 'route_map',
+  graphqlName: 'routing_route_map',
   table: 'routing_routemap',
   fields: { ...named },
   display,
@@ -216,7 +219,7 @@ export const BgpPeerAddressFamilyResource = defineResource({
   path: 'bgp-peer-address-families',
   apiPrefix,
   verboseName: 'BGP peer address family',
-  graphqlName: 'bgp_peer_address_family',
+  graphqlName: 'routing_bgp_peer_address_family',
   table: 'routing_bgppeeraddressfamily',
   fields: {
     assigned_peer: relation(() => BgpPeerResource, { onDelete: 'CASCADE', required: true }),

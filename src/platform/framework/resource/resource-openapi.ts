@@ -130,6 +130,9 @@ function listParameters(definition: ResourceDefinition): Schema[] {
   if (definition.standardAttributes.tags) {
     parameters.push({ name: 'tag', in: 'query', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true });
   }
+  for (const param of Object.keys(definition.extraFilters ?? {})) {
+    parameters.push({ name: param, in: 'query', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true });
+  }
   for (const [param, filter] of Object.entries(filterSetOf(definition))) {
     for (const lookup of supportedLookups(filter.type)) {
       const items: Schema = filter.type.kind === 'choice' && (lookup === 'exact' || lookup === 'n')
