@@ -383,11 +383,15 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(await count('routing_prefixlistentry')).toBe(before);
     });
 
-    it('ge below the prefix length, or le below ge, is a 400 (on create and on update)', async () => {
+    it('ge and le outside prefix length … address width, or le below ge, are a 400 (on create and on update)', async () => {
       const before = await count('routing_prefixlistentry');
       const ge = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 8 });
       expect(ge.status).toBe(400);
-      expect(ge.body).toEqual({ ge: ['ge must be at least the prefix length.'] });
+      expect(ge.body).toEqual({ ge: ['ge must be between the prefix length (16) and 32.'] });
+      const wide = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', le: 33 });
+      expect(wide.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
+      const shortLe = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', le: 8 });
+      expect(shortLe.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
       const le = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 24, le: 20 });
       expect(le.status).toBe(400);
       expect(le.body).toEqual({ le: ['le must not be below ge.'] });
@@ -395,10 +399,10 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       const ok = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 16, le: 24 });
       const patched = await api.patch(`${PREFIX_LIST_ENTRIES}${ok.id}/`, { le: 12 });
       expect(patched.status).toBe(400);
-      expect(patched.body).toEqual({ le: ['le must not be below ge.'] });
+      expect(patched.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
       const narrower = await api.patch(`${PREFIX_LIST_ENTRIES}${ok.id}/`, { prefix: '192.168.0.0/24' });
       expect(narrower.status).toBe(400);
-      expect(narrower.body).toEqual({ ge: ['ge must be at least the prefix length.'] });
+      expect(narrower.body).toEqual({ ge: ['ge must be between the prefix length (24) and 32.'] });
       expect((await seeded.db.query('SELECT prefix::text AS prefix, ge, le FROM routing_prefixlistentry WHERE id = $1', [ok.id])).rows).toEqual([
         { prefix: '192.168.0.0/16', ge: 16, le: 24 },
       ]);

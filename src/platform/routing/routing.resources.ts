@@ -180,12 +180,17 @@ export const PrefixListEntryResource = defineResource({
   uniqueTogether: [['prefix_list', 'sequence']],
   relatedObject: 'prefix_list',
   validate: (values): Record<string, string[]> => {
-    const length = Number(String(values.prefix ?? '/0').split('/')[1]);
+    const prefix = String(values.prefix ?? '/0');
+    const length = Number(prefix.split('/')[1]);
+    const maxLength = prefix.includes(':') ? 128 : 32;
     const ge = values.ge as number | null | undefined;
     const le = values.le as number | null | undefined;
-    if (ge != null && ge < length) return { ge: ['ge must be at least the prefix length.'] };
-    if (ge != null && le != null && le < ge) return { le: ['le must not be below ge.'] };
-    return {};
+    // As in router configurations: length <= ge <= le <= the family's address width.
+    const problems: Record<string, string[]> = {};
+    if (ge != null && (ge < length || ge > maxLength)) problems.ge = [`ge must be between the prefix length (${length}) and ${maxLength}.`];
+    if (le != null && (le < length || le > maxLength)) problems.le = [`le must be between the prefix length (${length}) and ${maxLength}.`];
+    else if (ge != null && le != null && le < ge) problems.le = ['le must not be below ge.'];
+    return problems;
   },
 });
 
