@@ -270,6 +270,7 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
           object_id: fx.termA.id,
           object: expect.objectContaining({ id: fx.termA.id, url: url(TERMINATIONS, fx.termA.id), circuit: expect.objectContaining({ id: fx.c1.id, cid: 'L3-1001' }) }),
           positions: null,
+          connector: null,
         },
       ]);
       const termination = await api.get(`${TERMINATIONS}${fx.termA.id}/`);

@@ -141,6 +141,9 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     expect((await api.get('/api/dcim/cables/?site=ams1')).body.count).toBe(2);
     expect((await api.get('/api/dcim/cables/?site_id=999999')).body.count).toBe(0);
     expect((await api.get('/api/dcim/cables/?device_id=abc')).status).toBe(400);
+    expect((await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&cabled=true`)).body.results.map((p: { name: string }) => p.name)).toEqual(['R2']);
+    expect((await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&cabled=false`)).body.count).toBe(3);
+    expect((await api.get('/api/dcim/interfaces/?cabled=maybe')).status).toBe(400);
   });
 
   it('reads and writes NetBox 4.5 rear_ports on front ports, and nests a device type with its manufacturer', async () => {

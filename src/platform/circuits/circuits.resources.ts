@@ -1,3 +1,4 @@
+import { CABLED_FILTER } from '../dcim/cable-terminations';
 import { cableEndpointFields } from '../dcim/dcim.resources';
 import { choice, date, genericRelation, integer, longText, relation, slug, text } from '../framework/resource/fields';
 import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
@@ -125,6 +126,7 @@ export const CircuitTerminationResource = defineResource({
     location_id: terminationFilter('location'),
     region_id: terminationFilter('region'),
     site_group_id: terminationFilter('sitegroup'),
+    ...CABLED_FILTER,
     site: terminationFilter('site', 'slug'),
     location: terminationFilter('location', 'slug'),
   },

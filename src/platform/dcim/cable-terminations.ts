@@ -220,3 +220,12 @@ export const CABLE_FILTERS: Record<string, ExtraFilter> = {
   site_id: idsFilter((parameter) => `SELECT id FROM dcim_device WHERE site_id IN (:...${parameter})`),
   site: namesFilter((parameter) => `SELECT d.id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id WHERE s.slug IN (:...${parameter})`),
 };
+
+/** NetBox's `cabled=true|false` on anything a cable can end on. */
+export const CABLED_FILTER: Record<string, ExtraFilter> = {
+  cabled: (values, alias) => {
+    const wanted = values.at(-1)!.toLowerCase();
+    if (!['true', 'false', '1', '0'].includes(wanted)) return { problem: `"${values.at(-1)}" is not a valid boolean; use true or false.` };
+    return { where: `${alias}.cable_id IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
+  },
+};

@@ -2,7 +2,7 @@ import { boolean, choice, color, decimal, genericRelation, integer, json, longTe
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { defineResource, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
-import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, cableTerminationsExtension } from './cable-terminations';
+import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
 import { renderDeviceConfig } from './device-config';
 import { frontPortRearPortsExtension } from './front-port-rear-ports';
@@ -407,6 +407,7 @@ export const RearPortResource = defineResource({
   brief: ['device', 'name', 'cable', 'description'],
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
+  extraFilters: CABLED_FILTER,
   relatedObject: 'device',
 });
 
@@ -421,6 +422,7 @@ export const FrontPortResource = defineResource({
   brief: ['device', 'name', 'cable', 'description'],
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
+  extraFilters: CABLED_FILTER,
   relatedObject: 'device',
   extensions: [frontPortRearPortsExtension({ mapping: 'dcim_portmapping', rear: 'dcim_rearport', parents: [{ key: 'device', column: 'device_id' }] })],
   actions: [
@@ -482,6 +484,7 @@ export const InterfaceResource = defineResource({
   brief: ['device', 'name', 'cable', 'description'],
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
+  extraFilters: CABLED_FILTER,
   relatedObject: 'device',
 });
 
