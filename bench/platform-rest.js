@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// Measures the platform API of the built server (dist/): list, filter, brief and GraphQL reads of
+// sites, site creation, and device instantiation (a 48-port patch panel type).
+//
+//   npm run build && node bench/platform-rest.js                     # embedded PGlite in a temp dir
+//   DATABASE_URL=postgres://... node bench/platform-rest.js          # a PostgreSQL server (fresh database advised)
+//   BENCH_SECONDS=20 BENCH_CONNECTIONS=16 node bench/platform-rest.js
+//
+// Seeds 1000 sites (5 tenants, tags on a third), then runs autocannon against each read scenario and
+// against POST /api/dcim/sites/ with a unique name per request; finally creates devices one after the
+// other and reports the time per device (48 front ports, 4 rear ports, 48 mappings each).
+'use strict';
+const autocannon = require('autocannon');
+const { spawn } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { createServer } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 10);
+const PASSWORD = 'bench-password-123';
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitHealthy(base, child) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error('server exited');
+    try {
+      if ((await fetch(`${base}/health`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('server did not become healthy');
+}
+
+async function call(base, method, path, body, headers = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const json = await response.json().catch(() => undefined);
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+function run(title, options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) => {
+      if (error) return reject(error);
+      const bad = result.non2xx + result.errors + result.timeouts;
+      console.log(
+        `${title.padEnd(52)} ${result.requests.average.toFixed(1).padStart(7)} req/s  ` +
+          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ` +
+          `(${result.requests.total} requests, ${bad} failed)`,
+      );
+      resolve(result);
+    });
+  });
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'platform-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATA_DIR: join(work, 'data'),
+    SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
+    PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    AUTH_RATE_LIMIT: '1000/second',
+    LOG_LEVEL: 'warn',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  };
+  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitHealthy(base, child);
+    const username = `bench${Date.now()}`;
+    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(() => undefined);
+    const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
+    const auth = { authorization: `Token ${key}` };
+    const runId = username;
+
+    const tenants = await call(base, 'POST', '/api/tenancy/tenants/', Array.from({ length: 5 }, (_, i) => ({ name: `${runId} T${i}`, slug: `${runId}-t${i}` })), auth);
+    const [tag] = await call(base, 'POST', '/api/extras/tags/', [{ name: `${runId} gold`, slug: `${runId}-gold` }], auth);
+    for (let batch = 0; batch < 10; batch++) {
+      await call(
+        base,
+        'POST',
+        '/api/dcim/sites/',
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          return {
+            name: `${runId} site-${n}`,
+            slug: `${runId}-site-${n}`,
+            status: n % 2 ? 'planned' : 'active',
+            tenant: tenants[n % 5].id,
+            tags: n % 3 === 0 ? [tag.id] : [],
+          };
+        }),
+        auth,
+      );
+    }
+    console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; 1000 sites; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`);
+    await run('GET /api/dcim/sites/ (50, full)', { url: `${base}/api/dcim/sites/?limit=50`, headers: auth });
+    await run('GET /api/dcim/sites/?brief=true&limit=1000', { url: `${base}/api/dcim/sites/?brief=true&limit=1000`, headers: auth });
+    await run('GET sites filtered (status, tenant, tag, q)', {
+      url: `${base}/api/dcim/sites/?status=active&tenant_id=${tenants[0].id}&tag=${runId}-gold&q=site-1`,
+      headers: auth,
+    });
+    await run('POST /graphql/ site_list(100) with tenant and tags', {
+      url: `${base}/graphql/`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ site_list(pagination: {limit: 100}) { id name status tenant { name } tags { slug } } }' }),
+    });
+    let created = 0;
+    await run('POST /api/dcim/sites/ (one site, change log)', {
+      url: `${base}/api/dcim/sites/`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const n = created++;
+            return { ...request, body: JSON.stringify({ name: `${runId} new-${n}`, slug: `${runId}-new-${n}` }) };
+          },
+        },
+      ],
+    });
+
+    const manufacturer = await call(base, 'POST', '/api/dcim/manufacturers/', { name: `${runId} maker`, slug: `${runId}-maker` }, auth);
+    const role = await call(base, 'POST', '/api/dcim/device-roles/', { name: `${runId} role`, slug: `${runId}-role` }, auth);
+    const type = await call(base, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: `${runId} panel`, slug: `${runId}-panel` }, auth);
+    const rears = await call(base, 'POST', '/api/dcim/rear-port-templates/', Array.from({ length: 4 }, (_, i) => ({ device_type: type.id, name: `R${i + 1}`, type: 'mpo', positions: 12 })), auth);
+    await call(
+      base,
+      'POST',
+      '/api/dcim/front-port-templates/',
+      Array.from({ length: 48 }, (_, i) => ({
+        device_type: type.id,
+        name: `F${i + 1}`,
+        type: 'lc',
+        rear_ports: [{ position: 1, rear_port: rears[Math.floor(i / 12)].id, rear_port_position: (i % 12) + 1 }],
+      })),
+      auth,
+    );
+    const site = (await call(base, 'GET', `/api/dcim/sites/?slug=${runId}-site-0`, undefined, auth)).results[0];
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < DEVICES; i++) {
+      await call(base, 'POST', '/api/dcim/devices/', { name: `${runId} panel-${i}`, device_type: type.id, role: role.id, site: site.id }, auth);
+    }
+    const perDevice = Number(process.hrtime.bigint() - started) / 1e6 / DEVICES;
+    console.log(`${'POST /api/dcim/devices/ (48+4 ports, 48 mappings)'.padEnd(52)} ${perDevice.toFixed(0).padStart(7)} ms per device (${DEVICES} devices, one after the other)`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
