@@ -10,37 +10,12 @@
 // with an openssl-made CSR, and against POST /certificates/ (server-generated keys). Prints one
 // line per scenario with requests/s, latency percentiles and the error count.
 'use strict';
-const autocannon = require('autocannon');
-const { spawn, execFileSync } = require('node:child_process');
-const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
-const { tmpdir } = require('node:os');
+const { execFileSync } = require('node:child_process');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { describeRun, run, withServer } = require('./bench-server');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PASSWORD = 'bench-password-123';
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitHealthy(base, child) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('server exited');
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('server did not become healthy');
-}
 
 async function api(base, method, path, body, token, form) {
   const headers = {};
@@ -59,41 +34,8 @@ async function api(base, method, path, body, token, form) {
   return json;
 }
 
-function run(title, options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) => {
-      if (error) return reject(error);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      console.log(
-        `${title.padEnd(44)} ${result.requests.average.toFixed(1).padStart(7)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ` +
-          `(${result.requests.total} requests, ${bad} failed)`,
-      );
-      resolve(result);
-    });
-  });
-}
-
 async function main() {
-  const work = mkdtempSync(join(tmpdir(), 'pki-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATA_DIR: join(work, 'data'),
-    SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
-    PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-    AUTH_RATE_LIMIT: '1000/second',
-    LOG_LEVEL: 'warn',
-    CA_KEY_SIZE: '2048',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  };
-  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    await waitHealthy(base, child);
+  await withServer({ CA_KEY_SIZE: '2048' }, async ({ base, workDir: work }) => {
     const username = `bench${Date.now()}`;
     await api(base, 'POST', '/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(
       () => undefined,
@@ -104,7 +46,7 @@ async function main() {
     execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(work, 'k.pem'), '-out', join(work, 'r.csr'), '-subj', '/CN=bench.example.com'], { stdio: 'ignore' });
     const csr = readFileSync(join(work, 'r.csr'), 'utf8');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`);
+    console.log(describeRun());
     for (const ca of [ecCa, rsaCa]) {
       await run(`sign-csr (CA ${ca.key_type})`, {
         url: `${base}/api/v1/certificates/sign-csr`,
@@ -121,11 +63,7 @@ async function main() {
         body: JSON.stringify({ common_name: 'issued.example.com', subject_dn: 'O=Bench', certificate_type: 'server', key_type: keyType }),
       });
     }
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {

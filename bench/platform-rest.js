@@ -10,38 +10,10 @@
 // against POST /api/dcim/sites/ with a unique name per request; finally creates devices one after the
 // other and reports the time per device (48 front ports, 4 rear ports, 48 mappings each).
 'use strict';
-const autocannon = require('autocannon');
-const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
-const { createServer } = require('node:net');
-const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { describeRun, run, withServer } = require('./bench-server');
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10);
 const PASSWORD = 'bench-password-123';
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitHealthy(base, child) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error('server exited');
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('server did not become healthy');
-}
 
 async function call(base, method, path, body, headers = {}) {
   const response = await fetch(`${base}${path}`, {
@@ -54,40 +26,8 @@ async function call(base, method, path, body, headers = {}) {
   return json;
 }
 
-function run(title, options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) => {
-      if (error) return reject(error);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      console.log(
-        `${title.padEnd(52)} ${result.requests.average.toFixed(1).padStart(7)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ` +
-          `(${result.requests.total} requests, ${bad} failed)`,
-      );
-      resolve(result);
-    });
-  });
-}
-
 async function main() {
-  const work = mkdtempSync(join(tmpdir(), 'platform-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATA_DIR: join(work, 'data'),
-    SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
-    PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-    AUTH_RATE_LIMIT: '1000/second',
-    LOG_LEVEL: 'warn',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  };
-  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    await waitHealthy(base, child);
+  await withServer({}, async ({ base }) => {
     const username = `bench${Date.now()}`;
     await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(() => undefined);
     const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
@@ -114,7 +54,7 @@ async function main() {
         auth,
       );
     }
-    console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; 1000 sites; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`);
+    console.log(`${describeRun()}; 1000 sites`);
     await run('GET /api/dcim/sites/ (50, full)', { url: `${base}/api/dcim/sites/?limit=50`, headers: auth });
     await run('GET /api/dcim/sites/?brief=true&limit=1000', { url: `${base}/api/dcim/sites/?brief=true&limit=1000`, headers: auth });
     await run('GET sites filtered (status, tenant, tag, q)', {
@@ -165,11 +105,7 @@ async function main() {
     }
     const perDevice = Number(process.hrtime.bigint() - started) / 1e6 / DEVICES;
     console.log(`${'POST /api/dcim/devices/ (48+4 ports, 48 mappings)'.padEnd(52)} ${perDevice.toFixed(0).padStart(7)} ms per device (${DEVICES} devices, one after the other)`);
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {

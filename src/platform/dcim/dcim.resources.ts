@@ -1,6 +1,6 @@
 import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, slug, text } from '../framework/resource/fields';
 import { ConfigTemplateResource } from '../extras/extras.resources';
-import { defineResource, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
+import { defineResource, ResourceDefinition, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
@@ -27,31 +27,23 @@ const nameSlugDescription = {
 };
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
 
-export const RegionResource = defineResource({
-  appLabel: 'dcim',
-  model: 'region',
-  path: 'regions',
-  verboseName: 'region',
-  table: 'dcim_region',
-  fields: { ...nameSlugDescription, parent: relation(() => RegionResource, { onDelete: 'CASCADE' }) },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
-  validateAsync: noParentCycle('dcim_region'),
-});
+/** Regions and site groups: named trees, as NetBox's nested groups. */
+function nestedGroup(declaration: { model: string; path: string; verboseName: string; table: string }): ResourceDefinition {
+  const definition: ResourceDefinition = defineResource({
+    appLabel: 'dcim',
+    ...declaration,
+    fields: { ...nameSlugDescription, parent: relation(() => definition, { onDelete: 'CASCADE' }) },
+    display: (row) => String(row.name),
+    brief: ['name', 'slug', 'description'],
+    ordering: ['name'],
+    validateAsync: noParentCycle(declaration.table),
+  });
+  return definition;
+}
 
-export const SiteGroupResource = defineResource({
-  appLabel: 'dcim',
-  model: 'sitegroup',
-  path: 'site-groups',
-  verboseName: 'site group',
-  table: 'dcim_sitegroup',
-  fields: { ...nameSlugDescription, parent: relation(() => SiteGroupResource, { onDelete: 'CASCADE' }) },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
-  validateAsync: noParentCycle('dcim_sitegroup'),
-});
+export const RegionResource = nestedGroup({ model: 'region', path: 'regions', verboseName: 'region', table: 'dcim_region' });
+
+export const SiteGroupResource = nestedGroup({ model: 'sitegroup', path: 'site-groups', verboseName: 'site group', table: 'dcim_sitegroup' });
 
 export const SiteResource = defineResource({
   appLabel: 'dcim',
