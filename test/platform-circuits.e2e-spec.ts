@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 const C = '/api/circuits';
 const PROVIDERS = `${C}/providers/`;
@@ -24,15 +23,12 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
   let base: string;
   const fx: Record<string, any> = {};
 
-  const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
-    (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
+  const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
   const listed = (path: string, attribute = 'cid') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    base = seeded.testApp.baseUrl;
-    api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api, base } = await startPlatformApp());
     fx.pop1 = await api.created(SITES, { name: 'POP1', slug: 'pop1' });
     fx.pop2 = await api.created(SITES, { name: 'POP2', slug: 'pop2' });
     fx.mmr = await api.created(LOCATIONS, { site: fx.pop2.id, name: 'Meet-me room', slug: 'mmr' });

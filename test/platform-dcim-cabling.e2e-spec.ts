@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 /**
  * Device types with port templates and front↔rear mappings, devices instantiating them in one
@@ -14,8 +13,7 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
 
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    api = new PlatformClient(seeded.testApp.baseUrl, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api } = await startPlatformApp());
     ids.site = (await api.created('/api/dcim/sites/', { name: 'AMS1', slug: 'ams1' })).id;
     ids.manufacturer = (await api.created('/api/dcim/manufacturers/', { name: 'Panduit', slug: 'panduit' })).id;
     ids.role = (await api.created('/api/dcim/device-roles/', { name: 'Patch panel', slug: 'patch-panel' })).id;

@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 const D = '/api/dcim';
 const MANUFACTURERS = `${D}/manufacturers/`;
@@ -35,15 +34,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
   let base: string;
   const fx: Record<string, any> = {};
 
-  const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
-    (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
+  const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
   const listed = (path: string, attribute = 'name') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    base = seeded.testApp.baseUrl;
-    api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api, base } = await startPlatformApp());
     fx.dc1 = await api.created(SITES, { name: 'DC1', slug: 'dc1' });
     fx.dc2 = await api.created(SITES, { name: 'DC2', slug: 'dc2' });
     fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });

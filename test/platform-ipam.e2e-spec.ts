@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 const I = '/api/ipam';
 const RIRS = `${I}/rirs/`;
@@ -24,15 +23,12 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
   let base: string;
   const fx: Record<string, any> = {};
 
-  const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
-    (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
+  const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
   const listed = (path: string, attribute: string) => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    base = seeded.testApp.baseUrl;
-    api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api, base } = await startPlatformApp());
     fx.arin = await api.created(RIRS, { name: 'ARIN', slug: 'arin' });
     fx.rfc = await api.created(RIRS, { name: 'RFC 1918', slug: 'rfc-1918', is_private: true });
     fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme' });

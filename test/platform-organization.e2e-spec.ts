@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 const REGIONS = '/api/dcim/regions/';
 const SITE_GROUPS = '/api/dcim/site-groups/';
@@ -33,8 +32,7 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
   let api: PlatformClient;
   let base: string;
 
-  const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
-    (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
+  const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
   /** Names (or another attribute) of the objects a list query selects, checking the envelope. */
   const listed = (path: string, attribute = 'name') => api.listed(path, attribute);
   const changesOf = async (objectType: string, ids: number[]): Promise<ChangeRow[]> =>
@@ -55,9 +53,7 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
   });
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    base = seeded.testApp.baseUrl;
-    api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api, base } = await startPlatformApp());
   });
 
   afterAll(async () => {

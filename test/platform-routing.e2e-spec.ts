@@ -1,6 +1,5 @@
-import { PASSWORD } from './support/api-client';
-import { PlatformClient, provisionToken } from './support/platform-client';
-import { SeededApp, startSeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
 
 const R = '/api/plugins/routing';
 const ROUTERS = `${R}/bgp-routers/`;
@@ -30,15 +29,12 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
   let base: string;
   const fx: Record<string, any> = {};
 
-  const count = async (table: string, where = '', params: unknown[] = []): Promise<number> =>
-    (await seeded.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
+  const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
   const listed = (path: string, attribute = 'id') => api.listed(path, attribute);
   const url = (path: string, id: number) => `${base}${path}${id}/`;
 
   beforeAll(async () => {
-    seeded = await startSeededApp();
-    base = seeded.testApp.baseUrl;
-    api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+    ({ seeded, api, base } = await startPlatformApp());
     const site = await api.created('/api/dcim/sites/', { name: 'DC1', slug: 'dc1' });
     const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
     const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'MX204', slug: 'mx204' });

@@ -1,4 +1,6 @@
-import { ApiClient, ApiResponse, readResponse } from './api-client';
+import type { Client } from 'pg';
+import { ApiClient, ApiResponse, PASSWORD, readResponse } from './api-client';
+import { SeededApp, startSeededApp } from './seeded-app';
 
 /**
  * A client of the NetBox-style platform API (`/api/…`), authenticating with a platform token
@@ -64,4 +66,17 @@ export async function provisionToken(api: ApiClient, username: string, password:
   const response = await api.post('/api/users/tokens/provision/', { username, password, ...options });
   if (response.status !== 201) throw new Error(`provisioning a token for ${username}: ${response.status} ${response.text}`);
   return response.body.key as string;
+}
+
+/** A seeded app with a platform client acting as its superuser, as the platform e2e files use it. */
+export async function startPlatformApp(env: Record<string, string> = {}): Promise<{ seeded: SeededApp; api: PlatformClient; base: string }> {
+  const seeded = await startSeededApp(env);
+  const base = seeded.testApp.baseUrl;
+  const api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
+  return { seeded, api, base };
+}
+
+/** Rows of a table (optionally matching a WHERE clause), read directly from the app's database. */
+export async function countRows(db: Client, table: string, where = '', params: unknown[] = []): Promise<number> {
+  return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} ${where}`, params)).rows[0].n;
 }
