@@ -1,40 +1,25 @@
 import { CABLED_FILTER } from '../dcim/cable-terminations';
 import { cableEndpointFields } from '../dcim/dcim.resources';
-import { choice, date, genericRelation, integer, longText, relation, slug, text } from '../framework/resource/fields';
+import { choice, date, genericRelation, integer, longText, relation, text } from '../framework/resource/fields';
+import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
-export const ProviderResource = defineResource({
+export const ProviderResource = defineOrganizationalResource({
   appLabel: 'circuits',
   model: 'provider',
   path: 'providers',
   verboseName: 'provider',
   table: 'circuits_provider',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    description: text({ maxLength: 200, search: true }),
-    comments: longText({ search: true }),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
+  fields: { comments: longText({ search: true }) },
 });
 
-export const CircuitTypeResource = defineResource({
+export const CircuitTypeResource = defineOrganizationalResource({
   appLabel: 'circuits',
   model: 'circuittype',
   path: 'circuit-types',
   verboseName: 'circuit type',
   table: 'circuits_circuittype',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
 });
 
 export const CIRCUIT_STATUS_CHOICES = [

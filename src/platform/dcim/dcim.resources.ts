@@ -1,6 +1,6 @@
-import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, slug, text } from '../framework/resource/fields';
+import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, RelationField, slug, text } from '../framework/resource/fields';
 import { ConfigTemplateResource } from '../extras/extras.resources';
-import { defineResource, ResourceDefinition, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
+import { defineResource, ResourceDeclaration, ResourceDefinition, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
@@ -18,32 +18,28 @@ import {
   STATUS_CHOICES,
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
-import { exactlyOneOf, locationRules, moduleBayOnDevice, noParentCycle, portMappingRules, treeFilter } from './dcim.rules';
+import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
+import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
 
-const nameSlugDescription = {
-  name: text({ maxLength: 100, required: true, unique: true, search: true }),
-  slug: slug(),
-  description: text({ maxLength: 200, search: true }),
-};
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
 
-/** Regions and site groups: named trees, as NetBox's nested groups. */
-function nestedGroup(declaration: { model: string; path: string; verboseName: string; table: string }): ResourceDefinition {
-  const definition: ResourceDefinition = defineResource({
-    appLabel: 'dcim',
-    ...declaration,
-    fields: { ...nameSlugDescription, parent: relation(() => definition, { onDelete: 'CASCADE' }) },
-    display: (row) => String(row.name),
-    brief: ['name', 'slug', 'description'],
-    ordering: ['name'],
-    validateAsync: noParentCycle(declaration.table),
-  });
-  return definition;
-}
+export const RegionResource = defineOrganizationalResource({
+  appLabel: 'dcim',
+  model: 'region',
+  path: 'regions',
+  verboseName: 'region',
+  table: 'dcim_region',
+  tree: true,
+});
 
-export const RegionResource = nestedGroup({ model: 'region', path: 'regions', verboseName: 'region', table: 'dcim_region' });
-
-export const SiteGroupResource = nestedGroup({ model: 'sitegroup', path: 'site-groups', verboseName: 'site group', table: 'dcim_sitegroup' });
+export const SiteGroupResource = defineOrganizationalResource({
+  appLabel: 'dcim',
+  model: 'sitegroup',
+  path: 'site-groups',
+  verboseName: 'site group',
+  table: 'dcim_sitegroup',
+  tree: true,
+});
 
 export const SiteResource = defineResource({
   appLabel: 'dcim',
@@ -106,40 +102,30 @@ export const LocationResource = defineResource({
   validateAsync: locationRules(),
 });
 
-export const ManufacturerResource = defineResource({
+export const ManufacturerResource = defineOrganizationalResource({
   appLabel: 'dcim',
   model: 'manufacturer',
   path: 'manufacturers',
   verboseName: 'manufacturer',
   table: 'dcim_manufacturer',
-  fields: { ...nameSlugDescription },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
 });
 
-export const DeviceRoleResource = defineResource({
+export const DeviceRoleResource = defineOrganizationalResource({
   appLabel: 'dcim',
   model: 'devicerole',
   path: 'device-roles',
   verboseName: 'device role',
   table: 'dcim_devicerole',
-  fields: { ...nameSlugDescription, color: color({ default: '9e9e9e' }), vm_role: boolean({ default: true }) },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
+  fields: { color: color({ default: '9e9e9e' }), vm_role: boolean({ default: true }) },
 });
 
-export const PlatformResource = defineResource({
+export const PlatformResource = defineOrganizationalResource({
   appLabel: 'dcim',
   model: 'platform',
   path: 'platforms',
   verboseName: 'platform',
   table: 'dcim_platform',
-  fields: { ...nameSlugDescription, manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT' }) },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
+  fields: { manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT' }) },
 });
 
 export const DeviceTypeResource = defineResource({
@@ -243,30 +229,51 @@ export const FrontPortTemplateResource = portTemplate({
   ],
 });
 
-/** Which front-port position is wired to which rear-port position inside a device or module type. */
-export const PortTemplateMappingResource = defineResource({
-  appLabel: 'dcim',
+/**
+ * Which front-port position is wired to which rear-port position: inside a device or module type
+ * (templates), or inside one device.
+ */
+function portMapping({
+  parents,
+  front,
+  rear,
+  ...declaration
+}: Omit<ResourceDeclaration, 'appLabel' | 'fields' | 'display' | 'brief' | 'ordering' | 'uniqueTogether' | 'standard'> & {
+  parents: Record<string, RelationField>;
+  front: () => ResourceDefinition;
+  rear: () => ResourceDefinition;
+}): ResourceDefinition {
+  return defineResource({
+    appLabel: 'dcim',
+    ...declaration,
+    fields: {
+      ...parents,
+      front_port: relation(front, { onDelete: 'CASCADE', required: true }),
+      front_port_position: positions(),
+      rear_port: relation(rear, { onDelete: 'CASCADE', required: true }),
+      rear_port_position: positions(),
+    },
+    display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
+    brief: ['front_port_position', 'rear_port_position'],
+    ordering: ['front_port', 'front_port_position'],
+    uniqueTogether: [
+      ['front_port', 'front_port_position'],
+      ['rear_port', 'rear_port_position'],
+    ],
+    standard: { tags: false, customFields: false },
+  });
+}
+
+export const PortTemplateMappingResource = portMapping({
   model: 'porttemplatemapping',
   path: 'port-template-mappings',
   verboseName: 'port template mapping',
   table: 'dcim_porttemplatemapping',
-  fields: {
-    ...templateParents,
-    front_port: relation(() => FrontPortTemplateResource, { onDelete: 'CASCADE', required: true }),
-    front_port_position: positions(),
-    rear_port: relation(() => RearPortTemplateResource, { onDelete: 'CASCADE', required: true }),
-    rear_port_position: positions(),
-  },
-  display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
-  brief: ['front_port_position', 'rear_port_position'],
-  ordering: ['front_port', 'front_port_position'],
-  uniqueTogether: [
-    ['front_port', 'front_port_position'],
-    ['rear_port', 'rear_port_position'],
-  ],
+  parents: templateParents,
+  front: () => FrontPortTemplateResource,
+  rear: () => RearPortTemplateResource,
   validate: exactlyOneOf('device_type', 'module_type'),
   validateAsync: portMappingRules('dcim_frontporttemplate', 'dcim_rearporttemplate', ['device_type_id', 'module_type_id']),
-  standard: { tags: false, customFields: false },
 });
 
 export const ModuleBayTemplateResource = defineResource({
@@ -428,29 +435,16 @@ export const FrontPortResource = defineResource({
 });
 
 /** Front-port position ↔ rear-port position inside one device (NetBox 4.5's PortMapping). */
-export const PortMappingResource = defineResource({
-  appLabel: 'dcim',
+export const PortMappingResource = portMapping({
   model: 'portmapping',
   path: 'port-mappings',
   verboseName: 'port mapping',
   table: 'dcim_portmapping',
-  fields: {
-    device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
-    front_port: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true }),
-    front_port_position: positions(),
-    rear_port: relation(() => RearPortResource, { onDelete: 'CASCADE', required: true }),
-    rear_port_position: positions(),
-  },
-  display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
-  brief: ['front_port_position', 'rear_port_position'],
-  ordering: ['front_port', 'front_port_position'],
-  uniqueTogether: [
-    ['front_port', 'front_port_position'],
-    ['rear_port', 'rear_port_position'],
-  ],
+  parents: { device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }) },
+  front: () => FrontPortResource,
+  rear: () => RearPortResource,
   relatedObject: 'device',
   validateAsync: portMappingRules('dcim_frontport', 'dcim_rearport', ['device_id']),
-  standard: { tags: false, customFields: false },
 });
 
 export const InterfaceResource = defineResource({

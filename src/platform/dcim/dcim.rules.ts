@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import type { ExtraFilter } from '../framework/resource/resource-definition';
+import { noParentCycle } from '../framework/resource/organizational';
 
 type Problems = Record<string, string[]>;
 
@@ -49,24 +49,6 @@ export async function moduleBayOnDevice(manager: EntityManager, values: Record<s
   return bay && bay.device_id !== values.device_id ? { module_bay: ['The module bay belongs to another device.'] } : {};
 }
 
-/**
- * Tree models (regions, site groups, locations, tenant and contact groups): an object may not become
- * its own ancestor (that would also make deleting it recurse forever).
- */
-export function noParentCycle(table: string) {
-  return async (manager: EntityManager, values: Record<string, unknown>): Promise<Problems> => {
-    if (values.parent_id == null || values.id === undefined) return {};
-    const [found] = (await manager.query(
-      `WITH RECURSIVE ancestors(id, parent_id) AS (
-         SELECT id, parent_id FROM ${table} WHERE id = $1
-         UNION SELECT t.id, t.parent_id FROM ${table} t JOIN ancestors a ON t.id = a.parent_id)
-       SELECT 1 FROM ancestors WHERE id = $2 LIMIT 1`,
-      [values.parent_id, values.id],
-    )) as unknown[];
-    return found ? { parent: ['An object cannot be its own ancestor.'] } : {};
-  };
-}
-
 /** A location's parent location is on the same site. */
 export function locationRules() {
   const noCycle = noParentCycle('dcim_location');
@@ -76,26 +58,5 @@ export function locationRules() {
       if (parent && parent.site_id !== values.site_id) return { parent: ['The parent location must belong to the same site.'] };
     }
     return noCycle(manager, values);
-  };
-}
-
-/**
- * A filter on a tree relation that also matches the descendants of the named nodes, as NetBox's
- * TreeNodeMultipleChoiceFilter (`region=europe` selects sites in every region below Europe).
- */
-export function treeFilter(column: string, table: string, key: 'id' | 'slug'): ExtraFilter {
-  return (values, alias, prefix) => {
-    // `region_id=null` selects the objects without one, as NetBox's null choice does.
-    const wantsNull = values.includes('null');
-    const named = values.filter((value) => value !== 'null');
-    if (key === 'id' && named.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
-    const terms = wantsNull ? [`${alias}."${column}" IS NULL`] : [];
-    if (named.length > 0) {
-      terms.push(`${alias}."${column}" IN (WITH RECURSIVE tree(id) AS (
-                   SELECT id FROM ${table} WHERE ${key} IN (:...${prefix})
-                   UNION SELECT t.id FROM ${table} t JOIN tree ON t.parent_id = tree.id)
-                 SELECT id FROM tree)`);
-    }
-    return { where: `(${terms.join(' OR ')})`, params: named.length > 0 ? { [prefix]: key === 'id' ? named.map(Number) : named } : {} };
   };
 }

@@ -1,4 +1,5 @@
-import { boolean, choice, genericRelation, integer, longText, relation, slug, text } from '../framework/resource/fields';
+import { boolean, choice, genericRelation, integer, longText, relation, text } from '../framework/resource/fields';
+import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { isIpProblem, parseIpAddress, parseIpInterface, parseIpNetwork } from './ip-network';
@@ -86,22 +87,14 @@ const hostAddressFilter: ExtraFilter = (values, alias, prefix) => {
   return { where: `(${terms.join(' OR ')})`, params };
 };
 
-export const RirResource = defineResource({
+export const RirResource = defineOrganizationalResource({
   appLabel: 'ipam',
   model: 'rir',
   path: 'rirs',
   verboseName: 'RIR',
   graphqlName: 'rir',
   table: 'ipam_rir',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    is_private: boolean({ default: false }),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
+  fields: { is_private: boolean({ default: false }) },
 });
 
 export const AsnResource = defineResource({

@@ -1,76 +1,44 @@
-import { choice, genericRelation, longText, relation, slug, text } from '../framework/resource/fields';
+import { choice, genericRelation, longText, relation, text } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
-import { noParentCycle } from '../dcim/dcim.rules';
+import { defineOrganizationalResource } from '../framework/resource/organizational';
 
-export const TenantGroupResource = defineResource({
+export const TenantGroupResource = defineOrganizationalResource({
   appLabel: 'tenancy',
   model: 'tenantgroup',
   path: 'tenant-groups',
   verboseName: 'tenant group',
   table: 'tenancy_tenantgroup',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    parent: relation(() => TenantGroupResource, { onDelete: 'CASCADE' }),
-    description: text({ maxLength: 200, search: true }),
-    comments: longText(),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
-  validateAsync: noParentCycle('tenancy_tenantgroup'),
+  tree: true,
+  fields: { comments: longText() },
 });
 
-export const TenantResource = defineResource({
+export const TenantResource = defineOrganizationalResource({
   appLabel: 'tenancy',
   model: 'tenant',
   path: 'tenants',
   verboseName: 'tenant',
   table: 'tenancy_tenant',
   fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
     group: relation(() => TenantGroupResource, { onDelete: 'PROTECT' }),
-    description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
 });
 
-export const ContactGroupResource = defineResource({
+export const ContactGroupResource = defineOrganizationalResource({
   appLabel: 'tenancy',
   model: 'contactgroup',
   path: 'contact-groups',
   verboseName: 'contact group',
   table: 'tenancy_contactgroup',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    parent: relation(() => ContactGroupResource, { onDelete: 'CASCADE' }),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
-  validateAsync: noParentCycle('tenancy_contactgroup'),
+  tree: true,
 });
 
-export const ContactRoleResource = defineResource({
+export const ContactRoleResource = defineOrganizationalResource({
   appLabel: 'tenancy',
   model: 'contactrole',
   path: 'contact-roles',
   verboseName: 'contact role',
   table: 'tenancy_contactrole',
-  fields: {
-    name: text({ maxLength: 100, required: true, unique: true, search: true }),
-    slug: slug(),
-    description: text({ maxLength: 200, search: true }),
-  },
-  display: (row) => String(row.name),
-  brief: ['name', 'slug', 'description'],
-  ordering: ['name'],
 });
 
 export const ContactResource = defineResource({
