@@ -38,7 +38,7 @@ export function parsePagination(query: QueryParameters, options: PaginationOptio
 }
 
 /** A repeated parameter counts by its last value, as Django's `QueryDict.get` reads it. */
-function lastValue(value: string | string[] | undefined): string | undefined {
+export function lastValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.at(-1) : value;
 }
 

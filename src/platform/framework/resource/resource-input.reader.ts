@@ -6,7 +6,7 @@ import { ManyField, RelationField } from './fields';
 import { FieldErrors } from './resource-errors';
 import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition, ResourceRow, uniqueGroups } from './resource-definition';
 import { ResourceRegistry } from './resource-registry';
-import { OBJECT_TYPE_OBJECT, ResourceSerializer, TAG_TABLE } from './resource-serializer';
+import { CustomFieldDefinition, OBJECT_TYPE_OBJECT, ResourceSerializer, TAG_TABLE } from './resource-serializer';
 
 /** What a validated write changes: own columns, many-to-many sets, tags and custom-field data. */
 export interface WritePlan {
@@ -33,6 +33,8 @@ const REQUIRED = 'This field is required.';
  */
 @Injectable()
 export class ResourceInputReader {
+  private readonly customFieldCache = new WeakMap<EntityManager, Map<string, Promise<CustomFieldDefinition[]>>>();
+
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly serializer: ResourceSerializer,
@@ -228,8 +230,16 @@ export class ResourceInputReader {
   /** Tags by id, `{"id": n}`, `{"name": …}`, `{"slug": …}` or a bare name/slug string. */
   private async readTags(manager: EntityManager, raw: unknown): Promise<{ value: number[] } | { problem: string }> {
     if (!Array.isArray(raw)) return { problem: `Expected a list of items but got type "${describe(raw)}".` };
-    const rows = (await manager.query(`SELECT id, name, slug FROM ${TAG_TABLE}`)) as Array<{ id: number; name: string; slug: string }>;
-    const ids: number[] = [];
+    // Only the tags the request names, by id, name or slug.
+    const ids = raw.map((item) => readObjectId(item)).filter((id): id is number => id !== undefined);
+    const labels = raw.flatMap((item) =>
+      typeof item === 'string' ? [item] : typeof item === 'object' && item !== null ? Object.values(item as object).filter((v): v is string => typeof v === 'string') : [],
+    );
+    const rows = (await manager.query(`SELECT id, name, slug FROM ${TAG_TABLE} WHERE id = ANY($1) OR name = ANY($2) OR slug = ANY($2)`, [
+      ids,
+      labels,
+    ])) as Array<{ id: number; name: string; slug: string }>;
+    const tagIds: number[] = [];
     for (const item of raw) {
       const byId = readObjectId(item);
       let tag = byId !== undefined ? rows.find((row) => row.id === byId) : undefined;
@@ -242,9 +252,9 @@ export class ResourceInputReader {
         if (wanted.name === undefined && wanted.slug === undefined) tag = undefined;
       }
       if (!tag) return { problem: `Related object not found using the provided attributes: ${JSON.stringify(item)}` };
-      ids.push(tag.id);
+      tagIds.push(tag.id);
     }
-    return { value: [...new Set(ids)] };
+    return { value: [...new Set(tagIds)] };
   }
 
   private async readCustomFields(
@@ -262,7 +272,7 @@ export class ResourceInputReader {
       return;
     }
     if (given === undefined && !creating) return;
-    const fields = await this.serializer.customFieldsFor(manager, definition.objectType);
+    const fields = await this.customFieldsInTransaction(manager, definition.objectType);
     const changes = (given ?? {}) as Record<string, unknown>;
     for (const name of Object.keys(changes)) {
       if (!fields.some((field) => field.name === name)) fail('custom_fields', `Unknown field name '${name}' in custom field data.`);
@@ -287,6 +297,25 @@ export class ResourceInputReader {
       if (data[field.name] === undefined) data[field.name] = null;
     }
     plan.customFieldData = data;
+  }
+
+  /**
+   * Custom-field definitions read once per write transaction and object type (a bulk request or a
+   * device instantiating a hundred ports validates against the same definitions). Writes always run
+   * in their own transaction manager, so the cache never outlives it.
+   */
+  private customFieldsInTransaction(manager: EntityManager, objectType: string): Promise<CustomFieldDefinition[]> {
+    let byType = this.customFieldCache.get(manager);
+    if (!byType) {
+      byType = new Map();
+      this.customFieldCache.set(manager, byType);
+    }
+    let fields = byType.get(objectType);
+    if (!fields) {
+      fields = this.serializer.customFieldsFor(manager, objectType);
+      byType.set(objectType, fields);
+    }
+    return fields;
   }
 
   private async checkUniqueness(

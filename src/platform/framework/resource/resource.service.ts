@@ -8,7 +8,7 @@ import { FilterSet } from '../query/filter-fields';
 import { parseFilters, QueryParameters, FilterValidationError } from '../query/filter-parser';
 import { toSql } from '../query/filter-sql';
 import { parseOrdering, OrderingTerm } from '../query/ordering';
-import { pageLinks, parsePagination } from '../query/pagination';
+import { lastValue, pageLinks, parsePagination } from '../query/pagination';
 import { escapeLike } from '../query/filter-sql';
 import { violatedUniqueConstraint } from '../../../common/database/unique-violation';
 import { ObjectEventSink } from './object-events';
@@ -665,8 +665,4 @@ export class ResourceService {
 function isBrief(query: QueryParameters): boolean {
   const value = lastValue(query.brief);
   return value !== undefined && ['true', '1', 'True'].includes(value);
-}
-
-function lastValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.at(-1) : value;
 }
