@@ -135,6 +135,9 @@ function addActionRoutes(controller: Type, definition: ResourceDefinition): void
       return this.resources.runAction(definition, action, parseObjectId(id), body, query, requestScope(request));
     };
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
+    // What the compiler emits for a declared method: without it Nest warns at start-up that the
+    // validation pipe cannot see the parameters' types. Object (like `unknown`) means "not validated here".
+    Reflect.defineMetadata('design:paramtypes', [Object, String, Object, Object], prototype, key);
     Req()(prototype, key, 0);
     Param('id')(prototype, key, 1);
     Body()(prototype, key, 2);
