@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsIntegerInRange, MAX_DATABASE_INTEGER } from '../validation/integer.decorator';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -9,16 +9,11 @@ export const MAX_PAGE_SIZE = 1000;
 export class PaginationQueryDto {
   @ApiPropertyOptional({ default: 0, minimum: 0 })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @IsIntegerInRange(0, MAX_DATABASE_INTEGER, { query: true })
   skip: number = 0;
 
   @ApiPropertyOptional({ default: DEFAULT_PAGE_SIZE, minimum: 1, maximum: MAX_PAGE_SIZE })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @IsIntegerInRange(1, MAX_PAGE_SIZE, { query: true })
   limit: number = DEFAULT_PAGE_SIZE;
 }

@@ -18,6 +18,9 @@ export class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // Path parameters stay the strings they were: converting `+1` or `0x1` to 1 here would hide
+    // from the parameter's own pipe (ParseIdPipe) how the id was written.
+    if (metadata.type === 'param') return value;
     try {
       return await super.transform(value, metadata);
     } catch (error) {

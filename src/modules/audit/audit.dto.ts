@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsDate, IsIn, IsInt, IsOptional, IsString, MaxLength, Min } from 'class-validator';
+import { IsDate, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PaginationQueryDto } from '../../common/http/pagination.dto';
+import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { AUDIT_ACTIONS } from './audit-action';
 import type { AuditAction } from './audit-action';
 import { AuditLogEntity } from './audit-log.entity';
@@ -14,9 +15,7 @@ export class AuditLogQueryDto extends PaginationQueryDto {
 
   @ApiPropertyOptional()
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId({ query: true })
   user_id?: number;
 
   @ApiPropertyOptional({ example: 'user' })
@@ -27,9 +26,7 @@ export class AuditLogQueryDto extends PaginationQueryDto {
 
   @ApiPropertyOptional()
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId({ query: true })
   resource_id?: number;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', description: 'Inclusive lower bound' })

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
+import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { caSlug } from './ca-slug';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
@@ -49,8 +50,7 @@ export class CreateCaDto {
 
   @ApiPropertyOptional({ type: Number, nullable: true, description: 'creates an intermediate CA under this CA' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   parent_ca_id?: number | null;
 
   @ApiPropertyOptional({ type: Number, nullable: true, minimum: 0 })
@@ -68,8 +68,7 @@ export class CreateCaDto {
 
 export class AssignCaOrganizationDto {
   @ApiProperty()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   organization_id: number;
 
   @ApiPropertyOptional({ default: false })

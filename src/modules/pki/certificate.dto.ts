@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { PaginationQueryDto } from '../../common/http/pagination.dto';
+import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { CERTIFICATE_TYPES, CertificateEntity } from './certificate.entity';
 import type { CertificateType } from './certificate.entity';
@@ -39,9 +40,7 @@ class SanFieldsDto {
 
 export class IssueCertificateQueryDto {
   @ApiProperty({ description: 'Issuing CA' })
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId({ query: true })
   ca_id: number;
 }
 
@@ -98,8 +97,7 @@ export class SignCsrDto extends SanFieldsDto {
 
   @ApiPropertyOptional({ description: 'Issuing CA by id (exactly one of ca_id, ca_name)' })
   @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   ca_id?: number;
 
   @ApiPropertyOptional({ description: 'Issuing CA by name, within the caller’s organization (any for superusers)' })
@@ -159,9 +157,7 @@ export class RevokeCertificateDto {
 export class ListCertificatesQueryDto extends PaginationQueryDto {
   @ApiPropertyOptional({ description: 'Only certificates issued by this CA' })
   @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId({ query: true })
   ca_id?: number;
 }
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDate, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { CapabilityFlagsDto } from '../../common/auth/capability-flags.dto';
+import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { CERTIFICATE_TYPES } from '../pki/certificate.entity';
 import type { CertificateType } from '../pki/certificate.entity';
@@ -28,8 +29,7 @@ export class CreateServiceAccountDto extends CapabilityFlagsDto {
 
   @ApiPropertyOptional({ description: 'Superusers only; admins create accounts in their own organization' })
   @IsOptionalNotNull()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   organization_id?: number;
 }
 
@@ -164,8 +164,7 @@ export class IssuancePolicyDto {
   @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_ENTRIES)
-  @IsInt({ each: true })
-  @Min(1, { each: true })
+  @IsDatabaseId({ each: true })
   allowed_ca_ids?: number[];
 
   @ApiPropertyOptional({ enum: CERTIFICATE_TYPES, isArray: true })

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsOptional, IsString, Matches, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { CapabilityFlagsDto } from '../../common/auth/capability-flags.dto';
+import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { ROLES } from '../../common/auth/principal';
 import type { Role } from '../../common/auth/principal';
@@ -40,8 +41,7 @@ export class CreateUserDto extends CapabilityFlagsDto {
 
   @ApiPropertyOptional({ type: Number, nullable: true })
   @IsOptional()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   organization_id?: number | null;
 }
 
@@ -73,8 +73,7 @@ export class UpdateUserDto extends CapabilityFlagsDto {
 
   @ApiPropertyOptional({ type: Number, nullable: true, description: 'null removes the user from its organization' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
+  @IsDatabaseId()
   organization_id?: number | null;
 }
 

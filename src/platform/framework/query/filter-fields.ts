@@ -6,7 +6,8 @@
 
 export type FilterFieldType =
   | { kind: 'string' }
-  | { kind: 'integer' }
+  /** `big`: a `bigint` or `numeric` column; otherwise a PostgreSQL `integer`, whose range the value must fit. */
+  | { kind: 'integer'; big?: boolean }
   | { kind: 'decimal' }
   | { kind: 'boolean' }
   | { kind: 'datetime' }

@@ -155,6 +155,7 @@ type ValueResult = { value: FilterScalar | null } | { problem: string };
 const INTEGER = /^-?\d+$/;
 const POSITIVE_INTEGER = /^[1-9]\d*$/;
 const MAX_RELATION_ID = 2_147_483_647;
+const MIN_DATABASE_INTEGER = -2_147_483_648;
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 const BOOLEAN = /^(true|false|1|0)$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -168,7 +169,7 @@ function parseValue(type: FilterFieldType, raw: string, acceptsNull: boolean): V
       return { value: raw };
     case 'integer':
       if (!INTEGER.test(raw)) return { problem: 'Enter a whole number.' };
-      return safeInteger(raw);
+      return type.big ? safeInteger(raw) : databaseInteger(raw);
     case 'decimal':
       return DECIMAL.test(raw) ? { value: raw } : { problem: 'Enter a number.' };
     case 'boolean':
@@ -189,6 +190,14 @@ function parseValue(type: FilterFieldType, raw: string, acceptsNull: boolean): V
       if (!POSITIVE_INTEGER.test(raw) || Number(raw) > MAX_RELATION_ID) return { problem: `"${raw}" is not a valid value.` };
       return { value: Number(raw) };
   }
+}
+
+/** A PostgreSQL `integer` column: comparing it with a larger value is an error, not a miss. */
+function databaseInteger(raw: string): ValueResult {
+  const value = Number(raw);
+  if (value < MIN_DATABASE_INTEGER) return { problem: `Ensure this value is greater than or equal to ${MIN_DATABASE_INTEGER}.` };
+  if (value > MAX_RELATION_ID) return { problem: `Ensure this value is less than or equal to ${MAX_RELATION_ID}.` };
+  return { value };
 }
 
 /** Beyond 2^53 a JS number would silently round to a different id. */

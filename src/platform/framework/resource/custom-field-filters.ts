@@ -26,7 +26,7 @@ function filterTypeOf(field: CustomFieldDefinition): { type: FilterFieldType; ca
     case 'select':
       return { type: { kind: 'choice', choices: field.choices } };
     case 'integer':
-      return { type: { kind: 'integer' }, cast: 'numeric' };
+      return { type: { kind: 'integer', big: true }, cast: 'numeric' };
     case 'decimal':
       return { type: { kind: 'decimal' }, cast: 'numeric' };
     case 'boolean':

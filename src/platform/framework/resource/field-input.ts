@@ -6,6 +6,8 @@ export type ParsedInput = { value: unknown } | { problem: string };
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
+/** Keys and plain integer columns are PostgreSQL `integer`s. */
+export const MAX_OBJECT_ID = 2_147_483_647;
 
 /** Reads one scalar field's written value as DRF's serializer fields would. Relations are read elsewhere. */
 export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
@@ -26,7 +28,9 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
     case 'integer': {
       const value = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) return { problem: 'A valid integer is required.' };
-      return checkRange(value, field.min, field.max);
+      // Without declared bounds, what the column holds: a `bigint` takes any safe integer.
+      const [min, max] = field.big ? [field.min, field.max] : [field.min ?? -MAX_OBJECT_ID - 1, field.max ?? MAX_OBJECT_ID];
+      return checkRange(value, min, max);
     }
     case 'decimal': {
       const value = typeof raw === 'string' && DECIMAL.test(raw.trim()) ? Number(raw) : raw;
@@ -117,8 +121,6 @@ function checkRange(value: number, min: number | undefined, max: number | undefi
   if (max !== undefined && value > max) return { problem: `Ensure this value is less than or equal to ${max}.` };
   return { value };
 }
-
-const MAX_OBJECT_ID = 2_147_483_647;
 
 /** A related object written as `5`, `"5"` or `{"id": 5}`; undefined when it is none of those. */
 export function readObjectId(raw: unknown): number | undefined {

@@ -73,7 +73,7 @@ function scalarFilterType(field: FieldSpec): FilterFieldType | undefined {
     case 'text':
       return { kind: 'string' };
     case 'integer':
-      return { kind: 'integer' };
+      return { kind: 'integer', big: field.big };
     case 'decimal':
       return { kind: 'decimal' };
     case 'boolean':

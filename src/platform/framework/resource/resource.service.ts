@@ -17,6 +17,7 @@ import { FieldErrors, nonFieldError, ProtectedObjectError, ResourceValidationErr
 import { ChangeLogWriter } from './change-log.writer';
 import { columnFields, genericColumns, joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
 import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
+import { MAX_OBJECT_ID } from './field-input';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
 import type { ResourceAction } from './resource-definition';
 import { ResourceRegistry } from './resource-registry';
@@ -526,6 +527,7 @@ export class ResourceService {
     const items = body.map((item: unknown, index) => {
       const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
       if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) problems[index] = { id: ['This field is required.'] };
+      else if (id > MAX_OBJECT_ID) problems[index] = { id: [`Ensure this value is less than or equal to ${MAX_OBJECT_ID}.`] };
       return { id: id as number, data: item as Record<string, unknown> };
     });
     if (problems.length > 0) throw new ResourceValidationError(body.map((_, index) => problems[index] ?? {}));
