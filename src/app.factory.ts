@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule, AppModuleOptions } from './app.module';
 import { AppConfig } from './common/config/app-config';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
+import { inputGuardMiddleware } from './common/http/input-guard.middleware';
 import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
 import { NestPinoLogger } from './common/logging/nest-pino-logger';
 import { requestLoggingMiddleware } from './common/logging/request-logging.middleware';
@@ -24,12 +25,13 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   });
   // Non-strict JSON: a body that is a bare string or number reaches validation and gets its 400
   // there (NetBox's "Expected a dictionary"), rather than a parser error.
-  app.useBodyParser('json', { strict: false });
-  app.useBodyParser('urlencoded', { extended: true });
+  app.useBodyParser('json', { strict: false, limit: config.maxBodySize });
+  app.useBodyParser('urlencoded', { extended: true, limit: config.maxBodySize });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(requestLoggingMiddleware(logger));
   app.use(securityHeadersMiddleware);
+  app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter(logger, config.apiV1Str));

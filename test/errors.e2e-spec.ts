@@ -31,10 +31,34 @@ describe('error responses', () => {
     expect(detail).toEqual(expect.stringContaining('JSON'));
   });
 
-  it('answers an oversized body with 413', async () => {
-    const response = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'x'.repeat(2_000_000), count: 1 }));
+  it('answers a body beyond MAX_BODY_SIZE (2.5 MB by default) with 413', async () => {
+    const within = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'x'.repeat(2_500_000), count: 1 }));
+    expect(within.status).toBe(201);
+    const response = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'x'.repeat(2_700_000), count: 1 }));
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ detail: 'Request body is too large' });
+  });
+
+  it('takes the body limit from MAX_BODY_SIZE, for JSON and form bodies alike', async () => {
+    const own = await startTestApp({ extraModules: [ProbeModule], env: { MAX_BODY_SIZE: '2048' } });
+    try {
+      const post = (body: string, type = 'application/json') =>
+        fetch(`${own.baseUrl}/api/v1/probe/validate`, { method: 'POST', headers: { 'content-type': type }, body });
+      expect((await post(JSON.stringify({ password: 'x'.repeat(1900), count: 1 }))).status).toBe(201);
+      expect((await post(JSON.stringify({ password: 'x'.repeat(2100), count: 1 }))).status).toBe(413);
+      expect((await post(`password=${'x'.repeat(2100)}&count=1`, 'application/x-www-form-urlencoded')).status).toBe(413);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses NUL characters and deep nesting before validation, naming where they were', async () => {
+    const nul = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'long enough', count: 1, items: [{ name: 'a\u0000' }] }));
+    expect(nul.status).toBe(400);
+    expect(await nul.json()).toEqual({ detail: [{ loc: ['body', 'items', 0, 'name'], msg: 'Null characters are not allowed.', type: 'nul_byte' }] });
+    const deep = await postJson('/api/v1/probe/validate', `{"password": ${'['.repeat(5000)}${']'.repeat(5000)}}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Nested deeper than 32 levels.', type: 'too_deep' }] });
   });
 
   it('answers body validation failures with 400 naming each bad field', async () => {

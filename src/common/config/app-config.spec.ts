@@ -131,6 +131,12 @@ describe('readConfig', () => {
     expect(readConfig({ PORT: '', DATABASE_URL: '  ' }).config).toMatchObject({ port: 8000, databaseUrl: undefined });
   });
 
+  it('reads MAX_BODY_SIZE in bytes within its bounds, 2.5 MB by default', () => {
+    expect(readConfig({}).config.maxBodySize).toBe(2_621_440);
+    expect(readConfig({ MAX_BODY_SIZE: '10485760' }).config.maxBodySize).toBe(10_485_760);
+    expect(problemsOf({ MAX_BODY_SIZE: '100' })[0]).toContain('MAX_BODY_SIZE must be an integer from 1024 to 104857600');
+  });
+
   it('is frozen', () => {
     const { config } = readConfig({});
     expect(() => Object.assign(config, { port: 1 })).toThrow(TypeError);

@@ -62,6 +62,8 @@ export class AppConfig {
   readonly jobPollIntervalMs: number;
   /** A failed job's n-th retry waits 2^n times this. */
   readonly jobBackoffBaseMs: number;
+  /** Largest JSON or form request body accepted, in bytes; larger ones get 413. */
+  readonly maxBodySize: number;
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
@@ -128,6 +130,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
     jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
     jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
+    maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),
   });
   r.throwIfInvalid();
   return { config, variables: r.variables() };
