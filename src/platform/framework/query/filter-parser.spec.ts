@@ -4,7 +4,8 @@ import { FilterValidationError, QueryParameters, parseFilters } from './filter-p
 
 const filterSet: FilterSet = {
   name: { column: '"site"."name"', type: { kind: 'string' } },
-  asn: { column: '"site"."asn"', type: { kind: 'integer' } },
+  asn: { column: '"site"."asn"', type: { kind: 'integer', big: true } },
+  position: { column: '"site"."position"', type: { kind: 'integer' } },
   weight: { column: '"site"."weight"', type: { kind: 'decimal' } },
   mark_connected: { column: '"site"."mark_connected"', type: { kind: 'boolean' } },
   created: { column: '"site"."created"', type: { kind: 'datetime' } },
@@ -143,6 +144,8 @@ describe('parseFilters', () => {
       ['region_id', '0', '"0" is not a valid value.'],
       ['region_id', '-3', '"-3" is not a valid value.'],
       ['region_id', '2147483648', '"2147483648" is not a valid value.'],
+      ['position', '2147483648', 'Ensure this value is less than or equal to 2147483647.'],
+      ['position', '-2147483649', 'Ensure this value is greater than or equal to -2147483648.'],
       ['region_id__isnull', 'null', '"null" is not a valid boolean; use true, false, 1 or 0.'],
     ];
     it.each(invalid)('%s=%s → %s', (param, value, message) => {
