@@ -26,7 +26,7 @@ export class UsersController {
     required: false,
     description: 'The BOOTSTRAP_TOKEN setting; needed to create the first user when it is set',
   })
-  @ApiErrorResponses(400, 401, 403)
+  @ApiErrorResponses(400, 403)
   async create(
     @CurrentPrincipal() principal: Principal | undefined,
     @Body() body: CreateUserDto,
