@@ -49,6 +49,7 @@ async function withServer(extraEnv, work) {
     SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
     PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
     AUTH_RATE_LIMIT: '1000/second',
+    AUTH_ADDRESS_RATE_LIMIT: '1000/second',
     LOG_LEVEL: 'warn',
     ...extraEnv,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),

@@ -12,7 +12,7 @@ describe('authentication', () => {
   let root: Fixture;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute' } });
+    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute' } });
     api = new ApiClient(testApp.baseUrl);
     db = new Client({ connectionString: testApp.database.url });
     await db.connect();
@@ -267,9 +267,17 @@ describe('login rate limit', () => {
   let api: ApiClient;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '3/minute', TRUST_PROXY: 'loopback' } });
+    testApp = await startTestApp({
+      env: {
+        AUTH_RATE_LIMIT: '3/minute',
+        AUTH_ADDRESS_RATE_LIMIT: '6/minute',
+        AUTH_USERNAME_RATE_LIMIT: '4/hour',
+        TRUST_PROXY: 'loopback',
+      },
+    });
     api = new ApiClient(testApp.baseUrl);
     await createBootstrapSuperuser(api);
+    expect((await api.post('/users/', { username: 'alice', email: 'alice@example.com', password: PASSWORD }, await api.token('root', PASSWORD))).status).toBe(201);
   });
 
   afterAll(async () => {
@@ -277,21 +285,53 @@ describe('login rate limit', () => {
   });
 
   const from = (address: string) => ({ 'X-Forwarded-For': address });
+  const provision = (username: string, password: string, address: string) =>
+    api.request('POST', '/api/users/tokens/provision/', { json: { username, password }, headers: from(address) });
 
-  it('answers 429 with Retry-After once an address has failed too often, even with the right password', async () => {
-    for (let i = 0; i < 3; i++) expect((await api.login(`guess-${i}`, 'nope', from('198.51.100.1'))).status).toBe(401);
+  it('answers 429 with Retry-After once an address has failed too often for a username, even with the right password', async () => {
+    for (let i = 0; i < 3; i++) expect((await api.login('root', 'nope', from('198.51.100.1'))).status).toBe(401);
     const blocked = await api.login('root', PASSWORD, from('198.51.100.1'));
     expect(blocked.status).toBe(429);
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect((blocked.body as unknown as { detail: string }).detail).toMatch(/^Too many failed login attempts; retry in \d+ seconds$/);
+    expect((await provision('root', PASSWORD, '198.51.100.1')).status).toBe(429);
     expect((await api.login('root', PASSWORD, from('198.51.100.2'))).status).toBe(200);
   });
 
-  it('limits per username across addresses too', async () => {
-    for (let i = 0; i < 3; i++) expect((await api.login('root', 'wrong', from(`203.0.113.${i + 1}`))).status).toBe(401);
-    expect((await api.login('root', PASSWORD, from('203.0.113.99'))).status).toBe(429);
-    expect((await api.login('someone-else', 'wrong', from('203.0.113.99'))).status).toBe(401);
+  it('limits an address across usernames (AUTH_ADDRESS_RATE_LIMIT)', async () => {
+    for (let i = 0; i < 6; i++) expect((await api.login(`guess-${i}`, 'nope', from('198.51.100.3'))).status).toBe(401);
+    expect((await api.login('alice', PASSWORD, from('198.51.100.3'))).status).toBe(429);
+    expect((await api.login('alice', PASSWORD, from('198.51.100.4'))).status).toBe(200);
+  });
+
+  it('cannot lock a user out: many wrong passwords from other addresses never refuse the right one from a clean address', async () => {
+    for (let i = 0; i < 12; i++) {
+      const address = `203.0.113.${i + 1}`;
+      const response = await api.login('alice', 'wrong', from(address));
+      expect([401, 429]).toContain(response.status);
+    }
+    for (let i = 0; i < 10; i++) expect((await api.login('alice', 'wrong', from('192.0.2.66'))).status).not.toBe(200);
+    expect((await api.login('alice', PASSWORD, from('192.0.2.200'))).status).toBe(200);
+    expect((await provision('alice', PASSWORD, '192.0.2.201')).status).toBe(201);
+  });
+
+  it('slows a username attacked from many addresses: past the ceiling, addresses that failed for it are refused', async () => {
+    for (let i = 0; i < 4; i++) expect((await api.login('root', 'wrong', from(`203.0.113.${100 + i}`))).status).toBe(401);
+    expect((await api.login('root', 'wrong', from('203.0.113.150'))).status).toBe(401);
+    expect((await api.login('root', PASSWORD, from('203.0.113.150'))).status).toBe(429);
+    expect((await api.login('root', PASSWORD, from('203.0.113.151'))).status).toBe(200);
+  });
+
+  it.each([
+    ['POST /auth/token', (i: number) => api.login('burst-user', `wrong-${i}`, from('198.51.100.50'))],
+    ['POST /api/users/tokens/provision/', (i: number) => provision('burst-user-2', `wrong-${i}`, '198.51.100.51')],
+  ])('counts a parallel burst of 30 wrong passwords atomically on %s', async (_endpoint, attempt) => {
+    const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => attempt(i)))).map((response) => response.status);
+    const refused = statuses.filter((status) => status === 429).length;
+    const checked = statuses.length - refused;
+    expect(checked).toBe(3);
+    expect(statuses.filter((status) => status !== 429).every((status) => status === 401 || status === 403)).toBe(true);
   });
 });

@@ -51,7 +51,7 @@ describe('pki command-line client', () => {
 
   beforeAll(async () => {
     if (!existsSync(CLI_ENTRY)) throw new Error(`${CLI_ENTRY} is missing: run "npx nest build" first`);
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', CA_KEY_SIZE: '2048' } });
+    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', CA_KEY_SIZE: '2048' } });
     await createBootstrapSuperuser(new ApiClient(testApp.baseUrl));
     configHome = mkdtempSync(join(tmpdir(), 'pki-cli-config-'));
     ssl = new OpensslWorkspace();

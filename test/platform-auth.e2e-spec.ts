@@ -382,7 +382,7 @@ describe('platform API authentication and object permissions', () => {
       expect(await count('tenancy_tenant', 'slug = $1', ['robot-tenant'])).toBe(0);
     });
 
-    it('refuses the tokens of a deactivated user, and refuses to provision one for it', async () => {
+    it('refuses the tokens of a deactivated user, and refuses to provision one for it; reactivation does not revive them', async () => {
       const token = await provision('loner');
       expect((await tokenClient(token.key).get('/api/dcim/sites/')).status).toBe(200);
       const deactivated = await api.patch(`/users/${w.loner.id}`, { is_active: false }, w.root.token);
@@ -395,7 +395,77 @@ describe('platform API authentication and object permissions', () => {
       } finally {
         expect((await api.patch(`/users/${w.loner.id}`, { is_active: true }, w.root.token)).status).toBe(200);
       }
+      expectDenied(await tokenClient(token.key).get('/api/dcim/sites/'), 'Invalid token');
+      expect(await count('users_token', 'id = $1', [token.id])).toBe(0);
+    });
+  });
+
+  describe('API tokens and the PKI sessions of their user', () => {
+    let serial = 0;
+
+    async function freshUser(): Promise<{ id: number; username: string; jwt: string }> {
+      const username = `holder-${++serial}`;
+      const created = await api.post('/users/', { username, email: `${username}@example.com`, password: PASSWORD }, w.root.token);
+      expect(created.status).toBe(201);
+      return { id: created.body.id, username, jwt: await api.token(username, PASSWORD) };
+    }
+
+    async function expectRevoked(tokens: Provisioned[]): Promise<void> {
+      for (const token of tokens) {
+        expectDenied(await tokenClient(token.key).get('/api/dcim/sites/'), 'Invalid token');
+        expect(await count('users_token', 'id = $1', [token.id])).toBe(0);
+      }
+    }
+
+    it('revokes every inventory token of a user whose password changes, by self or by a superuser', async () => {
+      for (const changer of ['self', 'superuser'] as const) {
+        const user = await freshUser();
+        const tokens = [await provision(user.username), await provision(user.username, { expires: '2999-01-01T00:00:00Z' })];
+        const minted = await bearer(user.jwt).post('/api/users/tokens/', { description: 'minted' });
+        expect(minted.status).toBe(201);
+        tokens.push({ body: minted.body, key: minted.body.key, id: minted.body.id });
+        const bystander = await provision('user2');
+        const changed = await api.patch(`/users/${user.id}`, { password: 'another-long-password' }, changer === 'self' ? user.jwt : w.root.token);
+        expect(changed.status).toBe(200);
+        await expectRevoked(tokens);
+        expect((await tokenClient(bystander.key).get('/api/dcim/sites/')).status).toBe(200);
+      }
+    });
+
+    it('revokes them on POST /auth/invalidate, and keeps them on logout of one session', async () => {
+      const user = await freshUser();
+      const token = await provision(user.username);
+      const logout = await api.request('POST', '/auth/logout', { token: user.jwt });
+      expect(logout.status).toBe(204);
       expect((await tokenClient(token.key).get('/api/dcim/sites/')).status).toBe(200);
+
+      const jwt = await api.token(user.username, PASSWORD);
+      const invalidate = await api.request('POST', '/auth/invalidate', { token: jwt });
+      expect(invalidate.status).toBe(204);
+      await expectRevoked([token]);
+    });
+
+    it('gives tokens created without an expiry API_TOKEN_DEFAULT_EXPIRY_DAYS (90), and refuses expires: null', async () => {
+      const user = await freshUser();
+      const before = Date.now();
+      const provisioned = await provision(user.username);
+      const minted = await bearer(user.jwt).post('/api/users/tokens/', {});
+      expect(minted.status).toBe(201);
+      for (const body of [provisioned.body, minted.body]) {
+        const expires = Date.parse(body.expires as string);
+        expect(expires).toBeGreaterThanOrEqual(before + 90 * 86_400_000 - 1000);
+        expect(expires).toBeLessThanOrEqual(Date.now() + 90 * 86_400_000 + 1000);
+      }
+      const refusal = { expires: ['Tokens must expire; leave it out for 90 days from now.'] };
+      const tokensBefore = await count('users_token');
+      const provisionNull = await api.post('/api/users/tokens/provision/', { username: user.username, password: PASSWORD, expires: null });
+      expect({ status: provisionNull.status, body: provisionNull.body }).toEqual({ status: 400, body: refusal });
+      const mintNull = await bearer(user.jwt).post('/api/users/tokens/', { expires: null });
+      expect({ status: mintNull.status, body: mintNull.body }).toEqual({ status: 400, body: refusal });
+      expect(await count('users_token')).toBe(tokensBefore);
+      const patchNull = await bearer(user.jwt).patch(`/api/users/tokens/${minted.body.id}/`, { expires: null });
+      expect({ status: patchNull.status, body: patchNull.body }).toEqual({ status: 400, body: refusal });
+      expect((await tokenRow(minted.body.id)).expires).toBeInstanceOf(Date);
     });
   });
 

@@ -195,11 +195,22 @@ describe('users', () => {
       expect(response.body).toEqual({ detail: 'Unauthenticated registration is disabled' });
     });
 
-    it('refuses a plain user creating accounts while registration is disabled', async () => {
+    it('lets a logged-in plain user create a bare role-user account, and refuses more with a fitting message', async () => {
       const response = await api.post('/users/', { username: 'by-user1', email: 'by-user1@example.com', password: PASSWORD }, w.user1.token);
-      expect(response.status).toBe(403);
-      const admin = await api.post('/users/', { username: 'by-user1a', email: 'by-user1a@example.com', password: PASSWORD, role: 'admin' }, w.user1.token);
-      expect(admin.status).toBe(403);
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ username: 'by-user1', role: 'user', organization_id: null, ...NO_CAPABILITIES });
+      expect((await db.query("SELECT organization_id FROM users WHERE username = 'by-user1'")).rows).toEqual([{ organization_id: null }]);
+      const refusals: Array<[Record<string, unknown>, string]> = [
+        [{ role: 'admin' }, 'Only superusers can create admin or superuser accounts'],
+        [{ role: 'superuser' }, 'Only superusers can create admin or superuser accounts'],
+        [{ organization_id: w.org1.id }, 'Only admins and superusers can create users in an organization'],
+        [{ can_create_cert: true }, 'Only admins and superusers can grant capabilities'],
+      ];
+      for (const [extra, detail] of refusals) {
+        const refused = await api.post('/users/', { username: 'by-user1x', email: 'by-user1x@example.com', password: PASSWORD, ...extra }, w.user1.token);
+        expect({ extra, status: refused.status, body: refused.body }).toEqual({ extra, status: 403, body: { detail } });
+      }
+      expect((await db.query("SELECT 1 FROM users WHERE username = 'by-user1x'")).rowCount).toBe(0);
     });
 
     it('answers an invalid bearer token with 401 instead of treating the caller as anonymous', async () => {
@@ -612,7 +623,7 @@ describe('users: bootstrap on an empty database', () => {
   let api: ApiClient;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute' } });
+    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute' } });
     api = new ApiClient(testApp.baseUrl);
   });
 
@@ -645,12 +656,61 @@ describe('users: bootstrap on an empty database', () => {
   });
 });
 
+describe('users: bootstrap with BOOTSTRAP_TOKEN', () => {
+  const BOOTSTRAP_TOKEN = 'bootstrap-0123456789-secret';
+  let testApp: TestApp;
+  let api: ApiClient;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { BOOTSTRAP_TOKEN } });
+    api = new ApiClient(testApp.baseUrl);
+  });
+
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const first = { username: 'first', email: 'first@example.com', password: PASSWORD, role: 'superuser' };
+  const createFirst = (headers?: Record<string, string>) => api.request('POST', '/users/', { json: first, headers });
+  const userCount = async () => {
+    const client = new Client({ connectionString: testApp.database.url });
+    await client.connect();
+    try {
+      return (await client.query('SELECT count(*)::int AS n FROM users')).rows[0].n as number;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('needs the token in X-Bootstrap-Token to create the first user: missing 401, wrong 403, right 201', async () => {
+    const missing = await createFirst();
+    expect({ status: missing.status, body: missing.body }).toEqual({
+      status: 401,
+      body: { detail: 'Creating the first user requires the X-Bootstrap-Token header' },
+    });
+    const wrong = await createFirst({ 'X-Bootstrap-Token': `${BOOTSTRAP_TOKEN}x` });
+    expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 403, body: { detail: 'Invalid bootstrap token' } });
+    expect(await userCount()).toBe(0);
+    const right = await createFirst({ 'X-Bootstrap-Token': BOOTSTRAP_TOKEN });
+    expect(right.status).toBe(201);
+    expect(right.body).toMatchObject({ username: 'first', role: 'superuser' });
+  });
+
+  it('is not needed once a user exists', async () => {
+    const root = await api.token('first', PASSWORD);
+    const created = await api.post('/users/', { username: 'second', email: 'second@example.com', password: PASSWORD }, root);
+    expect(created.status).toBe(201);
+    const anonymous = await api.post('/users/', { username: 'third', email: 'third@example.com', password: PASSWORD });
+    expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 403, body: { detail: 'Unauthenticated registration is disabled' } });
+  });
+});
+
 describe('users: open registration (ALLOW_UNAUTHENTICATED_REGISTRATION=true)', () => {
   let testApp: TestApp;
   let api: ApiClient;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', ALLOW_UNAUTHENTICATED_REGISTRATION: 'true' } });
+    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ALLOW_UNAUTHENTICATED_REGISTRATION: 'true' } });
     api = new ApiClient(testApp.baseUrl);
     await createBootstrapSuperuser(api);
   });

@@ -31,6 +31,11 @@ describe('readConfig', () => {
       certKeySize: 2048,
       certDays: 365,
       allowUnauthenticatedRegistration: false,
+      bootstrapToken: undefined,
+      apiTokenDefaultExpiryDays: 90,
+      authRateLimit: { limit: 5, windowSeconds: 60 },
+      authAddressRateLimit: { limit: 20, windowSeconds: 60 },
+      authUsernameRateLimit: { limit: 100, windowSeconds: 3600 },
       backendCorsOrigins: [],
       databaseUrl: undefined,
       dataDir: './data',
@@ -76,6 +81,9 @@ describe('readConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be true, false, a hop count'],
     ['EMBEDDED_DB_PORT', '5432', 'EMBEDDED_DB_PORT must not be 5432'],
     ['DATABASE_URL', 'mysql://root@db/x', 'DATABASE_URL must be a postgres:// or postgresql:// URL with a host'],
+    ['AUTH_ADDRESS_RATE_LIMIT', '20', 'AUTH_ADDRESS_RATE_LIMIT must look like 5/minute'],
+    ['AUTH_USERNAME_RATE_LIMIT', '0/hour', 'AUTH_USERNAME_RATE_LIMIT must look like 5/minute'],
+    ['BOOTSTRAP_TOKEN', 'too-short', 'BOOTSTRAP_TOKEN must be at least 16 characters long (got 9)'],
   ])('rejects %s=%s naming the variable', (name, value, expected) => {
     const lines = problemsOf({ [name]: value });
     expect(lines).toHaveLength(1);

@@ -11,10 +11,17 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
 
+/** At most `limit` events per sliding window of `windowSeconds`. */
+export interface RateLimit {
+  limit: number;
+  windowSeconds: number;
+}
+
 /** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
 export type TrustProxy = boolean | number | string[];
 
 const MIN_SECRET_KEY_LENGTH = 32;
+const MIN_BOOTSTRAP_TOKEN_LENGTH = 16;
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
@@ -45,10 +52,18 @@ export class AppConfig {
   /** Earlier keys, accepted for decryption only (key rotation). */
   readonly privateKeyEncryptionOldKeys: Buffer[];
   readonly allowUnauthenticatedRegistration: boolean;
+  /** When set, creating the very first user needs it in `X-Bootstrap-Token`. */
+  readonly bootstrapToken: string | undefined;
+  /** Expiry, in days, of platform API tokens created without one; 0 allows tokens that never expire. */
+  readonly apiTokenDefaultExpiryDays: number;
   /** HMAC key for service-account token digests; SECRET_KEY when unset. */
   readonly serviceAccountTokenPepper: string;
-  /** Failed logins allowed per client address and per username within the window. */
-  readonly authRateLimit: { limit: number; windowSeconds: number };
+  /** Failed logins allowed per (client address, username) within the window. */
+  readonly authRateLimit: RateLimit;
+  /** Failed logins allowed per client address, whatever the usernames. */
+  readonly authAddressRateLimit: RateLimit;
+  /** Failed logins per username across addresses past which addresses that failed for it are refused. */
+  readonly authUsernameRateLimit: RateLimit;
   readonly backendCorsOrigins: string[];
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
@@ -117,8 +132,12 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       .map((value) => decodeEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_OLD_KEYS', value))
       .filter((key): key is Buffer => key !== undefined),
     allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
+    bootstrapToken: readBootstrapToken(r),
     authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
+    authAddressRateLimit: readRateLimit(r, 'AUTH_ADDRESS_RATE_LIMIT', { limit: 20, windowSeconds: 60 }),
+    authUsernameRateLimit: readRateLimit(r, 'AUTH_USERNAME_RATE_LIMIT', { limit: 100, windowSeconds: 3600 }),
     serviceAccountTokenPepper: readPepper(r) ?? secretKey,
+    apiTokenDefaultExpiryDays: r.int('API_TOKEN_DEFAULT_EXPIRY_DAYS', 90, { min: 0, max: 36500 }),
     backendCorsOrigins: readCorsOrigins(r),
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
@@ -154,6 +173,14 @@ function readPepper(r: EnvReader): string | undefined {
   const value = r.raw('SERVICE_ACCOUNT_TOKEN_PEPPER');
   if (value !== undefined && value.length < MIN_SECRET_KEY_LENGTH) {
     r.problem('SERVICE_ACCOUNT_TOKEN_PEPPER', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
+  }
+  return value;
+}
+
+function readBootstrapToken(r: EnvReader): string | undefined {
+  const value = r.raw('BOOTSTRAP_TOKEN');
+  if (value !== undefined && value.length < MIN_BOOTSTRAP_TOKEN_LENGTH) {
+    r.problem('BOOTSTRAP_TOKEN', `must be at least ${MIN_BOOTSTRAP_TOKEN_LENGTH} characters long (got ${value.length})`);
   }
   return value;
 }
@@ -194,11 +221,7 @@ function decodeEncryptionKey(r: EnvReader, name: string, value: string): Buffer 
 
 const RATE_WINDOWS: Record<string, number> = { second: 1, minute: 60, hour: 3600 };
 
-function readRateLimit(
-  r: EnvReader,
-  name: string,
-  fallback: { limit: number; windowSeconds: number },
-): { limit: number; windowSeconds: number } {
+function readRateLimit(r: EnvReader, name: string, fallback: RateLimit): RateLimit {
   const value = r.raw(name);
   if (value === undefined) return fallback;
   const match = /^(\d+)\s*\/\s*(second|minute|hour)$/i.exec(value);

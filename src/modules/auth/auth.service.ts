@@ -23,28 +23,28 @@ export class AuthService {
 
   /**
    * Checks a username and password (also for platform token provisioning). Unknown user, wrong
-   * password and inactive user get the same 401 after the same amount of hashing work; every
-   * failure counts against the client address and the username.
+   * password and inactive user get the same 401 after the same amount of hashing work. The attempt
+   * is counted as a failure before the password is checked and forgiven when it succeeds, so
+   * parallel guesses cannot slip past the limit.
    */
   async verifyCredentials(username: string, password: string, clientAddress: string): Promise<UserEntity> {
-    const limitKeys = [`ip:${clientAddress}`, `user:${username.toLowerCase()}`];
-    await this.rateLimiter.assertAllowed(limitKeys);
+    const reservation = await this.rateLimiter.reserve(clientAddress, username);
     const user = await this.users.findOne({ where: { username } });
     const passwordMatches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyNothing(password);
-    if (!user || !passwordMatches || !user.isActive) {
-      await this.dataSource.transaction(async (manager) => {
-        await this.rateLimiter.recordFailure(manager, limitKeys);
-        await this.audit.record(manager, {
-          action: 'login_failure',
-          actor: null,
-          username,
-          organizationId: user?.organizationId ?? null,
-          detail: `Failed login for '${username}'`,
-        });
-      });
-      throw new UnauthenticatedError('Incorrect username or password', 'invalid_credentials');
+    if (user && passwordMatches && user.isActive) {
+      await this.rateLimiter.release(reservation);
+      return user;
     }
-    return user;
+    await this.dataSource.transaction((manager) =>
+      this.audit.record(manager, {
+        action: 'login_failure',
+        actor: null,
+        username,
+        organizationId: user?.organizationId ?? null,
+        detail: `Failed login for '${username}'`,
+      }),
+    );
+    throw new UnauthenticatedError('Incorrect username or password', 'invalid_credentials');
   }
 
   /** Password login: a new session. */

@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One failed login, counted per client address (`ip:<addr>`) and per username (`user:<name>`).
- * Kept in the database so every replica sees the same counts.
+ * One failed (or in-flight) login, counted per client address (`ip:<addr>`), per address and username
+ * (`ip-user:<sha256>`) and per username (`user:<name>`). Kept in the database so every replica sees
+ * the same counts.
  */
 @Entity('login_failures')
 @Index('login_failures_key_created_at_idx', ['key', 'createdAt'])

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { UserCredentialRevocation } from '../../common/auth/user-credential-revocation';
 import { AppConfig } from '../../common/config/app-config';
 import { UserEntity } from '../users/user.entity';
 import { AccessTokenService } from './access-token.service';
@@ -36,6 +37,7 @@ export class SessionService {
   constructor(
     private readonly config: AppConfig,
     private readonly accessTokens: AccessTokenService,
+    private readonly credentials: UserCredentialRevocation,
   ) {}
 
   async open(manager: EntityManager, user: UserEntity): Promise<TokenPair> {
@@ -82,8 +84,9 @@ export class SessionService {
   }
 
   /**
-   * Ends every session of a user and rejects every access token issued before now (password
-   * change, deactivation, POST /auth/invalidate).
+   * Ends every session of a user, rejects every access token issued before now and revokes the
+   * user's other registered credentials (platform API tokens): password change, deactivation,
+   * POST /auth/invalidate.
    */
   async revokeAllOfUser(manager: EntityManager, userId: number, reason: SessionRevocationReason): Promise<void> {
     await manager
@@ -93,6 +96,7 @@ export class SessionService {
       .where('user_id = :userId AND revoked_at IS NULL', { userId })
       .execute();
     await manager.update(UserEntity, { id: userId }, { tokensInvalidatedAt: () => 'now()' });
+    await this.credentials.revokeAll(manager, userId);
   }
 
   async blocklist(manager: EntityManager, jti: string, expiresAt: Date): Promise<void> {

@@ -1,5 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, HttpStatus, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from '../../common/auth/authenticated.decorator';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import type { Principal } from '../../common/auth/principal';
@@ -21,9 +21,18 @@ export class UsersController {
     summary: 'Create a user (anonymous for the first user, or when self-registration is enabled)',
   })
   @ApiCreatedResponse({ type: UserDto })
+  @ApiHeader({
+    name: 'X-Bootstrap-Token',
+    required: false,
+    description: 'The BOOTSTRAP_TOKEN setting; needed to create the first user when it is set',
+  })
   @ApiErrorResponses(400, 403)
-  async create(@CurrentPrincipal() principal: Principal | undefined, @Body() body: CreateUserDto): Promise<UserDto> {
-    return UserDto.from(await this.users.create(principal, body));
+  async create(
+    @CurrentPrincipal() principal: Principal | undefined,
+    @Body() body: CreateUserDto,
+    @Headers('x-bootstrap-token') bootstrapToken: string | undefined,
+  ): Promise<UserDto> {
+    return UserDto.from(await this.users.create(principal, body, bootstrapToken));
   }
 
   @Get()

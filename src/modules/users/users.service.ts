@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import { applyCapabilityFlags, capabilityColumnsFrom } from '../../common/auth/capability-columns';
 import { CAPABILITIES, Principal, Role } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
-import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../common/errors/common-errors';
+import { ForbiddenError, InvalidRequestError, NotFoundError, UnauthenticatedError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { PasswordHasher } from '../auth/password-hasher';
 import { SessionService } from '../auth/session.service';
@@ -38,17 +39,18 @@ export class UsersService {
   ) {}
 
   /**
-   * Creates a user. With no users at all, anyone may create any role (bootstrap). Afterwards the
-   * caller's right to create this account is checked before anything about existing accounts, so
-   * anonymous callers cannot probe which usernames exist.
+   * Creates a user. With no users at all, anyone may create any role (bootstrap), given the
+   * BOOTSTRAP_TOKEN when one is set. Afterwards the caller's right to create this account is checked
+   * before anything about existing accounts, so anonymous callers cannot probe which usernames exist.
    */
-  async create(actor: Principal | undefined, dto: CreateUserDto): Promise<UserEntity> {
+  async create(actor: Principal | undefined, dto: CreateUserDto, bootstrapToken?: string): Promise<UserEntity> {
     const role = dto.role ?? 'user';
     const passwordHash = await this.hasher.hash(dto.password);
     try {
       return await this.dataSource.transaction(async (manager) => {
         await manager.query('SELECT pg_advisory_xact_lock($1)', [USER_CREATION_LOCK_KEY]);
         const bootstrap = (await manager.count(UserEntity)) === 0;
+        if (bootstrap) this.assertBootstrapToken(bootstrapToken);
         const organizationId = bootstrap ? (dto.organization_id ?? null) : this.authorizeCreation(actor, dto, role);
         await this.assertUnique(manager, dto.username, dto.email);
         await assertOrganizationExists(manager, organizationId);
@@ -140,6 +142,15 @@ export class UsersService {
     return user;
   }
 
+  private assertBootstrapToken(presented: string | undefined): void {
+    const expected = this.config.bootstrapToken;
+    if (expected === undefined) return;
+    if (presented === undefined || presented === '') {
+      throw new UnauthenticatedError('Creating the first user requires the X-Bootstrap-Token header', 'bootstrap_token_required');
+    }
+    if (!sameSecret(presented, expected)) throw new ForbiddenError('Invalid bootstrap token', 'bootstrap_token_invalid');
+  }
+
   /** Returns the organization the new user gets, or throws when the actor may not create it. */
   private authorizeCreation(actor: Principal | undefined, dto: CreateUserDto, role: Role): number | null {
     const wantsCapabilities = CAPABILITIES.some((capability) => dto[capability] === true);
@@ -155,7 +166,15 @@ export class UsersService {
       }
       return organizationId;
     }
-    // Anonymous callers and plain users: self-registration, when enabled, of a bare user account.
+    if (actor) {
+      // Plain users may create bare user accounts, as self-registration would give them.
+      if (role !== 'user') throw new ForbiddenError('Only superusers can create admin or superuser accounts', 'role_not_allowed');
+      if (dto.organization_id != null) {
+        throw new ForbiddenError('Only admins and superusers can create users in an organization', 'organization_not_allowed');
+      }
+      if (wantsCapabilities) throw new ForbiddenError('Only admins and superusers can grant capabilities', 'capability_not_allowed');
+      return null;
+    }
     if (role !== 'user') {
       throw new ForbiddenError('Not enough permissions to create admin or superuser accounts', 'role_not_allowed');
     }
@@ -262,4 +281,10 @@ function translateUniqueViolation(error: unknown): InvalidRequestError | undefin
   if (constraint === 'users_username_key') return usernameTaken();
   if (constraint === 'users_email_key') return emailTaken();
   return undefined;
+}
+
+/** Compares digests, so neither the content nor the length of the secret leaks through timing. */
+function sameSecret(presented: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
 }

@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createHmac, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
 import { ApiTokenResolver } from '../../common/auth/api-token-resolver';
 import { PlatformAccessDenied } from '../../common/auth/platform-authenticator';
+import { UserCredentialRevocation } from '../../common/auth/user-credential-revocation';
 import { AppConfig } from '../../common/config/app-config';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { UserEntity } from '../../modules/users/user.entity';
@@ -19,22 +20,32 @@ import { API_TOKEN_TABLE, ApiTokenRow } from './api-token.entity';
 /** last_used is written at most this often per token, so a busy token costs no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 const KEY_PATTERN = /^[0-9a-f]{40}$/;
+const DAY_MS = 86_400_000;
 
 type TokenInput = { expires?: Date | null; description?: string; write_enabled?: boolean; user_id?: number };
 
 /**
  * NetBox's API tokens: 40 hexadecimal characters, shown once when created, stored as an HMAC under
  * the server's token pepper and found by that digest. A token acts as its user, and only reads when
- * `write_enabled` is false. Non-superusers see and manage only their own tokens.
+ * `write_enabled` is false. Non-superusers see and manage only their own tokens. A token without
+ * an expiry gets API_TOKEN_DEFAULT_EXPIRY_DAYS; a user's tokens are deleted when all their sessions
+ * end (password change, deactivation, POST /auth/invalidate).
  */
 @Injectable()
-export class ApiTokensService extends ApiTokenResolver {
+export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly auth: AuthService,
+    private readonly credentials: UserCredentialRevocation,
   ) {
     super();
+  }
+
+  onModuleInit(): void {
+    this.credentials.register(async (manager, userId) => {
+      await manager.query(`DELETE FROM ${API_TOKEN_TABLE} WHERE user_id = $1`, [userId]);
+    });
   }
 
   async resolve(key: string): Promise<Principal> {
@@ -125,10 +136,12 @@ export class ApiTokensService extends ApiTokenResolver {
 
   private async issue(userId: number, input: TokenInput, baseUrl: string): Promise<Record<string, unknown>> {
     const key = randomBytes(20).toString('hex');
+    const days = this.config.apiTokenDefaultExpiryDays;
+    const expires = input.expires === undefined && days > 0 ? new Date(Date.now() + days * DAY_MS) : input.expires;
     const [{ id }] = (await this.dataSource.query(
       `INSERT INTO ${API_TOKEN_TABLE} (user_id, key_digest, key_suffix, expires, write_enabled, description)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [userId, this.digest(key), key.slice(-4), input.expires ?? null, input.write_enabled ?? true, input.description ?? ''],
+      [userId, this.digest(key), key.slice(-4), expires ?? null, input.write_enabled ?? true, input.description ?? ''],
     )) as Array<{ id: number }>;
     const [row] = await this.rows(this.dataSource.manager, 'WHERE t.id = $1', [id]);
     // The key is returned this once; only its digest is kept.
@@ -149,6 +162,9 @@ export class ApiTokensService extends ApiTokenResolver {
       else (input as Record<string, unknown>)[name] = result.value;
     };
     read('expires', { kind: 'datetime', nullable: true });
+    if (input.expires === null && this.config.apiTokenDefaultExpiryDays > 0) {
+      errors.expires = [`Tokens must expire; leave it out for ${this.config.apiTokenDefaultExpiryDays} days from now.`];
+    }
     read('description', { kind: 'text', maxLength: 200 });
     read('write_enabled', { kind: 'boolean', default: true });
     if (creating && Object.hasOwn(raw, 'user')) {
