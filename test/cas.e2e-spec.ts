@@ -464,6 +464,17 @@ describe('certificate authorities', () => {
       expect((await api.delete(`/cas/${root.id}`, w.admin1.token)).status).toBe(204);
     });
 
+    it('lets exactly one of concurrent deletes succeed and audit; the rest get 404', async () => {
+      const ca = await createCa(w.admin1.token);
+      await issue(ca.id);
+      const responses = await Promise.all(Array.from({ length: 8 }, () => api.delete(`/cas/${ca.id}`, w.admin1.token)));
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+      for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual(caNotFound(ca.id));
+      expect(await auditEntries('ca_delete', ca.id)).toEqual([
+        { user_id: w.admin1.id, organization_id: w.org1.id, detail: expect.stringContaining('1 certificate(s)') },
+      ]);
+    });
+
     it('needs can_delete_ca for plain users and hides other organizations’ CAs', async () => {
       const ca = await createCa(w.admin1.token);
       expect(await api.delete(`/cas/${ca.id}`, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });

@@ -236,7 +236,8 @@ export class CaService {
       const children = await manager.count(CertificateAuthorityEntity, { where: { parentCaId: id } });
       if (children > 0) throw new CaHasChildrenError(id, children);
       const certificates = await manager.count(CertificateEntity, { where: { issuerId: id } });
-      await manager.delete(CertificateAuthorityEntity, { id });
+      // Of concurrent deletes only the one that removed the row answers 204 and audits.
+      if (!(await manager.delete(CertificateAuthorityEntity, { id })).affected) throw caNotFound(id);
       await this.audit.record(manager, {
         action: 'ca_delete',
         actor,
