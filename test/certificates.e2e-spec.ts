@@ -439,9 +439,9 @@ describe('certificates', () => {
       expect(codes).toEqual(['Unspecified', 'Key Compromise', 'Cessation Of Operation', 'Affiliation Changed', null]);
     });
 
-    it('refuses a reason that is not a string or longer than 1024 characters', async () => {
+    it('refuses a reason that is not a string, has a NUL byte or is longer than 1024 characters', async () => {
       const cert = await issue(org1Ca.id);
-      for (const reason of [42, 'x'.repeat(1025), null]) {
+      for (const reason of [42, 'x'.repeat(1025), null, 'a\u0000b']) {
         expect((await api.post(`/certificates/${cert.id}/revoke`, { reason }, w.admin1.token)).status).toBe(400);
       }
       expect((await db.query('SELECT status FROM certificates WHERE id = $1', [cert.id])).rows).toEqual([{ status: 'valid' }]);

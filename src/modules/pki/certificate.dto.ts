@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { PaginationQueryDto } from '../../common/http/pagination.dto';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
@@ -155,6 +155,8 @@ export class RevokeCertificateDto {
   @IsOptionalNotNull()
   @IsString()
   @MaxLength(1024)
+  // PostgreSQL text cannot hold NUL: refused here rather than failing in the database.
+  @Matches(/^[^\0]*$/, { message: 'reason must not contain NUL characters' })
   reason?: string;
 }
 
