@@ -436,6 +436,59 @@ describe('certificate authorities', () => {
     });
   });
 
+  describe('PATCH /cas/{id} (allow_leaf_certs)', () => {
+    it("lets an admin of the CA's organization set the leaf-certificate policy, audited", async () => {
+      const root = await createCa(w.admin1.token);
+      await createCa(w.admin1.token, { parent_ca_id: root.id });
+      expect((await issue(root.id, w.admin1.token)).status).toBe(400);
+
+      const allowed = await api.patch(`/cas/${root.id}`, { allow_leaf_certs: true }, w.admin1.token);
+      expect(allowed.status).toBe(200);
+      expect(allowed.body).toMatchObject({ id: root.id, allow_leaf_certs: true, leaf_certs_allowed: true, organization_id: w.org1.id });
+      expect(allowed.body).not.toHaveProperty('private_key');
+      expect((await issue(root.id, w.admin1.token)).status).toBe(201);
+
+      expect((await api.patch(`/cas/${root.id}`, { allow_leaf_certs: false }, w.admin1.token)).body).toMatchObject({ allow_leaf_certs: false, leaf_certs_allowed: false });
+      expect((await issue(root.id, w.admin1.token)).status).toBe(400);
+      const managed = await api.patch(`/cas/${root.id}`, { allow_leaf_certs: null }, w.root.token);
+      expect(managed.body).toMatchObject({ allow_leaf_certs: null, leaf_certs_allowed: false });
+      expect((await db.query('SELECT allow_leaf_certs FROM certificate_authorities WHERE id = $1', [root.id])).rows).toEqual([{ allow_leaf_certs: null }]);
+
+      expect(await auditEntries('ca_update', root.id)).toEqual([
+        { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to true (previously managed)` },
+        { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to false (previously true)` },
+        { user_id: w.root.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to managed (previously false)` },
+      ]);
+    });
+
+    it('refuses plain members (403), other organizations (404), admins assigning organizations (403) and empty or bad bodies (400)', async () => {
+      const ca = await createCa(w.admin1.token);
+      expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });
+      expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, w.admin2.token)).toMatchObject({ status: 404, body: caNotFound(ca.id) });
+      expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false, organization_id: w.org1.id }, w.admin1.token)).toMatchObject({
+        status: 403,
+        body: { detail: 'Only superusers can assign a CA to an organization' },
+      });
+      expect(await api.patch(`/cas/${ca.id}`, {}, w.admin1.token)).toMatchObject({ status: 400, body: { detail: 'Give organization_id or allow_leaf_certs' } });
+      expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: 'yes' }, w.admin1.token)).status).toBe(400);
+      expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, '')).status).toBe(401);
+      expect((await db.query('SELECT allow_leaf_certs, organization_id FROM certificate_authorities WHERE id = $1', [ca.id])).rows).toEqual([
+        { allow_leaf_certs: null, organization_id: w.org1.id },
+      ]);
+      expect(await auditEntries('ca_update', ca.id)).toEqual([]);
+    });
+
+    it('lets a superuser change both in one request, with one audit entry', async () => {
+      const ca = await createCa(w.root.token);
+      const response = await api.patch(`/cas/${ca.id}`, { organization_id: w.org2.id, allow_leaf_certs: false }, w.root.token);
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ organization_id: w.org2.id, allow_leaf_certs: false, leaf_certs_allowed: false });
+      expect((await auditEntries('ca_update', ca.id)).map((entry) => entry.detail)).toEqual([
+        `Set allow_leaf_certs of CA '${ca.name}' to false (previously managed); Assigned CA '${ca.name}' to organization ${w.org2.id} (previously unassigned; 1 CA(s), 0 certificate(s) updated)`,
+      ]);
+    });
+  });
+
   describe('DELETE /cas/{id}', () => {
     it('refuses a CA with children (409) and deletes a leaf CA with its certificates (204)', async () => {
       const root = await createCa(w.admin1.token);
@@ -462,6 +515,17 @@ describe('certificate authorities', () => {
       ]);
       // Without children the root can go now.
       expect((await api.delete(`/cas/${root.id}`, w.admin1.token)).status).toBe(204);
+    });
+
+    it('lets exactly one of concurrent deletes succeed and audit; the rest get 404', async () => {
+      const ca = await createCa(w.admin1.token);
+      await issue(ca.id);
+      const responses = await Promise.all(Array.from({ length: 8 }, () => api.delete(`/cas/${ca.id}`, w.admin1.token)));
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+      for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual(caNotFound(ca.id));
+      expect(await auditEntries('ca_delete', ca.id)).toEqual([
+        { user_id: w.admin1.id, organization_id: w.org1.id, detail: expect.stringContaining('1 certificate(s)') },
+      ]);
     });
 
     it('needs can_delete_ca for plain users and hides other organizations’ CAs', async () => {

@@ -400,32 +400,53 @@ describe('certificates', () => {
   });
 
   describe('revoke', () => {
-    it('revokes once with the default reason, audited; a second revoke is 409', async () => {
+    it('revokes once without a body, storing no reason, audited; a second revoke is 409', async () => {
       const cert = await issue(org1Ca.id);
-      const response = await api.post(`/certificates/${cert.id}/revoke`, {}, w.admin1.token);
+      const response = await api.post(`/certificates/${cert.id}/revoke`, undefined, w.admin1.token);
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: cert.id, status: 'revoked', revocation_reason: 'unspecified' });
+      expect(response.body).toMatchObject({ id: cert.id, status: 'revoked', revocation_reason: null });
       expect(Date.parse(response.body.revoked_at)).toBeGreaterThan(Date.now() - 60_000);
       expect(response.body).not.toHaveProperty('private_key');
       const again = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'superseded' }, w.admin1.token);
       expect(again.status).toBe(409);
-      expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({ status: 'revoked', revocation_reason: 'unspecified' });
+      expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({ status: 'revoked', revocation_reason: null });
       expect(await auditEntries('cert_revoke', cert.id)).toEqual([
-        { user_id: w.admin1.id, organization_id: w.org1.id, detail: expect.stringContaining('unspecified') },
+        { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Revoked certificate '${cert.common_name}'` },
       ]);
     });
 
-    it('stores a given reason and refuses unknown ones', async () => {
+    it('stores a free-text or RFC 5280 reason as given; the CRL carries its reason code, else unspecified', async () => {
+      const ca = await createCa(w.admin1.token);
+      const reasons = ['testing', 'key_compromise', 'CessationOfOperation', 'AFFILIATION-CHANGED', undefined] as const;
+      const certs = [];
+      for (const reason of reasons) {
+        const cert = await issue(ca.id);
+        const response = await api.post(`/certificates/${cert.id}/revoke`, reason === undefined ? {} : { reason }, w.admin1.token);
+        expect(response.status).toBe(200);
+        expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({ status: 'revoked', revocation_reason: reason ?? null });
+        certs.push(cert);
+      }
+      const { rows } = await db.query('SELECT revocation_reason FROM certificates WHERE id = ANY($1) ORDER BY id', [certs.map((cert) => cert.id)]);
+      expect(rows.map((row) => row.revocation_reason)).toEqual(['testing', 'key_compromise', 'CessationOfOperation', 'AFFILIATION-CHANGED', null]);
+      expect((await auditEntries('cert_revoke', certs[0].id))[0].detail).toBe(`Revoked certificate '${certs[0].common_name}' (reason: "testing")`);
+
+      const crl = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
+      expect(crl.status).toBe(200);
+      const text = ssl.run('crl', '-inform', 'DER', '-in', ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())), '-noout', '-text').output;
+      const entries = text.split('Serial Number: ').slice(1);
+      const entryFor = (serial: string) => entries.find((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`) === BigInt(`0x${serial}`));
+      const codes = certs.map((cert) => /CRL Reason Code:\s+(.+)/.exec(entryFor(cert.serial_number)!)?.[1].trim() ?? null);
+      expect(codes).toEqual(['Unspecified', 'Key Compromise', 'Cessation Of Operation', 'Affiliation Changed', null]);
+    });
+
+    it('refuses a reason that is not a string, has a NUL byte or is longer than 1024 characters', async () => {
       const cert = await issue(org1Ca.id);
-      const unknown = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'because' }, w.admin1.token);
-      expect(unknown.status).toBe(400);
-      expect(unknown.body.detail).toContain('because');
+      for (const reason of [42, 'x'.repeat(1025), null, 'a\u0000b']) {
+        expect((await api.post(`/certificates/${cert.id}/revoke`, { reason }, w.admin1.token)).status).toBe(400);
+      }
       expect((await db.query('SELECT status FROM certificates WHERE id = $1', [cert.id])).rows).toEqual([{ status: 'valid' }]);
-      const response = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'superseded' }, w.admin1.token);
-      expect(response.status).toBe(200);
-      expect(response.body.revocation_reason).toBe('superseded');
-      const { rows } = await db.query('SELECT status, revocation_reason, revoked_at IS NOT NULL AS has_time FROM certificates WHERE id = $1', [cert.id]);
-      expect(rows).toEqual([{ status: 'revoked', revocation_reason: 'superseded', has_time: true }]);
+      const longest = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'x'.repeat(1024) }, w.admin1.token);
+      expect(longest).toMatchObject({ status: 200, body: { revocation_reason: 'x'.repeat(1024) } });
     });
 
     it('lets exactly one of ten concurrent revocations succeed', async () => {

@@ -54,7 +54,7 @@ describe('PEM export', () => {
 
   function expectPem(response: { status: number; text: string; headers: Headers }, filename: string): void {
     expect({ status: response.status, text: response.status === 200 ? undefined : response.text }).toEqual({ status: 200, text: undefined });
-    expect(response.headers.get('content-type')).toMatch(/^application\/x-pem-file\b/);
+    expect(response.headers.get('content-type')).toBe('application/x-pem-file');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${filename}"`);
   }
 

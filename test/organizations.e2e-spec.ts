@@ -62,6 +62,10 @@ describe('organizations', () => {
     return (await db.query('SELECT organization_id FROM users WHERE id = $1', [id])).rows[0].organization_id;
   }
 
+  async function auditRows(action: string, resourceId: number): Promise<Array<{ organization_id: number | null; detail: string }>> {
+    return (await db.query('SELECT organization_id, detail FROM audit_logs WHERE action = $1 AND resource_id = $2', [action, resourceId])).rows;
+  }
+
   describe('POST /organizations/', () => {
     it('lets admins and superusers create organizations, with exactly the documented fields', async () => {
       const byAdmin = await api.post('/organizations/', { name: 'Admin Made', description: 'by admin1' }, w.admin1.token);
@@ -297,6 +301,14 @@ describe('organizations', () => {
       expect((await api.delete(`/organizations/${org.id}`, w.root.token)).status).toBe(204);
     });
 
+    it('lets exactly one of concurrent deletes succeed and audit', async () => {
+      const org = await newOrg('Deleted Concurrently');
+      const responses = await Promise.all(Array.from({ length: 6 }, () => api.delete(`/organizations/${org.id}`, w.root.token)));
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404]);
+      for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual({ detail: 'Organization not found' });
+      expect(await auditRows('org_delete', org.id)).toHaveLength(1);
+    });
+
     it('answers 404 for an unknown organization', async () => {
       const response = await api.delete('/organizations/999999', w.root.token);
       expect(response.status).toBe(404);
@@ -339,6 +351,47 @@ describe('organizations', () => {
       expect(await userOrganization(stray.id)).toBeNull();
     });
 
+    it("lets exactly one of two organizations' admins take in a user they add concurrently", async () => {
+      const strays = await Promise.all(Array.from({ length: 5 }, () => newUser(null, 'user', false)));
+      const responses = await Promise.all(
+        strays.flatMap((stray) => [
+          api.post(`/organizations/${w.org1.id}/users/${stray.id}`, undefined, w.admin1.token),
+          api.post(`/organizations/${w.org2.id}/users/${stray.id}`, undefined, w.admin2.token),
+        ]),
+      );
+      for (const [index, stray] of strays.entries()) {
+        const pair = responses.slice(2 * index, 2 * index + 2);
+        const winner = pair.findIndex((response) => response.status === 200);
+        const loser = pair[1 - winner];
+        expect(pair.filter((response) => response.status === 200)).toHaveLength(1);
+        // A loser that read the user after the winner committed gets the sequential answer (404); one that raced it, 409.
+        expect([404, 409]).toContain(loser.status);
+        expect(loser.body).toEqual(
+          loser.status === 404
+            ? { detail: 'User not found' }
+            : { detail: `User '${stray.username}' changed organization while this request ran; nothing was changed` },
+        );
+        const organizationId = [w.org1.id, w.org2.id][winner];
+        expect(pair[winner].body.organization_id).toBe(organizationId);
+        expect(await userOrganization(stray.id)).toBe(organizationId);
+        expect(await auditRows('org_add_user', stray.id)).toEqual([{ organization_id: organizationId, detail: expect.stringContaining('Added') }]);
+      }
+    });
+
+    it('keeps the audit trail of concurrent superuser moves in step with where the user ends up', async () => {
+      const mover = await newUser(null, 'user', false);
+      const targets = [w.org1.id, w.org2.id, w.org1.id, w.org2.id, w.org1.id, w.org2.id];
+      const responses = await Promise.all(targets.map((org) => api.post(`/organizations/${org}/users/${mover.id}`, undefined, w.root.token)));
+      const statuses = responses.map((response) => response.status);
+      // Each move applies to the membership it checked: one that saw it change meanwhile is a 409, one that ran after is a move.
+      expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
+      const moves = (
+        await db.query("SELECT organization_id FROM audit_logs WHERE action = 'org_add_user' AND resource_id = $1 ORDER BY id", [mover.id])
+      ).rows;
+      expect(moves).toHaveLength(statuses.filter((status) => status === 200).length);
+      expect(await userOrganization(mover.id)).toBe(moves[moves.length - 1].organization_id);
+    });
+
     it('refuses an admin moving a superuser', async () => {
       const orglessSuperuser = await newUser(null, 'superuser', false);
       const response = await api.post(`/organizations/${w.org1.id}/users/${orglessSuperuser.id}`, undefined, w.admin1.token);
@@ -377,6 +430,16 @@ describe('organizations', () => {
 
       const again = await api.delete(`/organizations/${w.org1.id}/users/${member.id}`, w.admin1.token);
       expect(again.status).toBe(404);
+    });
+
+    it('lets exactly one of concurrent removals of a member apply and audit', async () => {
+      const member = await newUser(w.org1.id, 'user', false);
+      const responses = await Promise.all(Array.from({ length: 6 }, () => api.delete(`/organizations/${w.org1.id}/users/${member.id}`, w.admin1.token)));
+      const statuses = responses.map((response) => response.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(statuses.filter((status) => status === 404 || status === 409)).toHaveLength(5);
+      expect(await userOrganization(member.id)).toBeNull();
+      expect(await auditRows('org_remove_user', member.id)).toHaveLength(1);
     });
 
     it('answers 404 for a user who is not a member of that organization', async () => {

@@ -354,6 +354,15 @@ describe('service accounts', () => {
       expect(entries).toEqual([expect.objectContaining({ user_id: w.admin1.id, organization_id: w.org1.id, resource_id: account.id })]);
     });
 
+    it('lets exactly one of concurrent deletes succeed and audit; the rest get 404', async () => {
+      const account = await createAccount();
+      await mint(account.id);
+      const responses = await Promise.all(Array.from({ length: 8 }, () => api.delete(`/service-accounts/${account.id}`, w.admin1.token)));
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+      for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual(ACCOUNT_NOT_FOUND);
+      expect(await auditEntries('service_account_delete', account.id)).toHaveLength(1);
+    });
+
     it('lets a superuser delete any account', async () => {
       const account = await createAccount(w.admin2.token);
       expect((await api.delete(`/service-accounts/${account.id}`, w.root.token)).status).toBe(204);

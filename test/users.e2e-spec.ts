@@ -582,6 +582,15 @@ describe('users', () => {
       expect((await api.delete(`/users/${fresh.id}`, w.root.token)).status).toBe(404);
     });
 
+    it('lets exactly one of concurrent deletes succeed and audit; the rest get 404', async () => {
+      const fresh = await freshUser({ login: false });
+      const responses = await Promise.all(Array.from({ length: 8 }, () => api.delete(`/users/${fresh.id}`, w.root.token)));
+      expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+      for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual({ detail: 'User not found' });
+      const { rows } = await db.query("SELECT user_id, detail FROM audit_logs WHERE action = 'user_delete' AND resource_id = $1", [fresh.id]);
+      expect(rows).toEqual([{ user_id: w.root.id, detail: `Deleted user '${fresh.username}'` }]);
+    });
+
     it('refuses a superuser deleting itself', async () => {
       const response = await api.delete(`/users/${w.root.id}`, w.root.token);
       expect(response.status).toBe(400);

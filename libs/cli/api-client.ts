@@ -31,7 +31,7 @@ export const API_OPERATIONS = {
   createCa: ['POST', '/api/v1/cas'],
   listCas: ['GET', '/api/v1/cas'],
   getCa: ['GET', '/api/v1/cas/{ca_id}'],
-  assignCaOrganization: ['PATCH', '/api/v1/cas/{ca_id}'],
+  updateCa: ['PATCH', '/api/v1/cas/{ca_id}'],
   deleteCa: ['DELETE', '/api/v1/cas/{ca_id}'],
   getCaPrivateKey: ['GET', '/api/v1/cas/{ca_id}/private-key'],
   getCaChain: ['GET', '/api/v1/cas/{ca_id}/chain'],

@@ -22,9 +22,9 @@ describe('revocationReasonCode', () => {
     ['key_compromise', 1],
     ['Key Compromise', 1],
     ['CESSATION-OF-OPERATION', 5],
-    ['removeFromCRL', null],
-    ['laptop stolen', null],
-    ['', null],
+    ['removeFromCRL', 0],
+    ['laptop stolen', 0],
+    ['', 0],
     [null, null],
     [undefined, null],
   ])('maps %p to %p', (reason, code) => {
@@ -84,8 +84,8 @@ describe.each<[string, KeySpec]>([
         crlNumber: 42,
         entries: [
           { serialHex: revoked.serialNumber, revokedAt: new Date(Date.now() - 30 * 60_000), reason: 'keyCompromise' },
-          { serialHex: revokedWithoutCode.serialNumber.toUpperCase(), revokedAt: new Date(Date.now() - 20 * 60_000), reason: 'retired by operator' },
-          { serialHex: '80ab', revokedAt: new Date(Date.now() - 10 * 60_000), reason: 'unspecified' },
+          { serialHex: revokedWithoutCode.serialNumber.toUpperCase(), revokedAt: new Date(Date.now() - 20 * 60_000), reason: null },
+          { serialHex: '80ab', revokedAt: new Date(Date.now() - 10 * 60_000), reason: 'retired by operator' },
           { serialHex: '0c', revokedAt: new Date(Date.now() - 5 * 60_000), reason: 'cessation_of_operation' },
         ],
       }),

@@ -25,7 +25,8 @@ export interface CrlEntry {
   readonly revokedAt: Date;
   /**
    * Free-text reason as stored. When it names an RFC 5280 reason (case, `_`, `-` and spaces are
-   * ignored, so `key_compromise` matches keyCompromise) the entry carries a reasonCode; otherwise none.
+   * ignored, so `key_compromise` matches keyCompromise) the entry carries that reasonCode, any other
+   * text carries unspecified, and no reason (null) carries none.
    */
   readonly reason?: string | null;
 }
@@ -59,17 +60,17 @@ const REASON_BY_NORMALISED_NAME = new Map<string, number>(
   Object.entries(REVOCATION_REASON_CODES).map(([name, code]) => [name.toLowerCase(), code]),
 );
 
-/** The RFC 5280 reason code a stored reason maps to, or null when it names none. */
+/** The RFC 5280 reason code a stored reason maps to: its named code, unspecified for other text, null for none. */
 export function revocationReasonCode(reason: string | null | undefined): number | null {
   if (typeof reason !== 'string') {
     return null;
   }
-  return REASON_BY_NORMALISED_NAME.get(reason.replace(/[\s_-]/g, '').toLowerCase()) ?? null;
+  return REASON_BY_NORMALISED_NAME.get(reason.replace(/[\s_-]/g, '').toLowerCase()) ?? REVOCATION_REASON_CODES.unspecified;
 }
 
 /**
  * Builds and signs an X.509 v2 CRL with the CRL number and AuthorityKeyIdentifier (the issuer's SKI)
- * extensions, one entry per revoked serial with a reasonCode where the reason is a recognised one.
+ * extensions, one entry per revoked serial with a reasonCode where it has a reason.
  */
 export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   const crlNumber = validateCrlNumber(request.crlNumber);

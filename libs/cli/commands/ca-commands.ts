@@ -104,7 +104,7 @@ export function registerCaCommands(program: Command, context: CliContext): void 
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions & { org: number; cascade?: boolean }) => {
       const body = definedFields({ organization_id: options.org, cascade: options.cascade });
-      context.printObject(await context.apiClient().call('assignCaOrganization', { params: { ca_id: id }, json: body }), options.output);
+      context.printObject(await context.apiClient().call('updateCa', { params: { ca_id: id }, json: body }), options.output);
     });
 
   ca.command('delete')

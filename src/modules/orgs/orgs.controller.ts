@@ -73,7 +73,7 @@ export class OrgsController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ operationId: 'addOrganizationUser', summary: 'Put a user into the organization' })
   @ApiOkResponse({ type: UserDto })
-  @ApiErrorResponses(400, 403, 404)
+  @ApiErrorResponses(400, 403, 404, 409)
   async addUser(
     @CurrentPrincipal() principal: Principal,
     @Param('organization_id', ParseIdPipe) organizationId: number,
@@ -86,7 +86,7 @@ export class OrgsController {
   @Authenticated()
   @ApiOperation({ operationId: 'removeOrganizationUser', summary: 'Take a user out of the organization' })
   @ApiOkResponse({ type: UserDto })
-  @ApiErrorResponses(400, 403, 404)
+  @ApiErrorResponses(400, 403, 404, 409)
   async removeUser(
     @CurrentPrincipal() principal: Principal,
     @Param('organization_id', ParseIdPipe) organizationId: number,

@@ -4,7 +4,7 @@ import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import { Principal } from '../../common/auth/principal';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
-import { ForbiddenError, InvalidRequestError, NotFoundError } from '../../common/errors/common-errors';
+import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { userNotFound } from '../users/users.service';
 import { CertificateAuthorityEntity } from '../pki/certificate-authority.entity';
@@ -109,7 +109,8 @@ export class OrgsService {
           'organization_owns_resources',
         );
       }
-      await manager.delete(OrganizationEntity, { id });
+      // Of concurrent deletes only the one that removed the row answers 204 and audits.
+      if (!(await manager.delete(OrganizationEntity, { id })).affected) throw organizationNotFound();
       await this.audit.record(manager, {
         action: 'org_delete',
         actor,
@@ -171,7 +172,20 @@ export class OrgsService {
   ): Promise<UserEntity> {
     const adding = action === 'org_add_user';
     return this.dataSource.transaction(async (manager) => {
-      await manager.update(UserEntity, { id: user.id }, { organizationId: adding ? organization.id : null });
+      // Conditional on the membership the checks above saw, so of concurrent changes exactly one applies and audits.
+      const result = await manager
+        .createQueryBuilder()
+        .update(UserEntity)
+        .set({ organizationId: adding ? organization.id : null })
+        .where('id = :id AND organization_id IS NOT DISTINCT FROM :seen', { id: user.id, seen: user.organizationId })
+        .execute();
+      if (!result.affected) {
+        if (!(await manager.exists(UserEntity, { where: { id: user.id } }))) throw userNotFound();
+        throw new ConflictError(
+          `User '${user.username}' changed organization while this request ran; nothing was changed`,
+          'membership_changed_concurrently',
+        );
+      }
       await this.audit.record(manager, {
         action,
         actor,

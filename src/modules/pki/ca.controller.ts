@@ -6,7 +6,7 @@ import { CurrentPrincipal } from '../../common/auth/current-principal.decorator'
 import type { Principal } from '../../common/auth/principal';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
 import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
-import { AssignCaOrganizationDto, CaDetailDto, CaDto, CreateCaDto } from './ca.dto';
+import { CaDetailDto, CaDto, CreateCaDto, UpdateCaDto } from './ca.dto';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { PublicBaseUrl } from './public-base-url';
@@ -78,16 +78,19 @@ export class CaController {
   }
 
   @Patch(':ca_id')
-  @Authenticated({ roles: ['superuser'] })
-  @ApiOperation({ operationId: 'assignCaOrganization', summary: 'Assign the CA (and with cascade its org-less subtree) to an organization' })
+  @Authenticated()
+  @ApiOperation({
+    operationId: 'updateCa',
+    summary: "Set allow_leaf_certs (admins of the CA's organization) and/or assign the CA, with cascade its org-less subtree, to an organization (superusers)",
+  })
   @ApiOkResponse({ type: CaDto })
-  @ApiErrorResponses(400, 404)
-  async assign(
+  @ApiErrorResponses(400, 403, 404)
+  async update(
     @CurrentPrincipal() principal: Principal,
     @Param('ca_id', ParseIdPipe) id: number,
-    @Body() body: AssignCaOrganizationDto,
+    @Body() body: UpdateCaDto,
   ): Promise<CaDto> {
-    const [dto] = await this.present([await this.cas.assignOrganization(principal, id, body)]);
+    const [dto] = await this.present([await this.cas.update(principal, id, body)]);
     return dto;
   }
 

@@ -66,15 +66,26 @@ export class CreateCaDto {
   allow_leaf_certs?: boolean | null;
 }
 
-export class AssignCaOrganizationDto {
-  @ApiProperty()
+/** PATCH /cas/{id}: the organization (superusers) and/or the leaf-certificate policy. */
+export class UpdateCaDto {
+  @ApiPropertyOptional({ description: 'Superusers only' })
+  @IsOptionalNotNull()
   @IsDatabaseId()
-  organization_id: number;
+  organization_id?: number;
 
-  @ApiPropertyOptional({ default: false })
+  @ApiPropertyOptional({ default: false, description: 'With organization_id: adopt the organization-less subtree too' })
   @IsOptionalNotNull()
   @IsBoolean()
   cascade?: boolean;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    description: "null: managed (leaves until the CA gets a sub-CA). Admins of the CA's organization and superusers",
+  })
+  @IsOptional()
+  @IsBoolean()
+  allow_leaf_certs?: boolean | null;
 }
 
 export class CaDto {

@@ -18,7 +18,7 @@ import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-
 import { AuditService } from '../audit/audit.service';
 import { assertOrganizationExists } from '../users/users.service';
 import { caSlug } from './ca-slug';
-import { AssignCaOrganizationDto, CreateCaDto } from './ca.dto';
+import { CreateCaDto, UpdateCaDto } from './ca.dto';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity } from './certificate.entity';
 import { keySpecFor } from './key-type';
@@ -189,42 +189,37 @@ export class CaService {
   }
 
   /**
-   * Assigns the CA to an organization. With `cascade`, descendants without an organization are
-   * adopted too, together with their certificates that have none; a descendant owned by another
-   * organization is left alone and its subtree is not entered.
+   * Sets the leaf-certificate policy (admins of the CA's organization, superusers) and/or assigns the
+   * CA to an organization (superusers), in one transaction with one audit entry.
    */
-  async assignOrganization(actor: Principal, id: number, dto: AssignCaOrganizationDto): Promise<CertificateAuthorityEntity> {
+  async update(actor: Principal, id: number, dto: UpdateCaDto): Promise<CertificateAuthorityEntity> {
+    if (dto.organization_id === undefined && dto.allow_leaf_certs === undefined) {
+      throw new InvalidRequestError('Give organization_id or allow_leaf_certs', 'nothing_to_update');
+    }
+    if (dto.cascade !== undefined && dto.organization_id === undefined) {
+      throw new InvalidRequestError('cascade applies only with organization_id', 'cascade_without_organization');
+    }
+    await this.findAuthorized(actor, id, 'manage');
+    if (dto.organization_id !== undefined && actor.role !== 'superuser') {
+      throw new ForbiddenError('Only superusers can assign a CA to an organization', 'organization_not_allowed');
+    }
     return this.dataSource.transaction(async (manager) => {
-      const ca = await manager.findOne(CertificateAuthorityEntity, { where: { id } });
+      const ca = await manager.findOne(CertificateAuthorityEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!ca) throw caNotFound(id);
-      await assertOrganizationExists(manager, dto.organization_id);
-      const target = dto.organization_id;
-      const previous = ca.organizationId;
-      const adopted = [ca.id];
-      if (dto.cascade) {
-        let frontier = [ca.id];
-        while (frontier.length > 0) {
-          const children = await manager.find(CertificateAuthorityEntity, { where: { parentCaId: In(frontier) } });
-          const entered = children.filter((child) => child.organizationId === null || child.organizationId === target);
-          adopted.push(...entered.filter((child) => child.organizationId === null).map((child) => child.id));
-          frontier = entered.map((child) => child.id);
-        }
+      const changes: string[] = [];
+      if (dto.allow_leaf_certs !== undefined) {
+        await manager.update(CertificateAuthorityEntity, { id }, { allowLeafCerts: dto.allow_leaf_certs });
+        changes.push(`Set allow_leaf_certs of CA '${ca.name}' to ${leafPolicy(dto.allow_leaf_certs)} (previously ${leafPolicy(ca.allowLeafCerts)})`);
       }
-      await manager.update(CertificateAuthorityEntity, { id: In(adopted) }, { organizationId: target });
-      const certificates = dto.cascade
-        ? (await manager.update(CertificateEntity, { issuerId: In(adopted), organizationId: IsNull() }, { organizationId: target }))
-            .affected ?? 0
-        : 0;
+      if (dto.organization_id !== undefined) changes.push(await assignOrganization(manager, ca, dto.organization_id, dto.cascade ?? false));
       const updated = await manager.findOneByOrFail(CertificateAuthorityEntity, { id });
       await this.audit.record(manager, {
         action: 'ca_update',
         actor,
-        organizationId: target,
+        organizationId: updated.organizationId,
         resourceType: 'ca',
-        resourceId: ca.id,
-        detail:
-          `Assigned CA '${ca.name}' to organization ${target} (previously ${previous === null ? 'unassigned' : `organization ${previous}`}; ` +
-          `${adopted.length} CA(s), ${certificates} certificate(s) updated)`,
+        resourceId: id,
+        detail: changes.join('; '),
       });
       return updated;
     });
@@ -236,7 +231,8 @@ export class CaService {
       const children = await manager.count(CertificateAuthorityEntity, { where: { parentCaId: id } });
       if (children > 0) throw new CaHasChildrenError(id, children);
       const certificates = await manager.count(CertificateEntity, { where: { issuerId: id } });
-      await manager.delete(CertificateAuthorityEntity, { id });
+      // Of concurrent deletes only the one that removed the row answers 204 and audits.
+      if (!(await manager.delete(CertificateAuthorityEntity, { id })).affected) throw caNotFound(id);
       await this.audit.record(manager, {
         action: 'ca_delete',
         actor,
@@ -322,4 +318,36 @@ async function assertNameFree(manager: EntityManager, name: string, organization
 
 function caNameTaken(): InvalidRequestError {
   return new InvalidRequestError('A CA with this name already exists in the organization', 'ca_name_taken');
+}
+
+function leafPolicy(allowLeafCerts: boolean | null): string {
+  return allowLeafCerts === null ? 'managed' : String(allowLeafCerts);
+}
+
+/**
+ * Assigns the CA to an organization; returns the audit text. With `cascade`, descendants without an
+ * organization are adopted too, together with their certificates that have none; a descendant owned
+ * by another organization is left alone and its subtree is not entered.
+ */
+async function assignOrganization(manager: EntityManager, ca: CertificateAuthorityEntity, target: number, cascade: boolean): Promise<string> {
+  await assertOrganizationExists(manager, target);
+  const adopted = [ca.id];
+  if (cascade) {
+    let frontier = [ca.id];
+    while (frontier.length > 0) {
+      const children = await manager.find(CertificateAuthorityEntity, { where: { parentCaId: In(frontier) } });
+      const entered = children.filter((child) => child.organizationId === null || child.organizationId === target);
+      adopted.push(...entered.filter((child) => child.organizationId === null).map((child) => child.id));
+      frontier = entered.map((child) => child.id);
+    }
+  }
+  await manager.update(CertificateAuthorityEntity, { id: In(adopted) }, { organizationId: target });
+  const certificates = cascade
+    ? ((await manager.update(CertificateEntity, { issuerId: In(adopted), organizationId: IsNull() }, { organizationId: target })).affected ?? 0)
+    : 0;
+  const previous = ca.organizationId;
+  return (
+    `Assigned CA '${ca.name}' to organization ${target} (previously ${previous === null ? 'unassigned' : `organization ${previous}`}; ` +
+    `${adopted.length} CA(s), ${certificates} certificate(s) updated)`
+  );
 }

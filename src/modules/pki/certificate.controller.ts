@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated } from '../../common/auth/authenticated.decorator';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
@@ -97,6 +97,7 @@ export class CertificateController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ operationId: 'revokeCertificate', summary: 'Revoke a certificate (audit-logged)' })
   @ApiOkResponse({ type: CertificateDto })
+  @ApiBody({ type: RevokeCertificateDto, required: false })
   @ApiErrorResponses(400, 403, 404, 409)
   async revoke(
     @CurrentPrincipal() principal: Principal,

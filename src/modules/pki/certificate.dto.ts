@@ -145,12 +145,14 @@ export class RenewCertificateDto {
 export class RevokeCertificateDto {
   @ApiPropertyOptional({
     description:
-      'RFC 5280 reason: unspecified (default), keyCompromise, cACompromise, affiliationChanged, superseded, ' +
-      'cessationOfOperation, certificateHold, privilegeWithdrawn, aACompromise (snake_case accepted)',
+      'Free text, stored as given. When it names an RFC 5280 reason (keyCompromise, cACompromise, affiliationChanged, ' +
+      'superseded, cessationOfOperation, certificateHold, privilegeWithdrawn, aACompromise, unspecified; any case, ' +
+      'snake_case accepted) the CRL entry carries that reason code, otherwise unspecified; without a reason it carries none.',
+    maxLength: 1024,
   })
   @IsOptionalNotNull()
   @IsString()
-  @MaxLength(64)
+  @MaxLength(1024)
   reason?: string;
 }
 

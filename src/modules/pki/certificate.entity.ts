@@ -91,7 +91,7 @@ export class CertificateEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 
-  @Column({ name: 'revocation_reason', type: 'varchar', length: 32, nullable: true })
+  @Column({ name: 'revocation_reason', type: 'text', nullable: true })
   revocationReason: string | null;
 
   @Column({ name: 'organization_id', type: 'integer', nullable: true })

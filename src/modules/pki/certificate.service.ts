@@ -9,7 +9,6 @@ import {
   parseCsr,
   parseDistinguishedName,
   resolveSubjectAltNames,
-  REVOCATION_REASON_CODES,
   type CryptoKey,
   type DistinguishedName,
   type X509EngineError,
@@ -71,7 +70,6 @@ export interface IssuedLeaf {
   privateKey: string | null;
 }
 
-const REASON_NAMES = Object.keys(REVOCATION_REASON_CODES);
 const SAN_FIELDS = { dns: 'san_dns_names', ip: 'san_ip_addresses', email: 'san_email_addresses' } as const;
 
 @Injectable()
@@ -222,9 +220,9 @@ export class CertificateService {
   }
 
   /** Revokes once: of concurrent revocations exactly one succeeds, the rest get 409. */
-  async revoke(actor: Principal, id: number, dto: RevokeCertificateDto): Promise<CertificateEntity> {
+  async revoke(actor: Principal, id: number, dto: RevokeCertificateDto | undefined): Promise<CertificateEntity> {
     const certificate = await this.findAuthorized(actor, id, 'can_revoke_cert');
-    const reason = revocationReason(dto.reason);
+    const reason = dto?.reason ?? null;
     const revoked = await this.dataSource.transaction(async (manager) => {
       const result = await manager
         .createQueryBuilder()
@@ -239,7 +237,7 @@ export class CertificateService {
         organizationId: certificate.organizationId,
         resourceType: 'certificate',
         resourceId: id,
-        detail: `Revoked certificate '${certificate.commonName}' (${reason})`,
+        detail: `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}`,
       });
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
@@ -407,15 +405,4 @@ function sanField(error: X509EngineError, sans: RequestedSans): string {
     if (value !== undefined && sans[kind].some((entry) => entry.toLowerCase() === value)) return SAN_FIELDS[kind];
   }
   return error.code === 'invalid_distinguished_name' ? 'subject_dn' : 'common_name';
-}
-
-/** The stored RFC 5280 reason name; snake_case and any case are accepted. */
-function revocationReason(reason: string | undefined): string {
-  if (reason === undefined) return 'unspecified';
-  const wanted = reason.replace(/[_\s-]/g, '').toLowerCase();
-  const match = REASON_NAMES.find((name) => name.toLowerCase() === wanted);
-  if (!match) {
-    throw new InvalidRequestError(`reason must be one of ${REASON_NAMES.join(', ')} (got ${JSON.stringify(reason)})`, 'invalid_revocation_reason');
-  }
-  return match;
 }

@@ -1,6 +1,5 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { concatenatePemChain } from '@libs/x509';
 import { Authenticated } from '../../common/auth/authenticated.decorator';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
@@ -13,10 +12,9 @@ import { CertificateService } from './certificate.service';
 
 const PEM = 'application/x-pem-file';
 
-function sendPem(res: Response, filename: string, pem: string): string {
-  res.setHeader('Content-Type', PEM);
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-  return pem;
+/** A PEM download. Sent as bytes so the media type stays exactly `application/x-pem-file`: a string body would get `; charset=utf-8`. */
+function pemFile(filename: string, pem: string): StreamableFile {
+  return new StreamableFile(Buffer.from(pem), { type: PEM, disposition: `attachment; filename="${filename}"` });
 }
 
 /** PEM downloads of certificates, chains and keys. */
@@ -34,9 +32,9 @@ export class ExportController {
   @ApiOperation({ operationId: 'exportCaCertificate', summary: 'CA certificate, PEM' })
   @ApiResponse({ status: 200, description: 'PEM file' })
   @ApiErrorResponses(400, 404)
-  async caCertificate(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async caCertificate(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const ca = await this.cas.findAuthorized(principal, id, 'read');
-    return sendPem(res, `ca_${id}_certificate.pem`, ca.certificate);
+    return pemFile(`ca_${id}_certificate.pem`, ca.certificate);
   }
 
   @Get('ca/:ca_id/private-key')
@@ -44,9 +42,9 @@ export class ExportController {
   @ApiOperation({ operationId: 'exportCaPrivateKey', summary: 'CA private key, PEM (audit-logged)' })
   @ApiResponse({ status: 200, description: 'PEM file' })
   @ApiErrorResponses(400, 403, 404)
-  async caPrivateKey(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async caPrivateKey(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const { privateKey } = await this.cas.withPrivateKey(principal, id, 'export');
-    return sendPem(res, `ca_${id}_private_key.pem`, privateKey);
+    return pemFile(`ca_${id}_private_key.pem`, privateKey);
   }
 
   @Get('certificate/:cert_id')
@@ -54,9 +52,9 @@ export class ExportController {
   @ApiOperation({ operationId: 'exportCertificate', summary: 'Certificate, PEM' })
   @ApiResponse({ status: 200, description: 'PEM file' })
   @ApiErrorResponses(400, 404)
-  async certificate(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async certificate(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const certificate = await this.certificates.findAuthorized(principal, id, 'read');
-    return sendPem(res, `certificate_${id}.pem`, certificate.certificate);
+    return pemFile(`certificate_${id}.pem`, certificate.certificate);
   }
 
   @Get('certificate/:cert_id/private-key')
@@ -64,10 +62,10 @@ export class ExportController {
   @ApiOperation({ operationId: 'exportCertificatePrivateKey', summary: 'Certificate private key, PEM (audit-logged; 404 when none is held)' })
   @ApiResponse({ status: 200, description: 'PEM file' })
   @ApiErrorResponses(400, 403, 404)
-  async certificatePrivateKey(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async certificatePrivateKey(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const { privateKey } = await this.certificates.withPrivateKey(principal, id, 'export');
     if (privateKey === null) throw new NotFoundError(`Certificate ${id} has no private key held by this service`, 'private_key_not_held');
-    return sendPem(res, `certificate_${id}_private_key.pem`, privateKey);
+    return pemFile(`certificate_${id}_private_key.pem`, privateKey);
   }
 
   @Get('certificate/:cert_id/chain')
@@ -75,9 +73,9 @@ export class ExportController {
   @ApiOperation({ operationId: 'exportCertificateChain', summary: 'Certificate followed by its issuers up to the root, PEM' })
   @ApiResponse({ status: 200, description: 'PEM file' })
   @ApiErrorResponses(400, 404)
-  async chain(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async chain(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const certificate = await this.certificates.findAuthorized(principal, id, 'read');
     const issuers = await this.cas.chainOf(certificate.issuerId);
-    return sendPem(res, `certificate_${id}_chain.pem`, concatenatePemChain([certificate.certificate, ...issuers.map((ca) => ca.certificate)]));
+    return pemFile(`certificate_${id}_chain.pem`, concatenatePemChain([certificate.certificate, ...issuers.map((ca) => ca.certificate)]));
   }
 }

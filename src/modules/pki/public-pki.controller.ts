@@ -6,7 +6,10 @@ import { Public } from '../../common/auth/authenticated.decorator';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
 import { PublicPkiService } from './public-pki.service';
 
-/** Unauthenticated CRL and CA-certificate distribution, at the root (the URLs inside certificates). */
+/**
+ * Unauthenticated CRL and CA-certificate distribution, at the root (the URLs inside certificates).
+ * PEM goes out as bytes: for a string body Express would append `; charset=utf-8` to the media type.
+ */
 @ApiTags('public')
 @Controller()
 export class PublicPkiController {
@@ -25,7 +28,7 @@ export class PublicPkiController {
     res.setHeader('Cache-Control', 'public, max-age=300');
     if (pem) {
       res.type('application/x-pem-file').setHeader('Content-Disposition', `attachment; filename="${slug}.crl.pem"`);
-      res.send(crlDerToPem(der));
+      res.send(Buffer.from(crlDerToPem(der)));
     } else {
       res.type('application/pkix-crl').setHeader('Content-Disposition', `attachment; filename="${slug}.crl"`);
       res.send(der);
@@ -43,7 +46,7 @@ export class PublicPkiController {
     const ca = await this.publicPki.ca(match ? match[1] : undefined);
     res.setHeader('Cache-Control', 'public, max-age=3600');
     if (match![2] === 'pem') {
-      res.type('application/x-pem-file').send(ca.certificate);
+      res.type('application/x-pem-file').send(Buffer.from(ca.certificate));
     } else {
       res.type('application/pkix-cert').send(Buffer.from(certificatePemToDer(ca.certificate)));
     }

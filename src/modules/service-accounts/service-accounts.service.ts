@@ -108,7 +108,8 @@ export class ServiceAccountsService {
     const account = await this.get(actor, id);
     await this.dataSource.transaction(async (manager) => {
       const tokens = await manager.count(ServiceAccountTokenEntity, { where: { serviceAccountId: id } });
-      await manager.delete(ServiceAccountEntity, { id });
+      // Of concurrent deletes only the one that removed the row answers 204 and audits.
+      if (!(await manager.delete(ServiceAccountEntity, { id })).affected) throw serviceAccountNotFound();
       await this.record(manager, actor, account, 'service_account_delete', `Deleted service account '${account.name}' and its ${tokens} token(s)`);
     });
   }

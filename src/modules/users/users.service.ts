@@ -121,7 +121,8 @@ export class UsersService {
     await this.dataSource.transaction(async (manager) => {
       const user = await manager.findOne(UserEntity, { where: { id } });
       if (!user) throw userNotFound();
-      await manager.delete(UserEntity, { id });
+      // Of concurrent deletes only the one that removed the row answers 204 and audits.
+      if (!(await manager.delete(UserEntity, { id })).affected) throw userNotFound();
       await this.audit.record(manager, {
         action: 'user_delete',
         actor,
