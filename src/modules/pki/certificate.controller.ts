@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Authenticated } from '../../common/auth/authenticated.decorator';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
@@ -96,6 +96,7 @@ export class CertificateController {
   @Authenticated({ allowServiceAccounts: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ operationId: 'revokeCertificate', summary: 'Revoke a certificate (audit-logged)' })
+  @ApiBody({ type: RevokeCertificateDto, required: false })
   @ApiOkResponse({ type: CertificateDto })
   @ApiErrorResponses(400, 403, 404, 409)
   async revoke(
