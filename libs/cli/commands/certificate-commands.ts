@@ -77,7 +77,7 @@ const REVOCATION_REASONS = [
   'aACompromise',
 ];
 
-const CA_SELECTOR_HELP = 'issuing CA: an ID, or a name (looked up in your organization)';
+const CA_SELECTOR_HELP = 'issuing CA: an ID, or a name (among the CAs you can see)';
 
 function isId(selector: string): boolean {
   return /^[1-9]\d*$/.test(selector);
