@@ -9,8 +9,9 @@ import { inputGuardMiddleware } from './common/http/input-guard.middleware';
 import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
 import { NestPinoLogger } from './common/logging/nest-pino-logger';
 import { requestLoggingMiddleware } from './common/logging/request-logging.middleware';
-import { buildOpenApiDocument } from './common/openapi/openapi-document';
+import { buildOpenApiDocument, DOCS_PKI_NAME, DOCS_PLATFORM_NAME } from './common/openapi/openapi-document';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
+import { PLATFORM_SCHEMA_PATH } from './platform/platform-root.controller';
 
 /**
  * Builds the fully configured application (middleware, validation, error filter, OpenAPI) without
@@ -35,13 +36,30 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter(logger, config.apiV1Str));
+  if (config.enableDocs) setUpDocs(app, config);
+  return app;
+}
+
+/**
+ * Swagger UI at /docs with both documents to pick from: the PKI API (bearer tokens) first, then the
+ * inventory platform's (whose Authorize also offers `Authorization: Token <key>`).
+ */
+function setUpDocs(app: NestExpressApplication, config: AppConfig): void {
+  const pkiDocumentUrl = `${config.apiV1Str}/openapi.json`;
   SwaggerModule.setup('docs', app, buildOpenApiDocument(app), {
-    jsonDocumentUrl: `${config.apiV1Str}/openapi.json`,
+    jsonDocumentUrl: pkiDocumentUrl,
     raw: ['json'],
     customSiteTitle: 'PKI and network inventory API',
-    swaggerOptions: { validatorUrl: null, persistAuthorization: false },
+    explorer: true,
+    swaggerOptions: {
+      validatorUrl: null,
+      persistAuthorization: false,
+      urls: [
+        { url: pkiDocumentUrl, name: DOCS_PKI_NAME },
+        { url: PLATFORM_SCHEMA_PATH, name: DOCS_PLATFORM_NAME },
+      ],
+    },
   });
-  return app;
 }
 
 function configureCors(app: NestExpressApplication, config: AppConfig): void {

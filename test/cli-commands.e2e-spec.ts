@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, createBootstrapSuperuser, Fixture, PASSWORD } from './support/api-client';
@@ -363,6 +363,115 @@ describe('pki command-line client: the remaining commands', () => {
       expect(await pki(['service-account', 'show', String(account.id)])).toEqual({ code: 1, stdout: '', stderr: 'Error 404: Service account not found\n' });
       expect(await pkiJson(['service-account', 'list'])).toEqual([]);
       expect(await pki(['ca', 'list'], { PKI_TOKEN: second.token })).toEqual({ code: 1, stdout: '', stderr: 'Error 401: Could not validate credentials\n' });
+    });
+  });
+  describe('version, private keys in table output, CA names, ca update, completion, help', () => {
+    let polishCa: any;
+
+    it('pki --version prints the package version', async () => {
+      const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
+      expect(await pki(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+      expect(await pki(['-V'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    });
+
+    it('ca create and cert create hide the private key in table output unless --show-private-key; -o json keeps it', async () => {
+      const created = await pki(['ca', 'create', '--name', 'Polish CA', '--subject-dn', 'CN=Polish CA', '--key-type', 'ecdsa-p256']);
+      expect(created).toMatchObject({ code: 0, stderr: '' });
+      expect(created.stdout).toMatch(/^private_key: +\(hidden: add --show-private-key, or use -o json\)$/m);
+      expect(created.stdout).not.toMatch(/PRIVATE KEY/);
+      polishCa = (await pkiJson(['ca', 'list'])).find((ca: any) => ca.name === 'Polish CA');
+
+      const hidden = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'hidden.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      expect(hidden).toMatchObject({ code: 0, stderr: '' });
+      expect(hidden.stdout).toMatch(/^private_key: +\(hidden: add --show-private-key, or use -o json\)$/m);
+      expect(hidden.stdout).toMatch(/^-----BEGIN CERTIFICATE-----$/m);
+      expect(hidden.stdout).not.toMatch(/PRIVATE KEY/);
+
+      const shown = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'shown.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--show-private-key']);
+      expect(shown).toMatchObject({ code: 0, stderr: '' });
+      expect(shown.stdout).toMatch(/^private_key:\n-----BEGIN PRIVATE KEY-----\n/m);
+
+      const json = await pkiJson(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'json.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      expectPkcs8PrivateKey(json.private_key);
+    });
+
+    it('cert private-key, which exists to show the key, prints it in table output', async () => {
+      const [certificate] = await pkiJson(['cert', 'list', '--ca', String(polishCa.id), '--limit', '1']);
+      const result = await pki(['cert', 'private-key', String(certificate.id)]);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^private_key:\n-----BEGIN PRIVATE KEY-----\n/m);
+    });
+
+    it('cert create --no-store-private-key in table output needs --show-private-key (the key is returned once), before any request', async () => {
+      const before = (await pkiJson(['cert', 'list', '--ca', String(polishCa.id)])).length;
+      const refused = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'once.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--no-store-private-key']);
+      expect(refused).toEqual({ code: 2, stdout: '', stderr: 'Error: --no-store-private-key returns the key only once: add --show-private-key, or use -o json\n' });
+      expect((await pkiJson(['cert', 'list', '--ca', String(polishCa.id)])).length).toBe(before);
+
+      const once = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'once.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--no-store-private-key', '--show-private-key']);
+      expect(once.code).toBe(0);
+      expect(once.stdout).toMatch(/^private_key:\n-----BEGIN PRIVATE KEY-----\n/m);
+    });
+
+    it('cert create --ca takes a CA name (any case), and says when none or several CAs carry it', async () => {
+      const byName = await pkiJson(['cert', 'create', '--ca', 'polish ca', '--cn', 'named.polish.test', '--type', 'client', '--key-type', 'ecdsa-p256']);
+      expect(byName).toMatchObject({ issuer_id: polishCa.id, common_name: 'named.polish.test' });
+
+      expect(await pki(['cert', 'create', '--ca', 'No Such CA', '--cn', 'x.polish.test', '--type', 'server'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: "Error: no CA named 'No Such CA' is visible to you\n",
+      });
+
+      // A superuser sees CAs of every organization, where names may repeat.
+      const orgId = (await pkiJson(['org', 'create', '--name', 'Polish Org'])).id;
+      await pkiJson(['ca', 'update', String(polishCa.id), '--org', String(orgId)]);
+      const twin = await pkiJson(['ca', 'create', '--name', 'Polish CA', '--subject-dn', 'CN=Polish CA twin', '--key-type', 'ecdsa-p256']);
+      expect(await pki(['cert', 'create', '--ca', 'Polish CA', '--cn', 'x.polish.test', '--type', 'server'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Error: 2 CAs are named 'Polish CA' (IDs ${polishCa.id}, ${twin.id}): give the ID\n`,
+      });
+    });
+
+    it('ca update --org assigns the organization; without a change, or --cascade without --org, it is a usage error', async () => {
+      const orgId = (await pkiJson(['org', 'create', '--name', 'Update Org'])).id;
+      const updated = await pkiJson(['ca', 'update', String(polishCa.id), '--org', String(orgId), '--cascade']);
+      expect(updated).toMatchObject({ id: polishCa.id, organization_id: orgId });
+      expect((await api.get(`/cas/${polishCa.id}`, root.token)).body.organization_id).toBe(orgId);
+      const [issued] = await pkiJson(['cert', 'list', '--ca', String(polishCa.id), '--limit', '1']);
+      expect(issued.organization_id).toBe(orgId);
+
+      expect(await pki(['ca', 'update', String(polishCa.id)])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: nothing to change: give --org or --allow-leaf-certs/--no-allow-leaf-certs\n',
+      });
+      expect(await pki(['ca', 'update', String(polishCa.id), '--cascade'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --cascade needs --org\n' });
+    });
+
+    it('cert revoke --help lists the RFC 5280 reasons', async () => {
+      const help = await pki(['cert', 'revoke', '--help']);
+      expect(help.code).toBe(0);
+      for (const reason of ['unspecified', 'keyCompromise', 'cACompromise', 'affiliationChanged', 'superseded', 'cessationOfOperation', 'certificateHold', 'privilegeWithdrawn', 'aACompromise']) {
+        expect(help.stdout).toMatch(new RegExp(`^  ${reason}$`, 'm'));
+      }
+    });
+
+    it('completion fish prints a fish script that completes subcommands and options', async () => {
+      const result = await pki(['completion', 'fish']);
+      expect(result).toMatchObject({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^complete -c pki -f -a '\(__pki_complete\)'$/m);
+      expect(result.stdout).toContain("case 'pki ca update' 'pki ca update *'\n            printf '%s\\n' --org --cascade --allow-leaf-certs --no-allow-leaf-certs --output --help\n");
+      // Where fish is installed, ask it what it completes.
+      if (spawnSync('fish', ['--version']).status !== 0) return;
+      const script = join(ssl.dir, 'pki.fish');
+      writeFileSync(script, result.stdout);
+      const complete = (line: string): string[] =>
+        spawnSync('fish', ['--no-config', '-c', `function pki; end; source ${script}; complete -C '${line}'`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      expect(complete('pki ')).toEqual(expect.arrayContaining(['ca', 'cert', 'completion', 'export']));
+      expect(complete('pki cert create --s')).toEqual(['--san-dns', '--san-email', '--san-ip', '--show-private-key', '--subject-dn']);
+      expect(complete('pki ca update 3 --o')).toEqual(['--org', '--output']);
     });
   });
 });

@@ -1,6 +1,7 @@
 import Ajv from 'ajv-draft-04';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-client';
 import { startTestApp, TestApp } from './support/test-app';
 
 const OPENAPI_30_SCHEMA = require.resolve('@seriousme/openapi-schema-validator/schemas/v3.0/schema.json');
@@ -131,3 +132,108 @@ describe('OpenAPI location', () => {
     }
   });
 });
+
+describe('OpenAPI details a generated SDK relies on', () => {
+  let testApp: TestApp;
+  let document: {
+    info: { license?: { name: string } };
+    paths: Record<string, Record<string, Operation & { security?: unknown; requestBody?: { required?: boolean } }>>;
+  };
+  const operation = (id: string) => operations(document).find(([, op]) => op.operationId === id)![1] as (typeof document)['paths'][string][string];
+  const okContent = (id: string) => (operation(id).responses['200'] as { content: Record<string, { schema: unknown }> }).content;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { CA_KEY_SIZE: '2048' } });
+    document = (await (await fetch(`${testApp.baseUrl}/api/v1/openapi.json`)).json()) as typeof document;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('marks public operations with security: [], optional authentication with an empty alternative, the rest with bearer', () => {
+    const publicIds = ['getHealth', 'getLiveness', 'login', 'refreshToken', 'getCrl', 'getPublicCaCertificate'];
+    for (const [name, op] of operations(document)) {
+      const expected = publicIds.includes(op.operationId!) ? [] : op.operationId === 'createUser' ? [{ bearer: [] }, {}] : [{ bearer: [] }];
+      expect({ name, security: (op as { security?: unknown }).security }).toEqual({ name, security: expected });
+    }
+  });
+
+  it('declares PEM, DER certificate and DER CRL bodies with their media types and string/binary schemas; errors stay JSON', () => {
+    for (const id of ['exportCaCertificate', 'exportCaPrivateKey', 'exportCertificate', 'exportCertificatePrivateKey', 'exportCertificateChain']) {
+      expect({ id, content: okContent(id) }).toEqual({ id, content: { 'application/x-pem-file': { schema: { type: 'string' } } } });
+      expect(Object.keys((operation(id).responses['404'] as { content: object }).content)).toEqual(['application/json']);
+    }
+    expect(okContent('getCrl')).toEqual({
+      'application/pkix-crl': { schema: { type: 'string', format: 'binary' } },
+      'application/x-pem-file': { schema: { type: 'string' } },
+    });
+    expect(okContent('getPublicCaCertificate')).toEqual({
+      'application/pkix-cert': { schema: { type: 'string', format: 'binary' } },
+      'application/x-pem-file': { schema: { type: 'string' } },
+    });
+  });
+
+  it('declares the media types the server actually sends', async () => {
+    const api = new ApiClient(testApp.baseUrl);
+    const root = await createBootstrapSuperuser(api);
+    const ca = (await api.post('/cas/', { name: 'Media CA', subject_dn: 'CN=Media CA', key_type: 'ecdsa-p256' }, root.token)).body;
+    const cert = (await api.post(`/certificates/?ca_id=${ca.id}`, { common_name: 'media.test', subject_dn: 'CN=media.test', certificate_type: 'server', key_type: 'ecdsa-p256' }, root.token)).body;
+    const sent = async (path: string, token?: string): Promise<string> => {
+      const response = await fetch(`${testApp.baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      return response.headers.get('content-type')!.split(';')[0];
+    };
+    const checks: Array<[string, string, string?]> = [
+      ['exportCaCertificate', `/api/v1/export/ca/${ca.id}/certificate`, root.token],
+      ['exportCaPrivateKey', `/api/v1/export/ca/${ca.id}/private-key`, root.token],
+      ['exportCertificate', `/api/v1/export/certificate/${cert.id}`, root.token],
+      ['exportCertificatePrivateKey', `/api/v1/export/certificate/${cert.id}/private-key`, root.token],
+      ['exportCertificateChain', `/api/v1/export/certificate/${cert.id}/chain`, root.token],
+      ['getCrl', `/crl/${ca.slug}`],
+      ['getCrl', `/crl/${ca.slug}.pem`],
+      ['getPublicCaCertificate', `/ca/${ca.slug}.crt`],
+      ['getPublicCaCertificate', `/ca/${ca.slug}.pem`],
+    ];
+    for (const [id, path, token] of checks) {
+      expect({ path, declared: Object.keys(okContent(id)).includes(await sent(path, token)) }).toEqual({ path, declared: true });
+    }
+  });
+
+  it('declares the revoke body optional, and a revoke without any body works', async () => {
+    expect(operation('revokeCertificate').requestBody?.required).toBe(false);
+    const api = new ApiClient(testApp.baseUrl);
+    const token = await api.token('root', PASSWORD);
+    const ca = (await api.post('/cas/', { name: 'Revoke CA', subject_dn: 'CN=Revoke CA', key_type: 'ecdsa-p256' }, token)).body;
+    const cert = (await api.post(`/certificates/?ca_id=${ca.id}`, { common_name: 'bodiless.test', subject_dn: 'CN=bodiless.test', certificate_type: 'server', key_type: 'ecdsa-p256' }, token)).body;
+    const response = await fetch(`${testApp.baseUrl}/api/v1/certificates/${cert.id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: cert.id, status: 'revoked' });
+  });
+
+  it('names the license (package.json: UNLICENSED) in both documents', async () => {
+    expect(document.info.license).toEqual({ name: 'UNLICENSED' });
+    const platform = (await (await fetch(`${testApp.baseUrl}/api/schema/`)).json()) as { info: { license?: unknown } };
+    expect(platform.info.license).toEqual({ name: 'UNLICENSED' });
+  });
+
+  it('/docs offers both documents; the inventory one brings the platform Token scheme to Authorize', async () => {
+    const init = await (await fetch(`${testApp.baseUrl}/docs/swagger-ui-init.js`)).text();
+    expect(init).toContain('"urls": [');
+    expect(init).toMatch(/"url": "\/api\/v1\/openapi\.json",\s*"name": "PKI API"/);
+    expect(init).toMatch(/"url": "\/api\/schema\/",\s*"name": "Inventory platform API"/);
+    const platform = (await (await fetch(`${testApp.baseUrl}/api/schema/`)).json()) as { components: { securitySchemes: Record<string, unknown> } };
+    expect(platform.components.securitySchemes.tokenAuth).toEqual({ type: 'apiKey', in: 'header', name: 'Authorization', description: '`Token <key>`' });
+  });
+
+  it('serves the inventory document at /api/docs/?format=openapi (pynetbox) and sends /api/docs/ to the Swagger UI on it', async () => {
+    // pynetbox 7.0's request, Content-Type header included.
+    const viaDocs = await fetch(`${testApp.baseUrl}/api/docs/?format=openapi`, { headers: { 'Content-Type': 'application/json;' } });
+    expect(viaDocs.status).toBe(200);
+    expect(await viaDocs.json()).toEqual(await (await fetch(`${testApp.baseUrl}/api/schema/`)).json());
+    const page = await fetch(`${testApp.baseUrl}/api/docs/`, { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/docs/?urls.primaryName=Inventory%20platform%20API');
+  });
+});
+

@@ -187,4 +187,30 @@ describe('platform GraphQL', () => {
       expect((await response.arrayBuffer()).byteLength).toBeGreaterThan(1000);
     }
   });
+
+  it('opens the explorer with an Authorization header to complete and a default query that works once it is', async () => {
+    const html = await (await fetch(`${seeded.testApp.baseUrl}/graphiql/`)).text();
+    const literal = (prop: string): string => JSON.parse(new RegExp(`${prop}: ("(?:[^"\\\\]|\\\\.)*"),`).exec(html)![1]) as string;
+    const headers = JSON.parse(literal('defaultHeaders')) as Record<string, string>;
+    expect(headers).toEqual({ Authorization: 'Token <your token>' });
+    const query = literal('defaultQuery');
+    expect(query).toMatch(/^# .*token/);
+    expect(query).toContain('POST /api/users/tokens/provision/');
+
+    // As it stands, the placeholder is refused; with a real token in its place the query answers.
+    const asIs = await fetch(`${seeded.testApp.baseUrl}/graphql/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ query }),
+    });
+    expect(asIs.status).toBe(403);
+    const completed = await fetch(`${seeded.testApp.baseUrl}/graphql/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: headers.Authorization.replace('<your token>', root.token!) },
+      body: JSON.stringify({ query }),
+    });
+    const body = (await completed.json()) as { data: { site_list: Array<{ id: string; name: string }> }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data.site_list).toHaveLength(5);
+  });
 });

@@ -2,6 +2,8 @@ import { ApiClient } from './api-client';
 import { ConfigStore, OutputFormat } from './config-store';
 import { Column, formatRecord, formatTable, Row } from './table-format';
 
+const HIDDEN_PRIVATE_KEY = '(hidden: add --show-private-key, or use -o json)';
+
 /** What every command needs: the configuration, an API client built from it, and output in the chosen format. */
 export class CliContext {
   constructor(readonly config: ConfigStore) {}
@@ -40,9 +42,15 @@ export class CliContext {
     process.stdout.write(formatTable(body as Row[], tableColumns));
   }
 
-  printObject(body: unknown, output: string | undefined): void {
+  /**
+   * Table output hides a `private_key` (terminal scrollback and screen sharing keep what is printed)
+   * unless `showPrivateKey`; commands that exist to show the key pass it.
+   */
+  printObject(body: unknown, output: string | undefined, { showPrivateKey = false } = {}): void {
     if (this.outputFormat(output) === 'json' || body === null || typeof body !== 'object') return this.printJson(body);
-    process.stdout.write(formatRecord(body as Row));
+    const record = body as Row;
+    const hidden = !showPrivateKey && typeof record.private_key === 'string';
+    process.stdout.write(formatRecord(hidden ? { ...record, private_key: HIDDEN_PRIVATE_KEY } : record));
   }
 
   /** For operations answered with 204: a note for humans, nothing for `-o json` (there is no body to print). */

@@ -12,12 +12,21 @@ export interface ForceOptions {
   force?: boolean;
 }
 
+export interface PrivateKeyOptions {
+  showPrivateKey?: boolean;
+}
+
 export function outputOption(): Option {
   return new Option('-o, --output <format>', 'output format (default: defaults.output_format, else table)').choices(OUTPUT_FORMATS);
 }
 
 export function forceOption(): Option {
   return new Option('-f, --force', 'do not ask for confirmation');
+}
+
+/** For commands whose answer may carry a generated private key; `-o json` always prints the API's answer. */
+export function showPrivateKeyOption(): Option {
+  return new Option('--show-private-key', 'print the private key in table output (hidden by default; -o json always has it)');
 }
 
 export function parsePositiveInteger(value: string): number {

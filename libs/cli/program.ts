@@ -1,4 +1,6 @@
 import { Command, CommanderError } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ApiError, NetworkError } from './api-client';
 import { CliContext } from './cli-context';
 import { UsageError } from './cli-errors';
@@ -18,10 +20,20 @@ const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 
+/** The version in the nearest package.json above this file: libs/cli under ts-jest, dist/libs/cli when built. */
+function packageVersion(): string {
+  for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+    const file = join(directory, 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  }
+  return 'unknown';
+}
+
 function buildProgram(context: CliContext): Command {
   // exitOverride and output settings first: subcommands copy them when they are created.
   const program = new Command('pki')
     .description('Command-line client of the PKI service; each command maps to one API call.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .addHelpText(

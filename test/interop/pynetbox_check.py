@@ -873,6 +873,14 @@ def main():
 
     check("Api.version reads the API-Version header", api_version)
 
+    def openapi_document():
+        document = nb.openapi()
+        expect_true(isinstance(document, dict), f"openapi() answers a dict, got {type(document).__name__}")
+        expect_true(str(document.get("openapi", "")).startswith("3."), f"an OpenAPI 3 document, got openapi={document.get('openapi')!r}")
+        expect_true("/api/dcim/sites/" in document.get("paths", {}), "the document describes /api/dcim/sites/")
+
+    check("Api.openapi() reads the schema at /api/docs/?format=openapi", openapi_document)
+
     def endpoint_choices():
         choices = nb.dcim.sites.choices()
         status = choices.get("status")

@@ -12,13 +12,16 @@ import {
   outputOption,
   parseNonNegativeInteger,
   parsePositiveInteger,
+  PrivateKeyOptions,
+  showPrivateKeyOption,
 } from '../command-options';
+import { UsageError } from '../cli-errors';
 import { columns } from '../table-format';
 import { confirmDestructive } from '../terminal-prompt';
 
 const CA_COLUMNS = columns('id', 'name', 'subject_dn', 'key_type', 'is_root', 'parent_ca_id', 'organization_id', 'not_after');
 
-interface CaCreateOptions extends OutputOptions {
+interface CaCreateOptions extends OutputOptions, PrivateKeyOptions {
   name: string;
   subjectDn: string;
   description?: string;
@@ -27,6 +30,12 @@ interface CaCreateOptions extends OutputOptions {
   keySize?: number;
   validDays?: number;
   pathLength?: number;
+  allowLeafCerts?: boolean;
+}
+
+interface CaUpdateOptions extends OutputOptions {
+  org?: number;
+  cascade?: boolean;
   allowLeafCerts?: boolean;
 }
 
@@ -56,6 +65,7 @@ export function registerCaCommands(program: Command, context: CliContext): void 
     .option('--path-length <n>', 'BasicConstraints path length', parseNonNegativeInteger)
     .option('--allow-leaf-certs', 'allow issuing leaf certificates')
     .option('--no-allow-leaf-certs', 'forbid issuing leaf certificates')
+    .addOption(showPrivateKeyOption())
     .addOption(outputOption())
     .action(async (options: CaCreateOptions) => {
       const body = definedFields({
@@ -69,7 +79,7 @@ export function registerCaCommands(program: Command, context: CliContext): void 
         path_length: options.pathLength,
         allow_leaf_certs: options.allowLeafCerts,
       });
-      context.printObject(await context.apiClient().call('createCa', { json: body }), options.output);
+      context.printObject(await context.apiClient().call('createCa', { json: body }), options.output, options);
     });
 
   ca.command('private-key')
@@ -77,7 +87,7 @@ export function registerCaCommands(program: Command, context: CliContext): void 
     .addArgument(idArgument('id', 'CA ID'))
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions) =>
-      context.printObject(await context.apiClient().call('getCaPrivateKey', { params: { ca_id: id } }), options.output),
+      context.printObject(await context.apiClient().call('getCaPrivateKey', { params: { ca_id: id } }), options.output, { showPrivateKey: true }),
     );
 
   ca.command('chain')
@@ -96,14 +106,19 @@ export function registerCaCommands(program: Command, context: CliContext): void 
       context.printList(await context.apiClient().call('listCaChildren', { params: { ca_id: id } }), CA_COLUMNS, options.output),
     );
 
-  ca.command('assign-org')
-    .description('assign a CA to an organization (PATCH /cas/{id}; superuser; audit-logged)')
+  ca.command('update')
+    .alias('assign-org')
+    .description('change a CA (PATCH /cas/{id}; audit-logged); --org assigns it to an organization (superuser)')
     .addArgument(idArgument('id', 'CA ID'))
-    .requiredOption('--org <organization_id>', 'target organization', parsePositiveInteger)
-    .option('--cascade', 'also adopt unassigned descendant CAs and certificates')
+    .option('--org <organization_id>', 'assign the CA to this organization', parsePositiveInteger)
+    .option('--cascade', 'with --org: also adopt unassigned descendant CAs and certificates')
+    .option('--allow-leaf-certs', 'allow issuing leaf certificates')
+    .option('--no-allow-leaf-certs', 'forbid issuing leaf certificates')
     .addOption(outputOption())
-    .action(async (id: number, options: OutputOptions & { org: number; cascade?: boolean }) => {
-      const body = definedFields({ organization_id: options.org, cascade: options.cascade });
+    .action(async (id: number, options: CaUpdateOptions) => {
+      if (options.cascade && options.org === undefined) throw new UsageError('--cascade needs --org');
+      const body = definedFields({ organization_id: options.org, cascade: options.cascade, allow_leaf_certs: options.allowLeafCerts });
+      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --org or --allow-leaf-certs/--no-allow-leaf-certs');
       context.printObject(await context.apiClient().call('updateCa', { params: { ca_id: id }, json: body }), options.output);
     });
 

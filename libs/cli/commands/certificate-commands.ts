@@ -15,10 +15,12 @@ import {
   outputOption,
   PaginationOptions,
   parsePositiveInteger,
+  PrivateKeyOptions,
+  showPrivateKeyOption,
 } from '../command-options';
 import { columns } from '../table-format';
 import { confirmDestructive } from '../terminal-prompt';
-import { UsageError } from '../cli-errors';
+import { CommandFailure, UsageError } from '../cli-errors';
 
 const CERTIFICATE_COLUMNS = columns('id', 'common_name', 'certificate_type', 'status', 'issuer_id', 'serial_number', 'not_after');
 
@@ -32,8 +34,8 @@ interface SubjectOptions {
   validDays?: number;
 }
 
-interface IssueOptions extends SubjectOptions, OutputOptions {
-  ca: number;
+interface IssueOptions extends SubjectOptions, OutputOptions, PrivateKeyOptions {
+  ca: string;
   cn: string;
   keyType?: string;
   keySize?: number;
@@ -60,6 +62,38 @@ function addSubjectOptions(command: Command): Command {
 
 function sanFields(options: SubjectOptions): Record<string, unknown> {
   return { san_dns_names: options.sanDns, san_ip_addresses: options.sanIp, san_email_addresses: options.sanEmail };
+}
+
+/** The RFC 5280 reason names the server puts in the CRL entry (snake_case works too). */
+const REVOCATION_REASONS = [
+  'unspecified',
+  'keyCompromise',
+  'cACompromise',
+  'affiliationChanged',
+  'superseded',
+  'cessationOfOperation',
+  'certificateHold',
+  'privilegeWithdrawn',
+  'aACompromise',
+];
+
+const CA_SELECTOR_HELP = 'issuing CA: an ID, or a name (among the CAs you can see)';
+
+function isId(selector: string): boolean {
+  return /^[1-9]\d*$/.test(selector);
+}
+
+/**
+ * The ID of the CA a `--ca` names. POST /certificates takes only an ID, so a name is looked up among
+ * the CAs the caller can see, compared without case as sign-csr's ca_name is.
+ */
+async function issuingCaId(context: CliContext, selector: string): Promise<number> {
+  if (isId(selector)) return Number(selector);
+  const cas = (await context.apiClient().call('listCas', {})) as Array<{ id: number; name: string }>;
+  const named = cas.filter((ca) => ca.name.toLowerCase() === selector.toLowerCase());
+  if (named.length === 0) throw new CommandFailure(`no CA named '${selector}' is visible to you`);
+  if (named.length > 1) throw new CommandFailure(`${named.length} CAs are named '${selector}' (IDs ${named.map((ca) => ca.id).join(', ')}): give the ID`);
+  return named[0].id;
 }
 
 function readInputFile(path: string, what: string): string {
@@ -94,15 +128,21 @@ export function registerCertificateCommands(program: Command, context: CliContex
     cert
       .command('create')
       .description('issue a certificate with a server-generated key (POST /certificates?ca_id=…)')
-      .requiredOption('--ca <ca_id>', 'issuing CA', parsePositiveInteger)
+      .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
       .requiredOption('--cn <common_name>', 'common name')
       .option('--subject-dn <dn>', 'distinguished name; its CN is replaced by --cn (default: CN=<common name>)'),
   )
     .addOption(keyTypeOption())
     .addOption(keySizeOption('defaults.cert_key_size'))
     .option('--no-store-private-key', 'do not keep the private key on the server (it is shown only in this answer)')
+    .addOption(showPrivateKeyOption())
     .addOption(outputOption())
     .action(async (options: IssueOptions) => {
+      // Hiding a key the server does not keep would lose it.
+      if (!options.storePrivateKey && !options.showPrivateKey && context.outputFormat(options.output) === 'table') {
+        throw new UsageError('--no-store-private-key returns the key only once: add --show-private-key, or use -o json');
+      }
+      const caId = await issuingCaId(context, options.ca);
       const body = definedFields({
         common_name: options.cn,
         subject_dn: options.subjectDn ?? `CN=${options.cn}`,
@@ -113,7 +153,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
         key_size: keySizeWithDefault(context, options.keyType, options.keySize, 'defaults.cert_key_size'),
         include_private_key: options.storePrivateKey ? undefined : false,
       });
-      context.printObject(await context.apiClient().call('issueCertificate', { query: { ca_id: options.ca }, json: body }), options.output);
+      context.printObject(await context.apiClient().call('issueCertificate', { query: { ca_id: caId }, json: body }), options.output, options);
     });
 
   addSubjectOptions(
@@ -121,13 +161,13 @@ export function registerCertificateCommands(program: Command, context: CliContex
       .command('sign-csr')
       .description('sign a PEM certificate signing request (POST /certificates/sign-csr; audit-logged)')
       .argument('<csr-file>', 'PEM file holding the CSR')
-      .requiredOption('--ca <ca>', 'issuing CA: an ID, or a name (looked up in your organization)')
+      .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
       .option('--cn <common_name>', 'override the CSR common name')
       .option('--subject-dn <dn>', "override the CSR's distinguished name"),
   )
     .addOption(outputOption())
     .action(async (csrFile: string, options: SignCsrOptions) => {
-      const caSelector = /^[1-9]\d*$/.test(options.ca) ? { ca_id: Number(options.ca) } : { ca_name: options.ca };
+      const caSelector = isId(options.ca) ? { ca_id: Number(options.ca) } : { ca_name: options.ca };
       const body = definedFields({
         csr: readInputFile(csrFile, 'CSR file'),
         ...caSelector,
@@ -144,7 +184,8 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .command('revoke')
     .description('revoke a certificate (POST /certificates/{id}/revoke; audit-logged)')
     .addArgument(idArgument('id', 'certificate ID'))
-    .option('-r, --reason <reason>', 'revocation reason to record')
+    .option('-r, --reason <reason>', 'revocation reason to record (default: unspecified)')
+    .addHelpText('after', `\nReasons that set the CRL entry's reason code:\n  ${REVOCATION_REASONS.join('\n  ')}`)
     .addOption(forceOption())
     .addOption(outputOption())
     .action(async (id: number, options: ForceOptions & OutputOptions & { reason?: string }) => {
@@ -159,7 +200,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .addArgument(idArgument('id', 'certificate ID'))
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions) =>
-      context.printObject(await context.apiClient().call('getCertificatePrivateKey', { params: { cert_id: id } }), options.output),
+      context.printObject(await context.apiClient().call('getCertificatePrivateKey', { params: { cert_id: id } }), options.output, { showPrivateKey: true }),
     );
 
   cert
@@ -167,10 +208,11 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .description('issue a successor certificate (POST /certificates/{id}/renew; audit-logged)')
     .addArgument(idArgument('id', 'certificate ID'))
     .option('--csr <file>', 'new CSR (required for certificates that were signed from a CSR)')
+    .addOption(showPrivateKeyOption())
     .addOption(outputOption())
-    .action(async (id: number, options: OutputOptions & { csr?: string }) => {
+    .action(async (id: number, options: OutputOptions & PrivateKeyOptions & { csr?: string }) => {
       const body = definedFields({ csr: options.csr === undefined ? undefined : readInputFile(options.csr, 'CSR file') });
-      context.printObject(await context.apiClient().call('renewCertificate', { params: { cert_id: id }, json: body }), options.output);
+      context.printObject(await context.apiClient().call('renewCertificate', { params: { cert_id: id }, json: body }), options.output, options);
     });
 
   cert

@@ -34,12 +34,35 @@ complete -F _pki_complete pki
 `;
 }
 
+/**
+ * The fish equivalent: the same table in a `switch`, fed by the words before the cursor. Fish matches
+ * `case` patterns as wildcards even when quoted, so the patterns read as in bash.
+ */
+function fishScript(program: Command): string {
+  const cases = completionTable(program, program.name())
+    .map(({ path, words }) => `        case '${path}' '${path} *'\n            printf '%s\\n' ${words.join(' ')}`)
+    .join('\n');
+  return `# pki fish completion: pki completion fish > ~/.config/fish/completions/pki.fish
+function __pki_complete
+    set -l path pki
+    for word in (commandline -opc)[2..-1]
+        string match -q -- '-*' $word; or set path "$path $word"
+    end
+    switch "$path"
+${cases}
+    end
+end
+complete -c pki -f -a '(__pki_complete)'
+`;
+}
+
 export function registerCompletionCommands(program: Command): void {
   program
     .command('completion')
     .description('print a shell completion script')
-    .addArgument(new Argument('<shell>', 'shell to complete for').choices(['bash', 'zsh']))
-    .action((shell: 'bash' | 'zsh') => {
+    .addArgument(new Argument('<shell>', 'shell to complete for').choices(['bash', 'zsh', 'fish']))
+    .action((shell: 'bash' | 'zsh' | 'fish') => {
+      if (shell === 'fish') return void process.stdout.write(fishScript(program));
       // zsh runs the bash function through its bashcompinit compatibility layer.
       const prelude = shell === 'zsh' ? '# pki zsh completion: eval "$(pki completion zsh)"\nautoload -U +X bashcompinit && bashcompinit\n' : '';
       process.stdout.write(prelude + bashScript(program));

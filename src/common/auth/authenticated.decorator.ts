@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import { ApiErrorResponses } from '../openapi/api-error-responses.decorator';
 import { PrincipalKind, Role } from './principal';
 
@@ -39,7 +39,9 @@ export function Authenticated(options: AuthenticatedOptions = {}): MethodDecorat
     optional: options.optional ?? false,
   };
   const errors = options.roles ? [401, 403] : [401];
-  return applyDecorators(SetMetadata(ROUTE_ACCESS, access), ApiBearerAuth(), ApiErrorResponses(...errors));
+  // An empty requirement next to the bearer one is OpenAPI's way of saying "or no credentials".
+  const security = access.optional ? [ApiBearerAuth(), ApiSecurity({})] : [ApiBearerAuth()];
+  return applyDecorators(SetMetadata(ROUTE_ACCESS, access), ...security, ApiErrorResponses(...errors));
 }
 
 /** The route is open to anyone, on purpose. */

@@ -33,6 +33,8 @@ export class AppConfig {
   readonly host: string;
   readonly port: number;
   readonly apiV1Str: string;
+  /** Serves the Swagger UI at /docs and the PKI OpenAPI document; the platform's /api/schema/ stays. */
+  readonly enableDocs: boolean;
   readonly secretKey: string;
   /** True when SECRET_KEY was unset and a throw-away key was generated for this process. */
   readonly secretKeyGenerated: boolean;
@@ -115,6 +117,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       pattern: /^(\/[A-Za-z0-9._~-]+)+$/,
       description: 'a path such as /api/v1 (leading slash, no trailing slash)',
     }),
+    enableDocs: r.bool('ENABLE_DOCS', true),
     secretKey,
     secretKeyGenerated: generated,
     algorithm: r.oneOf('ALGORITHM', JWT_ALGORITHMS, 'HS256', (v) => v.toUpperCase()),

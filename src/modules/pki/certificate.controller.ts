@@ -96,6 +96,7 @@ export class CertificateController {
   @Authenticated({ allowServiceAccounts: true })
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ operationId: 'revokeCertificate', summary: 'Revoke a certificate (audit-logged)' })
+  @ApiBody({ type: RevokeCertificateDto, required: false })
   @ApiOkResponse({ type: CertificateDto })
   @ApiBody({ type: RevokeCertificateDto, required: false })
   @ApiErrorResponses(400, 403, 404, 409)

@@ -1,11 +1,12 @@
 import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { concatenatePemChain } from '@libs/x509';
 import { Authenticated } from '../../common/auth/authenticated.decorator';
 import { CurrentPrincipal } from '../../common/auth/current-principal.decorator';
 import type { Principal } from '../../common/auth/principal';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
+import { ApiFileResponse } from '../../common/openapi/api-file-response.decorator';
 import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
 import { CaService } from './ca.service';
 import { CertificateService } from './certificate.service';
@@ -19,7 +20,6 @@ function pemFile(filename: string, pem: string): StreamableFile {
 
 /** PEM downloads of certificates, chains and keys. */
 @ApiTags('export')
-@ApiProduces(PEM)
 @Controller('export')
 export class ExportController {
   constructor(
@@ -30,7 +30,7 @@ export class ExportController {
   @Get('ca/:ca_id/certificate')
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'exportCaCertificate', summary: 'CA certificate, PEM' })
-  @ApiResponse({ status: 200, description: 'PEM file' })
+  @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 404)
   async caCertificate(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const ca = await this.cas.findAuthorized(principal, id, 'read');
@@ -40,7 +40,7 @@ export class ExportController {
   @Get('ca/:ca_id/private-key')
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'exportCaPrivateKey', summary: 'CA private key, PEM (audit-logged)' })
-  @ApiResponse({ status: 200, description: 'PEM file' })
+  @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 403, 404)
   async caPrivateKey(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const { privateKey } = await this.cas.withPrivateKey(principal, id, 'export');
@@ -50,7 +50,7 @@ export class ExportController {
   @Get('certificate/:cert_id')
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'exportCertificate', summary: 'Certificate, PEM' })
-  @ApiResponse({ status: 200, description: 'PEM file' })
+  @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 404)
   async certificate(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const certificate = await this.certificates.findAuthorized(principal, id, 'read');
@@ -60,7 +60,7 @@ export class ExportController {
   @Get('certificate/:cert_id/private-key')
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'exportCertificatePrivateKey', summary: 'Certificate private key, PEM (audit-logged; 404 when none is held)' })
-  @ApiResponse({ status: 200, description: 'PEM file' })
+  @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 403, 404)
   async certificatePrivateKey(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const { privateKey } = await this.certificates.withPrivateKey(principal, id, 'export');
@@ -71,7 +71,7 @@ export class ExportController {
   @Get('certificate/:cert_id/chain')
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'exportCertificateChain', summary: 'Certificate followed by its issuers up to the root, PEM' })
-  @ApiResponse({ status: 200, description: 'PEM file' })
+  @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 404)
   async chain(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
     const certificate = await this.certificates.findAuthorized(principal, id, 'read');

@@ -1,9 +1,10 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { certificatePemToDer, crlDerToPem } from '@libs/x509';
 import { Public } from '../../common/auth/authenticated.decorator';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
+import { ApiFileResponse } from '../../common/openapi/api-file-response.decorator';
 import { PublicPkiService } from './public-pki.service';
 
 /**
@@ -18,8 +19,7 @@ export class PublicPkiController {
   @Get('crl/:file')
   @Public()
   @ApiOperation({ operationId: 'getCrl', summary: 'CRL of a CA: /crl/{slug} (DER) or /crl/{slug}.pem' })
-  @ApiProduces('application/pkix-crl', 'application/x-pem-file')
-  @ApiResponse({ status: 200, description: 'CRL' })
+  @ApiFileResponse('CRL: DER, or PEM for .pem', 'application/pkix-crl', 'application/x-pem-file')
   @ApiErrorResponses(404)
   async crl(@Param('file') file: string, @Res() res: Response): Promise<void> {
     const pem = file.endsWith('.pem');
@@ -38,8 +38,7 @@ export class PublicPkiController {
   @Get('ca/:file')
   @Public()
   @ApiOperation({ operationId: 'getPublicCaCertificate', summary: 'CA certificate: /ca/{slug}.crt (DER) or /ca/{slug}.pem' })
-  @ApiProduces('application/pkix-cert', 'application/x-pem-file')
-  @ApiResponse({ status: 200, description: 'CA certificate' })
+  @ApiFileResponse('CA certificate: DER for .crt, PEM for .pem', 'application/pkix-cert', 'application/x-pem-file')
   @ApiErrorResponses(404)
   async caCertificate(@Param('file') file: string, @Res() res: Response): Promise<void> {
     const match = /^(.+)\.(crt|pem)$/.exec(file);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { EXPLORER_ASSETS, EXPLORER_CSP, explorerHtml } from './graphql-explorer';
+import { EXPLORER_ASSETS, EXPLORER_CSP, EXPLORER_DEFAULT_HEADERS, EXPLORER_DEFAULT_QUERY, explorerHtml } from './graphql-explorer';
 
 const html = explorerHtml('/graphql/', '/graphql/static/');
 
@@ -33,6 +33,15 @@ describe('explorerHtml', () => {
     const [script] = inlineScripts();
     expect(script).toContain("credentials: 'same-origin'");
     expect(script).toContain("defaultEditorToolsVisibility: 'headers'");
+  });
+
+  it('prefills the headers editor with the Authorization header to complete, and says where a token comes from', () => {
+    const [script] = inlineScripts();
+    expect(JSON.parse(EXPLORER_DEFAULT_HEADERS)).toEqual({ Authorization: 'Token <your token>' });
+    expect(script).toContain(`defaultHeaders: ${JSON.stringify(EXPLORER_DEFAULT_HEADERS)},`);
+    expect(script).toContain(`defaultQuery: ${JSON.stringify(EXPLORER_DEFAULT_QUERY)},`);
+    expect(EXPLORER_DEFAULT_QUERY).toMatch(/^# Queries need a platform API token: .*<your token>/);
+    expect(EXPLORER_DEFAULT_QUERY).toContain('POST /api/users/tokens/provision/');
   });
 
   it('accepts an asset path without the trailing slash', () => {

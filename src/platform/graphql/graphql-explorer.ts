@@ -42,10 +42,25 @@ export const EXPLORER_ASSETS: Record<string, ExplorerAsset> = Object.freeze(
   }),
 );
 
+/** The headers editor's starting text: every query needs a token, so the page says where it goes. */
+export const EXPLORER_DEFAULT_HEADERS = '{\n  "Authorization": "Token <your token>"\n}';
+
+/** The query editor's starting text (GraphiQL keeps the user's own query after the first visit). */
+export const EXPLORER_DEFAULT_QUERY = `# Queries need a platform API token: put it in place of <your token> under Headers below.
+# Get one with POST /api/users/tokens/provision/ and your username and password (or send
+# "Authorization": "Bearer <access token>" from POST /api/v1/auth/token).
+{
+  site_list(pagination: { limit: 5 }) {
+    id
+    name
+  }
+}
+`;
+
 /**
  * Mounts GraphiQL. The text never varies (the endpoint comes from a data attribute), so its
- * CSP hash is computed once. The headers editor is opened so a token can be pasted as an
- * `Authorization` header; the explicit `credentials` sends the session cookie as well.
+ * CSP hash is computed once. The headers editor is opened, prefilled with the `Authorization`
+ * header to complete; the explicit `credentials` sends the session cookie as well.
  * Headers are not persisted (GraphiQL's default), so a pasted token stays out of localStorage.
  */
 const MOUNT_SCRIPT = `
@@ -55,7 +70,12 @@ const fetcher = GraphiQL.createFetcher({
   fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
 });
 ReactDOM.createRoot(mount).render(
-  React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: 'headers' }),
+  React.createElement(GraphiQL, {
+    fetcher,
+    defaultEditorToolsVisibility: 'headers',
+    defaultHeaders: ${JSON.stringify(EXPLORER_DEFAULT_HEADERS)},
+    defaultQuery: ${JSON.stringify(EXPLORER_DEFAULT_QUERY)},
+  }),
 );
 `;
 

@@ -1,3 +1,4 @@
+import { API_LICENSE } from '../../../common/openapi/api-license';
 import { FieldSpec } from './fields';
 import { genericColumns, ResourceDefinition } from './resource-definition';
 import { filterSetOf } from './resource-filters';
@@ -42,7 +43,7 @@ export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[],
   }
   return {
     openapi: '3.0.3',
-    info: { title: 'Network inventory platform API', version, description: 'NetBox-style REST API of the inventory platform.' },
+    info: { title: 'Network inventory platform API', version, description: 'NetBox-style REST API of the inventory platform.', license: { ...API_LICENSE } },
     servers: [{ url: '/' }],
     security: [{ tokenAuth: [] }, { bearerAuth: [] }],
     paths,
@@ -60,9 +61,11 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
   const base = `${definition.appLabel}_${definition.path.replace(/-/g, '_')}`;
   const tag = definition.appLabel;
   const idParameter = { name: 'id', in: 'path', required: true, schema: { type: 'integer' } };
+  const noun = definition.verboseName;
   const list: Schema = {
     get: {
       operationId: `${base}_list`,
+      summary: `List ${noun} objects`,
       tags: [tag],
       parameters: listParameters(definition),
       responses: { '200': { description: 'A page of objects', content: json(ref(`Paginated${name}List`)) }, ...ERROR_RESPONSES },
@@ -71,6 +74,7 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
   const detail: Schema = {
     get: {
       operationId: `${base}_retrieve`,
+      summary: `Retrieve one ${noun}`,
       tags: [tag],
       parameters: [idParameter, { name: 'brief', in: 'query', schema: { type: 'boolean' } }],
       responses: { '200': { description: 'The object', content: json(ref(name)) }, ...ERROR_RESPONSES },
@@ -82,13 +86,15 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
     const body = (schema: Schema) => ({ required: true, content: json(schema) });
     list.post = {
       operationId: `${base}_create`,
+      summary: `Create one ${noun}, or several from a list`,
       tags: [tag],
       requestBody: body({ oneOf: [writable, { type: 'array', items: writable }] }),
       responses: { '201': { description: 'Created (a list for a bulk create)', content: json({ oneOf: [ref(name), { type: 'array', items: ref(name) }] }) }, ...ERROR_RESPONSES },
     };
-    for (const [method, action] of [['put', 'bulk_update'], ['patch', 'bulk_partial_update']] as const) {
+    for (const [method, action, verb] of [['put', 'bulk_update', 'Update'], ['patch', 'bulk_partial_update', 'Partially update']] as const) {
       list[method] = {
         operationId: `${base}_${action}`,
+        summary: `${verb} ${noun} objects in bulk`,
         tags: [tag],
         requestBody: body({ type: 'array', items: bulkItem }),
         responses: { '200': { description: 'Updated objects', content: json({ type: 'array', items: ref(name) }) }, ...ERROR_RESPONSES },
@@ -96,13 +102,15 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
     }
     list.delete = {
       operationId: `${base}_bulk_destroy`,
+      summary: `Delete ${noun} objects in bulk`,
       tags: [tag],
       requestBody: body({ type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } }),
       responses: { '204': { description: 'Deleted' }, '409': { description: 'Protected by references', content: json(ref('Detail')) }, ...ERROR_RESPONSES },
     };
-    for (const [method, action] of [['put', 'update'], ['patch', 'partial_update']] as const) {
+    for (const [method, action, verb] of [['put', 'update', 'Update'], ['patch', 'partial_update', 'Partially update']] as const) {
       detail[method] = {
         operationId: `${base}_${action}`,
+        summary: `${verb} one ${noun}`,
         tags: [tag],
         parameters: [idParameter],
         requestBody: body(writable),
@@ -111,6 +119,7 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
     }
     detail.delete = {
       operationId: `${base}_destroy`,
+      summary: `Delete one ${noun}`,
       tags: [tag],
       parameters: [idParameter],
       responses: { '204': { description: 'Deleted' }, '409': { description: 'Protected by references', content: json(ref('Detail')) }, ...ERROR_RESPONSES },
@@ -204,7 +213,7 @@ function readProperties(name: string, field: FieldSpec): Record<string, Schema> 
     case 'relation': {
       const target = field.target();
       if (target.objectType === OBJECT_TYPE_OBJECT) return { [name]: { type: 'string', nullable: !field.required } };
-      return { [name]: { allOf: [ref(`Brief${pascal(target)}`)], nullable: !field.required } };
+      return { [name]: { type: 'object', allOf: [ref(`Brief${pascal(target)}`)], nullable: !field.required } };
     }
     case 'many': {
       const target = field.target();
@@ -217,7 +226,7 @@ function readProperties(name: string, field: FieldSpec): Record<string, Schema> 
         [name]: { type: 'object', nullable: true, readOnly: true },
       };
     case 'choice':
-      return { [name]: { allOf: [ref('ChoiceValue')], nullable: true } };
+      return { [name]: { type: 'object', allOf: [ref('ChoiceValue')], nullable: true } };
     default:
       return { [name]: writeProperty(field) };
   }
@@ -240,7 +249,8 @@ function writeProperty(field: FieldSpec): Schema {
     case 'datetime':
       return { type: 'string', format: 'date-time', nullable: true };
     case 'json':
-      return { nullable: true };
+      // No type: any JSON value, null included (OpenAPI 3.0 ignores `nullable` without a type).
+      return { description: 'Any JSON value' };
     case 'string-list':
       return { type: 'array', items: field.choices ? { type: 'string', enum: [...field.choices] } : { type: 'string' } };
     case 'relation':
