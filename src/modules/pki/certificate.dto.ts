@@ -175,7 +175,8 @@ export class CertificateDto {
   @ApiProperty({ enum: ['server_key', 'csr'], description: 'Where the key came from' }) origin: string;
   @ApiProperty({ enum: KEY_TYPES }) key_type: KeyType;
   @ApiProperty({ type: Number, nullable: true }) key_size: number | null;
-  @ApiProperty() valid_days: number;
+  @ApiProperty({ description: "The validity asked for; not_after is earlier when the issuer's not_after comes first" })
+  valid_days: number;
   @ApiProperty({ enum: ['valid', 'revoked', 'expired'] }) status: CertificateStatus;
   @ApiProperty({ description: 'PEM' }) certificate: string;
   @ApiProperty() serial_number: string;

@@ -322,7 +322,7 @@ export class CertificateService {
     if (ca.allowLeafCerts === null && (await this.cas.exists({ where: { parentCaId: ca.id } }))) {
       throw new LeafIssuanceNotAllowedError(ca.id, 'it has sub-CAs; set allow_leaf_certs to true to allow both');
     }
-    assertWithinValidity(ca, validDays);
+    assertWithinValidity(ca, validDays, this.config.issuerExpiryBehavior);
   }
 
   private async sign(actor: Principal, baseUrl: string, request: LeafRequest): Promise<CertificateEntity> {
