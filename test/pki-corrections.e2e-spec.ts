@@ -94,6 +94,61 @@ describe('PKI corrections', () => {
     });
   });
 
+  describe('subject RDN order', () => {
+    let signingCa: any;
+
+    beforeAll(async () => {
+      signingCa = await createCa({ name: 'Order Root', subject_dn: 'CN=Order Root,O=Test', key_type: 'ecdsa-p256' });
+      ssl.write('order-root.pem', signingCa.certificate);
+    });
+
+    function rfc2253(kind: 'req' | 'x509', file: string): string {
+      const result = ssl.run(kind, '-in', file, '-noout', '-subject', '-nameopt', 'RFC2253');
+      expect(result.status).toBe(0);
+      return result.output.trim();
+    }
+
+    it.each([
+      ['one RDN', '/CN=api.example.com', 'CN=api.example.com'],
+      ['CN before O', '/CN=api.example.com/O=Example', 'O=Example,CN=api.example.com'],
+      ['three RDNs, CN first', '/CN=api.example.com/OU=Web/C=US', 'C=US,OU=Web,CN=api.example.com'],
+      ['three RDNs, CN last', '/C=US/O=Example/CN=api.example.com', 'CN=api.example.com,O=Example,C=US'],
+      ['a multi-valued RDN', '/CN=a.example.com+OU=b/O=Example', 'O=Example,CN=a.example.com+OU=b'],
+      ['repeated OUs', '/O=Example/OU=Eng/OU=Ops/CN=x.example.com', 'CN=x.example.com,OU=Ops,OU=Eng,O=Example'],
+    ])('signs a CSR with %s keeping its subject exactly', async (label, subj, expected) => {
+      const file = label.replace(/\W+/g, '-');
+      expect(ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${file}.key`, '-out', `${file}.csr`, '-subj', subj, '-multivalue-rdn').status).toBe(0);
+      const fromCsr = rfc2253('req', `${file}.csr`);
+      const signed = await api.post('/certificates/sign-csr', { csr: readFileSync(`${ssl.dir}/${file}.csr`, 'utf8'), ca_id: signingCa.id, certificate_type: 'server' }, root.token);
+      expect(signed.status).toBe(201);
+      ssl.write(`${file}.pem`, signed.body.certificate);
+      expect(rfc2253('x509', `${file}.pem`)).toBe(fromCsr);
+      expect(fromCsr).toBe(`subject=${expected}`);
+      expect(signed.body.subject_dn).toBe(expected);
+      expect(ssl.run('verify', '-CAfile', 'order-root.pem', `${file}.pem`).status).toBe(0);
+    });
+
+    it('keeps the order of a given subject_dn, on sign-csr, issuance and renewal', async () => {
+      expect(ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'given.key', '-out', 'given.csr', '-subj', '/CN=ignored.example.com').status).toBe(0);
+      const signed = await api.post(
+        '/certificates/sign-csr',
+        { csr: readFileSync(`${ssl.dir}/given.csr`, 'utf8'), ca_id: signingCa.id, certificate_type: 'server', subject_dn: 'O=Example,CN=api.example.com,C=US' },
+        root.token,
+      );
+      expect(signed.status).toBe(201);
+      ssl.write('given.pem', signed.body.certificate);
+      expect(rfc2253('x509', 'given.pem')).toBe('subject=O=Example,CN=api.example.com,C=US');
+
+      const issued = await issue(signingCa.id, { common_name: 'svc.example.com', subject_dn: 'OU=Ops+O=Example,C=US', certificate_type: 'server', key_type: 'ecdsa-p256' });
+      ssl.write('issued.pem', issued.certificate);
+      expect(rfc2253('x509', 'issued.pem')).toBe('subject=CN=svc.example.com,OU=Ops+O=Example,C=US');
+      const renewed = await api.post(`/certificates/${issued.id}/renew`, {}, root.token);
+      expect(renewed.status).toBe(201);
+      ssl.write('renewed.pem', renewed.body.certificate);
+      expect(rfc2253('x509', 'renewed.pem')).toBe('subject=CN=svc.example.com,OU=Ops+O=Example,C=US');
+    });
+  });
+
   describe('with ISSUER_EXPIRY_BEHAVIOR=err', () => {
     let strictApp: TestApp;
     let strictApi: ApiClient;

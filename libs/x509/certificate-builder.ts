@@ -1,5 +1,12 @@
 import { type CertificateInfo, certificatePem, describeCertificate } from './certificate-reader';
-import { type DistinguishedName, parseDistinguishedName, toX509Name, validateDistinguishedName } from './distinguished-name';
+import {
+  commonNameOf,
+  type DistinguishedName,
+  type DistinguishedNameFields,
+  parseDistinguishedName,
+  toX509Name,
+  validateDistinguishedName,
+} from './distinguished-name';
 import { assertSignatureVerifies, IssuanceError, type Issuer, loadIssuer } from './issuer';
 import { type CryptoKey, keyAlgorithmOf, signatureAlgorithmFor } from './key-pair';
 import { type CertificateSource } from './pem';
@@ -42,8 +49,8 @@ export interface IssuerUrls {
 }
 
 export interface CaCertificateRequest extends IssuerUrls {
-  /** A structured name or a string accepted by parseDistinguishedName. */
-  readonly subject: DistinguishedName | string;
+  /** A name (RDNs kept in order), fields, or a string accepted by parseDistinguishedName. */
+  readonly subject: DistinguishedName | DistinguishedNameFields | string;
   readonly publicKey: CryptoKey;
   /** The issuer's private key; for a self-signed root, the private half of `publicKey`. */
   readonly signingKey: CryptoKey;
@@ -55,7 +62,7 @@ export interface CaCertificateRequest extends IssuerUrls {
 }
 
 export interface LeafCertificateRequest extends IssuerUrls {
-  readonly subject: DistinguishedName | string;
+  readonly subject: DistinguishedName | DistinguishedNameFields | string;
   readonly publicKey: CryptoKey;
   readonly issuerCertificate: CertificateSource;
   readonly issuerPrivateKey: CryptoKey;
@@ -116,7 +123,7 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
 export async function buildLeafCertificate(request: LeafCertificateRequest): Promise<IssuedCertificate> {
   const subject = resolveSubject(request.subject);
   const keyAlgorithm = keyAlgorithmOf(request.publicKey);
-  const sans = resolveSubjectAltNames(request.profile, subject.CN, request.sans);
+  const sans = resolveSubjectAltNames(request.profile, commonNameOf(subject), request.sans);
   const issuer = await loadIssuer(request.issuerCertificate, 'leaf_certificate');
   const validity = validityPeriod(request.validDays, issuer);
 
@@ -188,7 +195,7 @@ async function signCertificate(input: SigningInput): Promise<IssuedCertificate> 
   return { ...describeCertificate(certificate), pem: certificatePem(certificate), der: new Uint8Array(certificate.rawData) };
 }
 
-function resolveSubject(subject: DistinguishedName | string): DistinguishedName {
+function resolveSubject(subject: DistinguishedName | DistinguishedNameFields | string): DistinguishedName {
   return typeof subject === 'string' ? parseDistinguishedName(subject) : validateDistinguishedName(subject);
 }
 

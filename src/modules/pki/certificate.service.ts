@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
   buildLeafCertificate,
+  commonNameOf,
   exportPrivateKeyPem,
   formatDistinguishedName,
   generateKeyPair,
@@ -12,6 +13,7 @@ import {
   REVOCATION_REASON_CODES,
   type CryptoKey,
   type DistinguishedName,
+  withCommonName,
   type X509EngineError,
 } from '@libs/x509';
 import type { Logger } from 'pino';
@@ -93,10 +95,7 @@ export class CertificateService {
   /** Issues a certificate for a key generated here. */
   async issue(actor: Principal, caId: number, dto: IssueCertificateDto, baseUrl: string): Promise<IssuedLeaf> {
     const ca = await this.caService.findAuthorized(actor, caId, 'can_create_cert');
-    const subject: DistinguishedName = {
-      ...translateX509Error(() => parseDistinguishedName(dto.subject_dn), 'subject_dn'),
-      CN: dto.common_name,
-    };
+    const subject = translateX509Error(() => withCommonName(parseDistinguishedName(dto.subject_dn), dto.common_name), 'subject_dn');
     const keyType = dto.key_type ?? 'rsa';
     if (dto.key_size !== undefined && keyType !== 'rsa') {
       throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
@@ -137,20 +136,21 @@ export class CertificateService {
         : await this.findByName(actor, dto.ca_name!);
     const csr = await translateX509Error(() => parseCsr(dto.csr), 'csr');
     const base = dto.subject_dn ? translateX509Error(() => parseDistinguishedName(dto.subject_dn!), 'subject_dn') : csr.subjectName;
-    const subject: DistinguishedName = dto.common_name ? { ...base, CN: dto.common_name } : base;
-    if (!subject.CN) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
+    const subject = dto.common_name ? translateX509Error(() => withCommonName(base, dto.common_name!), 'common_name') : base;
+    const commonName = commonNameOf(subject);
+    if (!commonName) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
     const validDays = dto.valid_days ?? this.config.certDays;
-    const sans = resolvedSans(dto.certificate_type, subject.CN, {
+    const sans = resolvedSans(dto.certificate_type, commonName, {
       dns: dto.san_dns_names ?? [...csr.sans.dns],
       ip: dto.san_ip_addresses ?? [...csr.sans.ip],
       email: dto.san_email_addresses ?? [...csr.sans.email],
     });
-    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: subject.CN, ...sans, validDays });
+    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName, ...sans, validDays });
     await this.assertIssuable(ca, validDays);
     return this.sign(actor, baseUrl, {
       ca,
       subject,
-      commonName: subject.CN,
+      commonName,
       type: dto.certificate_type,
       validDays,
       sans,
@@ -159,7 +159,7 @@ export class CertificateService {
       ...keyDescription(csr.keyAlgorithm),
       storedPrivateKey: null,
       renewedFromId: null,
-      auditDetail: `Signed CSR for '${subject.CN}'`,
+      auditDetail: `Signed CSR for '${commonName}'`,
     });
   }
 
