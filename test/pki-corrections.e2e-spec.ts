@@ -149,6 +149,49 @@ describe('PKI corrections', () => {
     });
   });
 
+  describe('CRLs of a CA whose key type differs from its parent’s', () => {
+    const KEY_TYPES = ['rsa', 'ecdsa-p256', 'ecdsa-p384', 'ed25519'];
+    const roots = new Map<string, any>();
+
+    beforeAll(async () => {
+      for (const keyType of KEY_TYPES) {
+        const rootCa = await createCa({ name: `Mixed ${keyType} Root`, subject_dn: `CN=Mixed ${keyType} Root`, key_type: keyType });
+        roots.set(keyType, rootCa);
+        ssl.write(`mixed-${keyType}-root.pem`, rootCa.certificate);
+      }
+    });
+
+    it.each(KEY_TYPES.flatMap((parent) => KEY_TYPES.map((child) => [parent, child])))(
+      '%s parent, %s intermediate: a revoked leaf is in a CRL openssl verifies',
+      async (parentType, childType) => {
+        const rootCa = roots.get(parentType);
+        const name = `mixed-${parentType}-${childType}`;
+        const intermediate = await createCa({ name, subject_dn: `CN=${name}`, key_type: childType, parent_ca_id: rootCa.id, allow_leaf_certs: true });
+        const leaf = await issue(intermediate.id, { common_name: `${name}.example.com`, subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
+        const revoked = await api.post(`/certificates/${leaf.id}/revoke`, { reason: 'keyCompromise' }, root.token);
+        expect(revoked.status).toBe(200);
+        expect(testApp.logs.text()).not.toContain('CRL rebuild after revocation failed');
+
+        const crl = await fetch(`${testApp.baseUrl}/crl/${intermediate.slug}`);
+        expect(crl.status).toBe(200);
+        ssl.write(`${name}.crl.der`, Buffer.from(await crl.arrayBuffer()));
+        ssl.write(`${name}-inter.pem`, intermediate.certificate);
+        ssl.write(`${name}-leaf.pem`, leaf.certificate);
+        expect(ssl.run('crl', '-inform', 'DER', '-in', `${name}.crl.der`, '-out', `${name}.crl.pem`).status).toBe(0);
+        const crlVerified = ssl.run('crl', '-in', `${name}.crl.pem`, '-CAfile', `${name}-inter.pem`, '-noout', '-verify');
+        expect(crlVerified.output).toContain('verify OK');
+        expect(crlVerified.status).toBe(0);
+
+        const rootCrl = await fetch(`${testApp.baseUrl}/crl/${rootCa.slug}.pem`);
+        expect(rootCrl.status).toBe(200);
+        ssl.write(`${name}-chain-crls.pem`, `${readFileSync(`${ssl.dir}/${name}.crl.pem`, 'utf8')}${await rootCrl.text()}`);
+        const leafVerdict = ssl.run('verify', '-crl_check_all', '-CRLfile', `${name}-chain-crls.pem`, '-CAfile', `mixed-${parentType}-root.pem`, '-untrusted', `${name}-inter.pem`, `${name}-leaf.pem`);
+        expect(leafVerdict.status).not.toBe(0);
+        expect(leafVerdict.output).toContain('certificate revoked');
+      },
+    );
+  });
+
   describe('with ISSUER_EXPIRY_BEHAVIOR=err', () => {
     let strictApp: TestApp;
     let strictApi: ApiClient;
