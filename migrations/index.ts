@@ -6,6 +6,7 @@ import { Jobs1795250043106 } from './1795250043106-Jobs';
 import { ServiceAccounts1795247433713 } from './1795247433713-ServiceAccounts';
 import { Pki1795245880062 } from './1795245880062-Pki';
 import { Identity1795245292124 } from './1795245292124-Identity';
+import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
 import type { MigrationInterface } from 'typeorm';
 
 /**
@@ -13,4 +14,4 @@ import type { MigrationInterface } from 'typeorm';
  * app, the migration command and jest all load the same classes; a unit test checks that every
  * file in this folder is listed.
  */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716, CircuitTerminationTargets1795255650887, CableTerminationConnector1795256838820];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716, CircuitTerminationTargets1795255650887, CableTerminationConnector1795256838820, CaCertificateType1795600289278];

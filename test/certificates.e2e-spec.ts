@@ -199,12 +199,6 @@ describe('certificates', () => {
       }
     });
 
-    it('refuses certificate_type ca', async () => {
-      const response = await issueRequest(org1Ca.id, { certificate_type: 'ca' });
-      expect(response.status).toBe(400);
-      expect(response.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'certificate_type'] })]);
-    });
-
     it('ends a validity beyond the CA’s at the CA’s not_after', async () => {
       const shortCa = await createCa(w.admin1.token, { valid_days: 30 });
       const response = await issueRequest(shortCa.id, { valid_days: 31 });

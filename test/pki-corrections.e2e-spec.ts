@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { ApiClient, createBootstrapSuperuser, Fixture } from './support/api-client';
+import { ApiClient, createBootstrapSuperuser, Fixture, PASSWORD } from './support/api-client';
 import { OpensslWorkspace } from './support/openssl';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -190,6 +190,99 @@ describe('PKI corrections', () => {
         expect(leafVerdict.output).toContain('certificate revoked');
       },
     );
+  });
+
+  describe('certificate_type ca on POST /certificates/', () => {
+    let issuingRoot: any;
+    let subCa: any;
+
+    beforeAll(async () => {
+      issuingRoot = await createCa({ name: 'CA-type Root', subject_dn: 'CN=CA-type Root,O=Test', key_type: 'ecdsa-p256', path_length: 2 });
+      subCa = await issue(issuingRoot.id, { common_name: 'Issued Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' });
+      ssl.write('ca-type-root.pem', issuingRoot.certificate);
+      ssl.write('ca-type-sub.pem', subCa.certificate);
+      ssl.write('ca-type-sub.key', subCa.private_key);
+    });
+
+    it('issues a CA-constrained certificate openssl accepts as a CA', () => {
+      expect(subCa).toMatchObject({ certificate_type: 'ca', issuer_id: issuingRoot.id, san_dns_names: [], san_ip_addresses: [], san_email_addresses: [], status: 'valid' });
+      const text = ssl.run('x509', '-in', 'ca-type-sub.pem', '-noout', '-text').output;
+      expect(text).toMatch(/X509v3 Basic Constraints: critical\s+CA:TRUE, pathlen:1/);
+      expect(text).toMatch(/X509v3 Key Usage: critical\s+Digital Signature, Certificate Sign, CRL Sign/);
+      expect(text).not.toContain('Subject Alternative Name');
+      expect(text).not.toContain('Extended Key Usage');
+      expect(text).toContain(`URI:http://pki.test/crl/${issuingRoot.slug}`);
+      expect(ssl.run('verify', '-CAfile', 'ca-type-root.pem', '-purpose', 'crlsign', 'ca-type-sub.pem').status).toBe(0);
+      // The returned key signs under the issued certificate: a leaf made with it chains to the root.
+      expect(ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca-type-leaf.key', '-out', 'ca-type-leaf.csr', '-subj', '/CN=leaf.example.com').status).toBe(0);
+      expect(ssl.run('x509', '-req', '-in', 'ca-type-leaf.csr', '-CA', 'ca-type-sub.pem', '-CAkey', 'ca-type-sub.key', '-out', 'ca-type-leaf.pem', '-days', '1').status).toBe(0);
+      expect(ssl.run('verify', '-CAfile', 'ca-type-root.pem', '-untrusted', 'ca-type-sub.pem', 'ca-type-leaf.pem').status).toBe(0);
+    });
+
+    it('lists it among the issuing CA’s certificates and exports it with its chain', async () => {
+      const listed = await api.get(`/certificates/?ca_id=${issuingRoot.id}`, root.token);
+      expect(listed.body.map((certificate: any) => [certificate.id, certificate.certificate_type])).toContainEqual([subCa.id, 'ca']);
+      const chain = await api.get(`/export/certificate/${subCa.id}/chain`, root.token);
+      expect(chain.status).toBe(200);
+      expect(chain.text).toBe(`${subCa.certificate}${issuingRoot.certificate}`);
+    });
+
+    it('revokes it into the issuer’s CRL', async () => {
+      const revoked = await api.post(`/certificates/${subCa.id}/revoke`, { reason: 'cACompromise' }, root.token);
+      expect(revoked.status).toBe(200);
+      const crl = await fetch(`${testApp.baseUrl}/crl/${issuingRoot.slug}.pem`);
+      ssl.write('ca-type.crl.pem', await crl.text());
+      expect(ssl.run('crl', '-in', 'ca-type.crl.pem', '-CAfile', 'ca-type-root.pem', '-noout', '-verify').status).toBe(0);
+      const verdict = ssl.run('verify', '-crl_check', '-CRLfile', 'ca-type.crl.pem', '-CAfile', 'ca-type-root.pem', 'ca-type-sub.pem');
+      expect(verdict.output).toContain('certificate revoked');
+    });
+
+    it('takes a path length within the issuer’s and refuses one beyond it, SANs, or an issuer with path length 0', async () => {
+      const shallow = await issue(issuingRoot.id, { common_name: 'Shallow Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256', path_length: 0 });
+      ssl.write('ca-type-shallow.pem', shallow.certificate);
+      expect(ssl.run('x509', '-in', 'ca-type-shallow.pem', '-noout', '-text').output).toMatch(/CA:TRUE, pathlen:0/);
+      const renewed = await api.post(`/certificates/${shallow.id}/renew`, {}, root.token);
+      expect(renewed.status).toBe(201);
+      expect(renewed.body.certificate_type).toBe('ca');
+      ssl.write('ca-type-renewed.pem', renewed.body.certificate);
+      expect(ssl.run('x509', '-in', 'ca-type-renewed.pem', '-noout', '-text').output).toMatch(/CA:TRUE, pathlen:0/);
+      const tooDeep = await api.post(`/certificates/?ca_id=${issuingRoot.id}`, { common_name: 'Deep', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256', path_length: 2 }, root.token);
+      expect(tooDeep.status).toBe(400);
+      expect(tooDeep.body.detail).toMatch(/path_length 2 exceeds the maximum of 1/);
+      const withSans = await api.post(`/certificates/?ca_id=${issuingRoot.id}`, { common_name: 'Named', subject_dn: 'O=Test', certificate_type: 'ca', san_dns_names: ['x.example.com'] }, root.token);
+      expect(withSans.status).toBe(400);
+      expect(withSans.body.detail).toMatch(/^san_dns_names/);
+      const leafPath = await api.post(`/certificates/?ca_id=${issuingRoot.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', path_length: 0 }, root.token);
+      expect(leafPath.status).toBe(400);
+
+      const endOfPath = await createCa({ name: 'Path Zero', subject_dn: 'CN=Path Zero', key_type: 'ecdsa-p256', path_length: 0 });
+      const refused = await api.post(`/certificates/?ca_id=${endOfPath.id}`, { common_name: 'Not Allowed', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' }, root.token);
+      expect(refused.status).toBe(400);
+      expect(refused.body.detail).toMatch(/does not allow sub-CAs/);
+    });
+
+    it('needs can_create_ca besides can_create_cert', async () => {
+      const org = await api.post('/organizations/', { name: 'CA-type Org' }, root.token);
+      const user = await api.post(
+        '/users/',
+        { username: 'certonly', email: 'certonly@example.com', password: PASSWORD, role: 'user', organization_id: org.body.id, can_create_cert: true },
+        root.token,
+      );
+      expect(user.status).toBe(201);
+      const token = await api.token('certonly', PASSWORD);
+      const orgCa = await createCa({ name: 'CA-type Org Root', subject_dn: 'CN=CA-type Org Root', key_type: 'ecdsa-p256' });
+      expect((await api.patch(`/cas/${orgCa.id}`, { organization_id: org.body.id }, root.token)).status).toBe(200);
+      const refused = await api.post(`/certificates/?ca_id=${orgCa.id}`, { common_name: 'Sub', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' }, token);
+      expect(refused.status).toBe(403);
+      const leaf = await api.post(`/certificates/?ca_id=${orgCa.id}`, { common_name: 'ok.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' }, token);
+      expect(leaf.status).toBe(201);
+    });
+
+    it('still signs CSRs only as server, client or dual_purpose', async () => {
+      expect(ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca-csr.key', '-out', 'ca-csr.csr', '-subj', '/CN=csr-ca').status).toBe(0);
+      const response = await api.post('/certificates/sign-csr', { csr: readFileSync(`${ssl.dir}/ca-csr.csr`, 'utf8'), ca_id: issuingRoot.id, certificate_type: 'ca' }, root.token);
+      expect(response.status).toBe(400);
+    });
   });
 
   describe('with ISSUER_EXPIRY_BEHAVIOR=err', () => {

@@ -279,7 +279,7 @@ export class CaService {
 }
 
 /** A child's path length must fit under its parent's: at most (and by default) one less. */
-function childPathLength(parent: CertificateAuthorityEntity, requested: number | null): number | null {
+export function childPathLength(parent: CertificateAuthorityEntity, requested: number | null): number | null {
   if (parent.pathLength === null) return requested;
   if (parent.pathLength < 1) {
     throw new InvalidRequestError(

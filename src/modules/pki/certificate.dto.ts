@@ -4,8 +4,8 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Ma
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { PaginationQueryDto } from '../../common/http/pagination.dto';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
-import { CERTIFICATE_TYPES, CertificateEntity } from './certificate.entity';
-import type { CertificateType } from './certificate.entity';
+import { CERTIFICATE_TYPES, CertificateEntity, LEAF_CERTIFICATE_TYPES } from './certificate.entity';
+import type { CertificateType, LeafCertificateType } from './certificate.entity';
 import { KEY_TYPES } from './key-type';
 import type { KeyType } from './key-type';
 
@@ -59,9 +59,19 @@ export class IssueCertificateDto extends SanFieldsDto {
   @MaxLength(1024)
   subject_dn: string;
 
-  @ApiProperty({ enum: CERTIFICATE_TYPES })
-  @IsIn(CERTIFICATE_TYPES, { message: `certificate_type must be one of ${CERTIFICATE_TYPES.join(', ')} (intermediate CAs are created with POST /cas/)` })
+  @ApiProperty({
+    enum: CERTIFICATE_TYPES,
+    description: 'ca: a CA-constrained certificate (no SANs) issued by this CA, needs can_create_ca; a CA that issues here is made with POST /cas/',
+  })
+  @IsIn(CERTIFICATE_TYPES)
   certificate_type: CertificateType;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'ca type only: basicConstraints pathLen; default and maximum one less than the issuer’s' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  path_length?: number;
 
   @ApiPropertyOptional({ enum: KEY_TYPES, default: 'rsa' })
   @IsOptionalNotNull()
@@ -109,9 +119,9 @@ export class SignCsrDto extends SanFieldsDto {
   @MaxLength(255)
   ca_name?: string;
 
-  @ApiProperty({ enum: CERTIFICATE_TYPES })
-  @IsIn(CERTIFICATE_TYPES)
-  certificate_type: CertificateType;
+  @ApiProperty({ enum: LEAF_CERTIFICATE_TYPES })
+  @IsIn(LEAF_CERTIFICATE_TYPES)
+  certificate_type: LeafCertificateType;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 36500, description: 'default CERT_DAYS' })
   @IsOptionalNotNull()
