@@ -221,11 +221,11 @@ describe('certificate authorities', () => {
       expect((await createCa(w.root.token, { parent_ca_id: open.id })).path_length).toBeNull();
     });
 
-    it('refuses a validity longer than the parent’s remaining one', async () => {
+    it('ends a validity longer than the parent’s remaining one at the parent’s not_after', async () => {
       const parent = await createCa(w.root.token, { valid_days: 30 });
       const response = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: parent.id, valid_days: 31 }, w.root.token);
-      expect(response.status).toBe(400);
-      expect(response.body.detail).toContain('valid_days');
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ valid_days: 31, not_after: parent.not_after });
       expect((await createCa(w.root.token, { parent_ca_id: parent.id, valid_days: 29 })).valid_days).toBe(29);
     });
   });

@@ -199,19 +199,14 @@ describe('certificates', () => {
       }
     });
 
-    it('refuses certificate_type ca', async () => {
-      const response = await issueRequest(org1Ca.id, { certificate_type: 'ca' });
-      expect(response.status).toBe(400);
-      expect(response.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'certificate_type'] })]);
-    });
-
-    it('refuses a validity beyond the CA’s', async () => {
+    it('ends a validity beyond the CA’s at the CA’s not_after', async () => {
       const shortCa = await createCa(w.admin1.token, { valid_days: 30 });
       const response = await issueRequest(shortCa.id, { valid_days: 31 });
-      expect(response.status).toBe(400);
-      expect(response.body.detail).toContain('valid_days');
-      expect((await issueRequest(shortCa.id, { valid_days: 29 })).status).toBe(201);
-      expect((await db.query('SELECT count(*)::int AS n FROM certificates WHERE issuer_id = $1', [shortCa.id])).rows[0].n).toBe(1);
+      expect(response.status).toBe(201);
+      expect(response.body).toMatchObject({ valid_days: 31, not_after: shortCa.not_after });
+      const fits = await issueRequest(shortCa.id, { valid_days: 29 });
+      expect(new Date(fits.body.not_after).getTime() - new Date(fits.body.not_before).getTime()).toBe(29 * 86_400_000);
+      expect((await db.query('SELECT count(*)::int AS n FROM certificates WHERE issuer_id = $1', [shortCa.id])).rows[0].n).toBe(2);
     });
 
     it('needs can_create_cert for plain users and hides other organizations’ CAs', async () => {

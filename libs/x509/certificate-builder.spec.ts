@@ -184,6 +184,22 @@ describe('certificate builder', () => {
       expect(server.notBefore.getTime()).toBeGreaterThan(issuedAt - 120_000);
     });
 
+    it('ends a leaf or sub-CA at the issuer’s notAfter when validDays reaches past it', async () => {
+      const issuerNotAfter = hierarchy.intermediate.certificate.notAfter.getTime();
+      const longLeaf = await leaf({ validDays: 36_500 });
+      expect(longLeaf.notAfter.getTime()).toBe(issuerNotAfter);
+      expect(verify(hierarchy, longLeaf).status).toBe(0);
+      const subCa = await buildCaCertificate({
+        subject: 'CN=Long Sub CA',
+        publicKey: leafKeys.publicKey,
+        signingKey: hierarchy.root.keys.privateKey,
+        issuer: hierarchy.root.certificate.pem,
+        validDays: 36_500,
+        pathLength: 0,
+      });
+      expect(subCa.notAfter.getTime()).toBe(hierarchy.root.certificate.notAfter.getTime());
+    });
+
     it('reports the same fields readCertificate reads from the PEM', () => {
       const { pem, der, ...fields } = server;
       expect(readCertificate(pem)).toEqual(fields);

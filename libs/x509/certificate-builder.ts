@@ -1,5 +1,12 @@
 import { type CertificateInfo, certificatePem, describeCertificate } from './certificate-reader';
-import { type DistinguishedName, parseDistinguishedName, toX509Name, validateDistinguishedName } from './distinguished-name';
+import {
+  commonNameOf,
+  type DistinguishedName,
+  type DistinguishedNameFields,
+  parseDistinguishedName,
+  toX509Name,
+  validateDistinguishedName,
+} from './distinguished-name';
 import { assertSignatureVerifies, IssuanceError, type Issuer, loadIssuer } from './issuer';
 import { type CryptoKey, keyAlgorithmOf, signatureAlgorithmFor } from './key-pair';
 import { type CertificateSource } from './pem';
@@ -42,8 +49,8 @@ export interface IssuerUrls {
 }
 
 export interface CaCertificateRequest extends IssuerUrls {
-  /** A structured name or a string accepted by parseDistinguishedName. */
-  readonly subject: DistinguishedName | string;
+  /** A name (RDNs kept in order), fields, or a string accepted by parseDistinguishedName. */
+  readonly subject: DistinguishedName | DistinguishedNameFields | string;
   readonly publicKey: CryptoKey;
   /** The issuer's private key; for a self-signed root, the private half of `publicKey`. */
   readonly signingKey: CryptoKey;
@@ -55,7 +62,7 @@ export interface CaCertificateRequest extends IssuerUrls {
 }
 
 export interface LeafCertificateRequest extends IssuerUrls {
-  readonly subject: DistinguishedName | string;
+  readonly subject: DistinguishedName | DistinguishedNameFields | string;
   readonly publicKey: CryptoKey;
   readonly issuerCertificate: CertificateSource;
   readonly issuerPrivateKey: CryptoKey;
@@ -84,7 +91,8 @@ const PROFILE_EXTENDED_KEY_USAGES: Readonly<Record<CertificateProfile, readonly 
 export async function buildCaCertificate(request: CaCertificateRequest): Promise<IssuedCertificate> {
   const subjectName = toX509Name(resolveSubject(request.subject));
   const pathLength = validatePathLength(request.pathLength);
-  const validity = validityPeriod(request.validDays);
+  const issuer = request.issuer === null ? null : await loadIssuer(request.issuer, 'ca_certificate');
+  const validity = validityPeriod(request.validDays, issuer);
   // Throws for key types the engine does not support.
   keyAlgorithmOf(request.publicKey);
   const extensions: Extension[] = [
@@ -93,7 +101,7 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
     await SubjectKeyIdentifierExtension.create(request.publicKey, false, cryptoEngine),
   ];
   const { publicKey, signingKey } = request;
-  if (request.issuer === null) {
+  if (issuer === null) {
     if (request.crlDistributionPointUrl || request.caIssuersUrl || request.ocspUrl) {
       throw new IssuanceError(
         'root_cannot_have_issuer_urls',
@@ -102,7 +110,6 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
     }
     return signCertificate({ subjectName, issuer: null, publicKey, signingKey, validity, extensions });
   }
-  const issuer = await loadIssuer(request.issuer, 'ca_certificate');
   extensions.push(...issuerLinkExtensions(issuer, request));
   return signCertificate({ subjectName, issuer, publicKey, signingKey, validity, extensions });
 }
@@ -115,10 +122,10 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
  */
 export async function buildLeafCertificate(request: LeafCertificateRequest): Promise<IssuedCertificate> {
   const subject = resolveSubject(request.subject);
-  const validity = validityPeriod(request.validDays);
   const keyAlgorithm = keyAlgorithmOf(request.publicKey);
-  const sans = resolveSubjectAltNames(request.profile, subject.CN, request.sans);
+  const sans = resolveSubjectAltNames(request.profile, commonNameOf(subject), request.sans);
   const issuer = await loadIssuer(request.issuerCertificate, 'leaf_certificate');
+  const validity = validityPeriod(request.validDays, issuer);
 
   // keyEncipherment means "the subject key decrypts a transported secret" — only RSA keys can.
   const keyUsage =
@@ -188,7 +195,7 @@ async function signCertificate(input: SigningInput): Promise<IssuedCertificate> 
   return { ...describeCertificate(certificate), pem: certificatePem(certificate), der: new Uint8Array(certificate.rawData) };
 }
 
-function resolveSubject(subject: DistinguishedName | string): DistinguishedName {
+function resolveSubject(subject: DistinguishedName | DistinguishedNameFields | string): DistinguishedName {
   return typeof subject === 'string' ? parseDistinguishedName(subject) : validateDistinguishedName(subject);
 }
 
@@ -202,14 +209,23 @@ function validatePathLength(pathLength: number | null): number | null {
   return pathLength;
 }
 
-/** notBefore is now (to the second) minus the backdate; notAfter is exactly validDays after notBefore. */
-function validityPeriod(validDays: number): Validity {
+/**
+ * notBefore is now (to the second) minus the backdate; notAfter is validDays after notBefore, but
+ * never past the issuer's notAfter: a certificate cannot be valid longer than the CA vouching for it.
+ */
+function validityPeriod(validDays: number, issuer: Issuer | null): Validity {
   if (!Number.isInteger(validDays) || validDays < 1 || validDays > MAX_VALID_DAYS) {
     throw new IssuanceError('invalid_validity', `validDays must be an integer between 1 and ${MAX_VALID_DAYS}, got ${validDays}`);
   }
-  const nowSeconds = Math.floor(Date.now() / 1000);
-  const notBefore = new Date((nowSeconds - NOT_BEFORE_BACKDATE_SECONDS) * 1000);
-  return { notBefore, notAfter: new Date(notBefore.getTime() + validDays * MS_PER_DAY) };
+  const now = Date.now();
+  const notBefore = new Date((Math.floor(now / 1000) - NOT_BEFORE_BACKDATE_SECONDS) * 1000);
+  const requested = notBefore.getTime() + validDays * MS_PER_DAY;
+  if (issuer === null) return { notBefore, notAfter: new Date(requested) };
+  const issuerNotAfter = issuer.certificate.notAfter.getTime();
+  if (issuerNotAfter <= now) {
+    throw new IssuanceError('issuer_expired', `Issuer "${issuer.certificate.subject}" expired on ${issuer.certificate.notAfter.toISOString()}`);
+  }
+  return { notBefore, notAfter: new Date(Math.min(requested, issuerNotAfter)) };
 }
 
 function issuerLinkExtensions(issuer: Issuer, urls: IssuerUrls): Extension[] {

@@ -1,4 +1,4 @@
-import { buildLeafCertificate, type IssuedCertificate } from './certificate-builder';
+import { buildCaCertificate, buildLeafCertificate, type IssuedCertificate } from './certificate-builder';
 import { buildCrl, type BuiltCrl, crlDerToPem, crlPemToDer, type CrlRequest, revocationReasonCode } from './crl-builder';
 import { IssuanceError } from './issuer';
 import { generateKeyPair, type KeySpec } from './key-pair';
@@ -200,5 +200,41 @@ describe.each<[string, KeySpec]>([
     expect((notCa as IssuanceError).code).toBe('issuer_not_ca');
     const foreignKey = await buildCrl(request({ issuerPrivateKey: hierarchy.root.keys.privateKey })).catch((caught: unknown) => caught);
     expect((foreignKey as IssuanceError).code).toBe('issuer_key_mismatch');
+  });
+});
+
+describe('buildCrl for a CA whose key type differs from its parent’s', () => {
+  it.each<[string, KeySpec, KeySpec]>([
+    ['EC P-256 root, RSA intermediate', { type: 'ec', curve: 'P-256' }, { type: 'rsa', size: 2048 }],
+    ['RSA root, Ed25519 intermediate', { type: 'rsa', size: 2048 }, { type: 'ed25519' }],
+    ['Ed25519 root, EC P-384 intermediate', { type: 'ed25519' }, { type: 'ec', curve: 'P-384' }],
+  ])('%s: signs with the intermediate’s key and openssl verifies it', async (_label, rootSpec, intermediateSpec) => {
+    const rootKeys = await generateKeyPair(rootSpec);
+    const root = await buildCaCertificate({ subject: 'CN=Mixed Root', publicKey: rootKeys.publicKey, signingKey: rootKeys.privateKey, issuer: null, validDays: 30, pathLength: null });
+    const intermediateKeys = await generateKeyPair(intermediateSpec);
+    const intermediate = await buildCaCertificate({
+      subject: 'CN=Mixed Intermediate',
+      publicKey: intermediateKeys.publicKey,
+      signingKey: rootKeys.privateKey,
+      issuer: root.pem,
+      validDays: 30,
+      pathLength: 0,
+    });
+    const thisUpdate = new Date();
+    const crl = await buildCrl({
+      issuerCertificate: intermediate.pem,
+      issuerPrivateKey: intermediateKeys.privateKey,
+      entries: [{ serialHex: '0a1b', revokedAt: thisUpdate, reason: 'keyCompromise' }],
+      thisUpdate,
+      nextUpdate: new Date(thisUpdate.getTime() + HOUR_MS),
+      crlNumber: 1,
+    });
+    const openssl = new OpensslWorkspace();
+    try {
+      const verified = openssl.run(['crl', '-in', openssl.write('mixed.crl', crl.pem), '-CAfile', openssl.write('mixed-ca.pem', intermediate.pem), '-noout', '-verify']);
+      expect(verified.output).toContain('verify OK');
+    } finally {
+      openssl.dispose();
+    }
   });
 });

@@ -112,8 +112,10 @@ export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
     },
     cryptoEngine,
   );
+  // Verified against the issuer's public key, not its certificate: given a certificate the library
+  // takes the certificate's own signature algorithm (its parent's), which fails when the key types differ.
   await assertSignatureVerifies(
-    () => crl.verify({ publicKey: issuer.certificate }, cryptoEngine),
+    () => crl.verify({ publicKey: issuer.certificate.publicKey }, cryptoEngine),
     `The signing key does not belong to the issuer certificate "${issuer.certificate.subject}"`,
   );
   const der = new Uint8Array(crl.rawData);

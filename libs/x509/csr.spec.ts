@@ -50,7 +50,7 @@ describe('parseCsr', () => {
     );
     const csr = await parseCsr(pem);
     expect(csr.subject).toBe('CN=a.example.com,OU=Web,O=Acme\\, Inc.,L=San Francisco,ST=California,C=US');
-    expect(csr.subjectName).toEqual({ C: 'US', ST: 'California', L: 'San Francisco', O: 'Acme, Inc.', OU: 'Web', CN: 'a.example.com' });
+    expect(csr.subjectName.rdns.map((rdn) => rdn.map(({ key }) => key).join('+'))).toEqual(['C', 'ST', 'L', 'O', 'OU', 'CN']);
     expect(csr.sans).toEqual({ dns: ['a.example.com', 'b.example.com'], ip: ['10.0.0.1', '2001:db8::1'], email: [] });
     expect(csr.keyAlgorithm).toEqual({ type: 'rsa', size: 2048 });
     expect(csr.keyAlgorithmName).toBe('RSA 2048');
@@ -63,8 +63,8 @@ describe('parseCsr', () => {
   ])('reads an OpenSSL %s request', async (_label, keyArgs, keyAlgorithm, keyAlgorithmName) => {
     const pem = opensslCsr(keyArgs, '/CN=Zoë Device/O=Zürich Labs', '-addext', 'subjectAltName=email:zoe@example.com', '-utf8');
     const csr = await parseCsr(pem);
-    expect(csr.subjectName).toEqual({ CN: 'Zoë Device', O: 'Zürich Labs' });
-    expect(csr.subject).toBe('CN=Zoë Device,O=Zürich Labs');
+    expect(csr.subjectName).toEqual({ rdns: [[{ key: 'CN', value: 'Zoë Device' }], [{ key: 'O', value: 'Zürich Labs' }]] });
+    expect(csr.subject).toBe('O=Zürich Labs,CN=Zoë Device');
     expect(csr.sans).toEqual({ dns: [], ip: [], email: ['zoe@example.com'] });
     expect(csr.keyAlgorithm).toEqual(keyAlgorithm);
     expect(csr.keyAlgorithmName).toBe(keyAlgorithmName);

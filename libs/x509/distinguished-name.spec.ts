@@ -1,5 +1,7 @@
 import {
+  commonNameOf,
   type DistinguishedName,
+  type DistinguishedNameFields,
   distinguishedNameAttributes,
   formatDistinguishedName,
   formatX509Name,
@@ -8,6 +10,7 @@ import {
   parseDistinguishedName,
   toX509Name,
   validateDistinguishedName,
+  withCommonName,
 } from './distinguished-name';
 import { Name } from './x509-runtime';
 
@@ -21,16 +24,34 @@ function parseError(input: string): InvalidDistinguishedNameError {
   throw new Error(`"${input}" was accepted`);
 }
 
+/** RDNs in encoding order from `KEY=value` texts; `+` joins the attributes of a multi-valued RDN. */
+function rdns(...texts: string[]): DistinguishedName {
+  return {
+    rdns: texts.map((text) =>
+      text.split('+').map((attribute) => {
+        const [key, value] = attribute.split('=');
+        return { key: key as never, value };
+      }),
+    ),
+  };
+}
+
 describe('parseDistinguishedName', () => {
   it.each<[string, DistinguishedName]>([
-    ['CN=foo', { CN: 'foo' }],
-    ['CN=foo,O=Acme\\, Inc.,OU=Eng,C=US,ST=CA,L=SF', { CN: 'foo', O: 'Acme, Inc.', OU: 'Eng', C: 'US', ST: 'CA', L: 'SF' }],
-    ['  cn = foo ,  o =  Acme  ', { CN: 'foo', O: 'Acme' }],
-    ['Cn=foo,c=us', { CN: 'foo', C: 'US' }],
-    ['CN=a\\\\b', { CN: 'a\\b' }],
-    ['CN=x=y', { CN: 'x=y' }],
-    ['CN=trailing\\,', { CN: 'trailing,' }],
-    ['CN=Zoë Ünïcødé,O=株式会社テスト,L=Zürich', { CN: 'Zoë Ünïcødé', O: '株式会社テスト', L: 'Zürich' }],
+    ['CN=foo', rdns('CN=foo')],
+    ['CN=foo,O=Acme\\, Inc.,OU=Eng,C=US,ST=CA,L=SF', rdns('L=SF', 'ST=CA', 'C=US', 'OU=Eng', 'O=Acme, Inc.', 'CN=foo')],
+    ['O=Acme,CN=foo', rdns('CN=foo', 'O=Acme')],
+    ['  cn = foo ,  o =  Acme  ', rdns('O=Acme', 'CN=foo')],
+    ['Cn=foo,c=us', rdns('C=US', 'CN=foo')],
+    ['CN=a\\\\b', { rdns: [[{ key: 'CN', value: 'a\\b' }]] }],
+    ['CN=x=y', { rdns: [[{ key: 'CN', value: 'x=y' }]] }],
+    ['CN=trailing\\,', { rdns: [[{ key: 'CN', value: 'trailing,' }]] }],
+    ['CN=a+OU=b,O=Example', rdns('O=Example', 'OU=b+CN=a')],
+    ['OU=b + cn=a,O=Example', rdns('O=Example', 'CN=a+OU=b')],
+    ['OU=Eng,OU=Ops,CN=x', rdns('CN=x', 'OU=Ops', 'OU=Eng')],
+    ['O=A\\+B,CN=x', { rdns: [[{ key: 'CN', value: 'x' }], [{ key: 'O', value: 'A+B' }]] }],
+    ['O=A+B,CN=x', { rdns: [[{ key: 'CN', value: 'x' }], [{ key: 'O', value: 'A+B' }]] }],
+    ['CN=Zoë Ünïcødé,O=株式会社テスト,L=Zürich', rdns('L=Zürich', 'O=株式会社テスト', 'CN=Zoë Ünïcødé')],
   ])('parses %j', (input, expected) => {
     expect(parseDistinguishedName(input)).toEqual(expected);
   });
@@ -61,36 +82,54 @@ describe('parseDistinguishedName', () => {
   });
 
   it('counts characters, not bytes, against the length limits', () => {
-    expect(parseDistinguishedName(`CN=${'ü'.repeat(64)}`).CN).toHaveLength(64);
+    expect(commonNameOf(parseDistinguishedName(`CN=${'ü'.repeat(64)}`))).toHaveLength(64);
   });
 });
 
 describe('formatDistinguishedName', () => {
-  it('renders CN first and escapes commas and backslashes', () => {
-    expect(formatDistinguishedName({ C: 'US', O: 'Acme, Inc.', CN: 'foo' })).toBe('CN=foo,O=Acme\\, Inc.,C=US');
-    expect(formatDistinguishedName({ CN: 'a\\b' })).toBe('CN=a\\\\b');
+  it('renders the last RDN first and escapes commas, plus signs and backslashes', () => {
+    expect(formatDistinguishedName(validateDistinguishedName({ C: 'US', O: 'Acme, Inc.', CN: 'foo' }))).toBe('CN=foo,O=Acme\\, Inc.,C=US');
+    expect(formatDistinguishedName(validateDistinguishedName({ CN: 'a\\b', O: 'A+B' }))).toBe('CN=a\\\\b,O=A\\+B');
+    expect(formatDistinguishedName(rdns('CN=api', 'O=Example'))).toBe('O=Example,CN=api');
   });
 
-  it.each(['CN=foo,OU=Eng,O=Acme\\, Inc.,L=SF,ST=CA,C=US', 'CN=Zoë\\, Ü,O=株式会社', 'CN=a\\\\\\,b=c'])('round-trips %j', (text) => {
+  it.each([
+    'CN=foo,OU=Eng,O=Acme\\, Inc.,L=SF,ST=CA,C=US',
+    'CN=Zoë\\, Ü,O=株式会社',
+    'CN=a\\\\\\,b=c',
+    'O=Example,CN=api.example.com',
+    'CN=a+OU=b,O=Example',
+    'C=US,OU=Ops,OU=Eng,CN=x',
+  ])('round-trips %j', (text) => {
     expect(formatDistinguishedName(parseDistinguishedName(text))).toBe(text);
   });
 });
 
 describe('validateDistinguishedName', () => {
-  it('normalises a structured name', () => {
-    expect(validateDistinguishedName({ CN: ' foo ', C: 'de' })).toEqual({ CN: 'foo', C: 'DE' });
+  it('normalises fields into RDNs, most significant first', () => {
+    expect(validateDistinguishedName({ CN: ' foo ', C: 'de' })).toEqual(rdns('C=DE', 'CN=foo'));
   });
 
-  it('rejects unknown keys and empty names', () => {
-    expect(() => validateDistinguishedName({ cn: 'lowercase key' } as DistinguishedName)).toThrow(/Unsupported distinguished name attribute "cn"/);
+  it('rejects unknown keys, empty names and a second CN', () => {
+    expect(() => validateDistinguishedName({ cn: 'lowercase key' } as DistinguishedNameFields)).toThrow(/Unsupported distinguished name attribute "cn"/);
     expect(() => validateDistinguishedName({})).toThrow(/no attributes/);
+    expect(() => validateDistinguishedName(rdns('CN=a', 'CN=b'))).toThrow(/CN appears more than once/);
+  });
+});
+
+describe('withCommonName', () => {
+  it('replaces the CN where it stands, or adds it as the last RDN', () => {
+    expect(formatDistinguishedName(withCommonName(parseDistinguishedName('O=Example,CN=old,C=US'), 'new'))).toBe('O=Example,CN=new,C=US');
+    expect(formatDistinguishedName(withCommonName(parseDistinguishedName('O=Example'), 'new'))).toBe('CN=new,O=Example');
+    expect(formatDistinguishedName(withCommonName(parseDistinguishedName('CN=old+OU=x,O=Example'), 'new'))).toBe('CN=new+OU=x,O=Example');
   });
 });
 
 describe('distinguishedNameAttributes', () => {
-  it('lists attributes most significant first (C, ST, L, O, OU, CN)', () => {
+  it('lists attributes in encoding order (the reverse of the string)', () => {
     const name = parseDistinguishedName('CN=foo,OU=Eng,O=Acme,L=SF,ST=CA,C=US');
     expect(distinguishedNameAttributes(name).map(({ key }) => key)).toEqual(['C', 'ST', 'L', 'O', 'OU', 'CN']);
+    expect(distinguishedNameAttributes(parseDistinguishedName('O=Acme,CN=foo')).map(({ key }) => key)).toEqual(['CN', 'O']);
   });
 });
 
@@ -102,11 +141,18 @@ describe('X.509 name conversion', () => {
     expect(formatX509Name(encoded)).toBe('CN=Zoë,O=Acme\\, Inc.,C=CH');
   });
 
-  it('rejects names the structured form cannot hold, but still renders them', () => {
+  it('keeps RDN order, multi-valued RDNs and repeated attributes', () => {
+    for (const text of ['O=Example,CN=api', 'CN=a+OU=b,O=Example', 'OU=b,OU=a,CN=x']) {
+      const encoded = new Name(toX509Name(parseDistinguishedName(text)).toArrayBuffer());
+      expect(formatDistinguishedName(fromX509Name(encoded))).toBe(text);
+      expect(formatX509Name(encoded)).toBe(text);
+    }
+  });
+
+  it('rejects attributes it does not support, or a second CN, but still renders them', () => {
     const foreign = new Name('CN=foo, E=admin@example.com');
     expect(() => fromX509Name(foreign)).toThrow(/Unsupported distinguished name attribute "E"/);
     expect(formatX509Name(foreign)).toBe('E=admin@example.com,CN=foo');
-    expect(() => fromX509Name(new Name('CN=a+OU=b'))).toThrow(/Multi-valued RDN/);
-    expect(() => fromX509Name(new Name('OU=a, OU=b'))).toThrow(/OU appears more than once/);
+    expect(() => fromX509Name(new Name('CN=a, CN=b'))).toThrow(/CN appears more than once/);
   });
 });

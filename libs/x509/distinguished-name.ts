@@ -2,20 +2,32 @@ import { Name, type JsonNameParams } from './x509-runtime';
 import { X509EngineError } from './x509-error';
 
 /**
- * The supported attributes, in the order they are encoded into a certificate: X.509 convention,
- * most significant first (country down to common name).
+ * The supported attributes. A name built from fields (DistinguishedNameFields) is encoded in this
+ * order: X.509 convention, most significant first (country down to common name).
  */
 export const DISTINGUISHED_NAME_KEYS = ['C', 'ST', 'L', 'O', 'OU', 'CN'] as const;
 
 export type DistinguishedNameKey = (typeof DISTINGUISHED_NAME_KEYS)[number];
 
-/** A subject or issuer name: at most one value per supported attribute. */
-export type DistinguishedName = { readonly [K in DistinguishedNameKey]?: string };
-
 export interface DistinguishedNameAttribute {
   readonly key: DistinguishedNameKey;
   readonly value: string;
 }
+
+/** One RDN: a single attribute, or several for a multi-valued RDN (`CN=a+OU=b`). */
+export type RelativeDistinguishedName = readonly DistinguishedNameAttribute[];
+
+/**
+ * A subject or issuer name: its RDNs in encoding order (most significant first, as they appear in
+ * the certificate), kept exactly as given so a CSR's or a caller's order survives issuance.
+ * Attributes may repeat (two OUs), except CN, which a name holds at most once.
+ */
+export interface DistinguishedName {
+  readonly rdns: readonly RelativeDistinguishedName[];
+}
+
+/** A name given as fields, at most one value each; encoded in DISTINGUISHED_NAME_KEYS order. */
+export type DistinguishedNameFields = { readonly [K in DistinguishedNameKey]?: string };
 
 export class InvalidDistinguishedNameError extends X509EngineError<'invalid_distinguished_name'> {
   constructor(message: string) {
@@ -42,116 +54,138 @@ const MAX_VALUE_LENGTH: Readonly<Record<DistinguishedNameKey, number>> = {
   CN: 64,
 };
 
-/** RFC 4514 string order: least significant first, the reverse of the encoding order. */
-const STRING_ORDER: readonly DistinguishedNameKey[] = [...DISTINGUISHED_NAME_KEYS].reverse();
-
 const KEYS_BY_NAME = new Map<string, DistinguishedNameKey>(DISTINGUISHED_NAME_KEYS.map((key) => [key, key]));
-const ALLOWED_KEYS_TEXT = STRING_ORDER.join(', ');
+const ALLOWED_KEYS_TEXT = [...DISTINGUISHED_NAME_KEYS].reverse().join(', ');
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
- * Parses `CN=foo,O=Acme\, Inc.,C=US`: components split on unescaped commas, keys case-insensitive,
- * spaces around keys and values ignored, `\x` stands for the character x (so `\,` is a literal comma).
+ * Parses `CN=foo,O=Acme\, Inc.,C=US`. The string is the encoding read backwards (RFC 4514, and
+ * attributes within a multi-valued RDN too, as `openssl -nameopt RFC2253` shows them).
+ * Components split on unescaped commas, the attributes of a multi-valued RDN on unescaped `+`
+ * (`CN=a+OU=b`); keys are case-insensitive, spaces around keys and values ignored, and `\x` stands
+ * for the character x. A `+` not followed by a supported `key=` belongs to the value, so names
+ * stored before `+` was escaped still parse.
  */
 export function parseDistinguishedName(input: string): DistinguishedName {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new InvalidDistinguishedNameError('Distinguished name is empty');
   }
-  const result: Partial<Record<DistinguishedNameKey, string>> = {};
-  splitOnUnescaped(input, ',').forEach((rawComponent, index) => {
+  const rdns = splitOnUnescaped(input, ',').map((rawComponent, index) => {
     const component = rawComponent.trim();
     if (component === '') {
       throw new InvalidDistinguishedNameError(`Distinguished name component ${index + 1} is empty (stray comma?)`);
     }
-    const [rawKey, ...valueParts] = splitOnUnescaped(component, '=');
-    if (valueParts.length === 0) {
-      throw new InvalidDistinguishedNameError(`Distinguished name component "${component}" is not of the form key=value`);
-    }
-    const key = canonicalKey(rawKey.trim());
-    if (result[key] !== undefined) {
-      throw new InvalidDistinguishedNameError(`Distinguished name attribute ${key} appears more than once`);
-    }
-    result[key] = unescapeValue(key, valueParts.join('=').trim());
+    const attributes = attributeTexts(component).map((text) => {
+      const [rawKey, ...valueParts] = splitOnUnescaped(text, '=');
+      if (valueParts.length === 0) {
+        throw new InvalidDistinguishedNameError(`Distinguished name component "${text}" is not of the form key=value`);
+      }
+      const key = canonicalKey(rawKey.trim());
+      return { key, value: unescapeValue(key, valueParts.join('=').trim()) };
+    });
+    return attributes.reverse();
   });
-  return validateDistinguishedName(result);
+  return validateDistinguishedName({ rdns: rdns.reverse() });
 }
 
 /**
- * Checks a structured name and returns its normalised copy (values trimmed, country upper-cased).
- * Rejects unknown keys, empty or over-long values, control characters and a country that is not two letters.
+ * Checks a name and returns its normalised copy (values trimmed, country upper-cased); fields are
+ * turned into RDNs in DISTINGUISHED_NAME_KEYS order. Rejects unknown keys, empty or over-long
+ * values, control characters, a country that is not two letters and a repeated CN.
  */
-export function validateDistinguishedName(name: DistinguishedName): DistinguishedName {
+export function validateDistinguishedName(name: DistinguishedName | DistinguishedNameFields): DistinguishedName {
   if (name === null || typeof name !== 'object') {
     throw new InvalidDistinguishedNameError('Distinguished name must be an object');
   }
-  const result: Partial<Record<DistinguishedNameKey, string>> = {};
-  for (const [rawKey, rawValue] of Object.entries(name)) {
-    if (rawValue === undefined) {
-      continue;
+  const rdns = 'rdns' in name && Array.isArray(name.rdns) ? name.rdns : fieldRdns(name as DistinguishedNameFields);
+  const result = rdns.map((rdn) => {
+    if (!Array.isArray(rdn) || rdn.length === 0) {
+      throw new InvalidDistinguishedNameError('Distinguished name has an empty RDN');
     }
-    const key = KEYS_BY_NAME.get(rawKey);
-    if (key === undefined) {
-      throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${rawKey}"; allowed: ${ALLOWED_KEYS_TEXT}`);
-    }
-    if (typeof rawValue !== 'string') {
-      throw new InvalidDistinguishedNameError(`Distinguished name attribute ${key} must be a string`);
-    }
-    result[key] = validateValue(key, rawValue.trim());
-  }
-  if (Object.keys(result).length === 0) {
+    return rdn.map(({ key: rawKey, value }) => {
+      const key = KEYS_BY_NAME.get(rawKey);
+      if (key === undefined) {
+        throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${rawKey}"; allowed: ${ALLOWED_KEYS_TEXT}`);
+      }
+      if (typeof value !== 'string') {
+        throw new InvalidDistinguishedNameError(`Distinguished name attribute ${key} must be a string`);
+      }
+      return { key, value: validateValue(key, value.trim()) };
+    });
+  });
+  if (result.length === 0) {
     throw new InvalidDistinguishedNameError('Distinguished name has no attributes');
   }
-  return result;
+  if (result.flat().filter(({ key }) => key === 'CN').length > 1) {
+    throw new InvalidDistinguishedNameError('Distinguished name attribute CN appears more than once');
+  }
+  return { rdns: result };
 }
 
-/** The attributes present, in encoding order (C, ST, L, O, OU, CN). */
+function fieldRdns(fields: DistinguishedNameFields): DistinguishedNameAttribute[][] {
+  for (const rawKey of Object.keys(fields)) {
+    if (!KEYS_BY_NAME.has(rawKey)) {
+      throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${rawKey}"; allowed: ${ALLOWED_KEYS_TEXT}`);
+    }
+  }
+  return DISTINGUISHED_NAME_KEYS.flatMap((key) => (fields[key] === undefined ? [] : [[{ key, value: fields[key] }]]));
+}
+
+/** The attributes in encoding order (most significant first), multi-valued RDNs flattened. */
 export function distinguishedNameAttributes(name: DistinguishedName): DistinguishedNameAttribute[] {
-  return DISTINGUISHED_NAME_KEYS.flatMap((key) => {
-    const value = name[key];
-    return value === undefined ? [] : [{ key, value }];
-  });
+  return name.rdns.flat();
 }
 
-/** Renders `CN=foo,O=Acme\, Inc.,C=US` (RFC 4514 order, CN first); the inverse of parseDistinguishedName. */
-export function formatDistinguishedName(name: DistinguishedName): string {
-  return STRING_ORDER.flatMap((key) => {
-    const value = name[key];
-    return value === undefined ? [] : [`${key}=${escapeValue(value)}`];
-  }).join(',');
+/** The name's common name, if it has one. */
+export function commonNameOf(name: DistinguishedName): string | undefined {
+  return distinguishedNameAttributes(name).find(({ key }) => key === 'CN')?.value;
+}
+
+/** The name with its CN replaced in place, or, without one, added as the last (most specific) RDN. */
+export function withCommonName(name: DistinguishedName, commonName: string): DistinguishedName {
+  const replaced = name.rdns.map((rdn) => rdn.map((attribute) => (attribute.key === 'CN' ? { key: 'CN' as const, value: commonName } : attribute)));
+  const rdns = commonNameOf(name) === undefined ? [...replaced, [{ key: 'CN' as const, value: commonName }]] : replaced;
+  return validateDistinguishedName({ rdns });
 }
 
 /**
- * Encodes the name in C, ST, L, O, OU, CN order, one attribute per RDN. The country is a
- * PrintableString (RFC 5280 requires it); everything else is UTF8String so any script round-trips.
+ * Renders `CN=foo,O=Acme\, Inc.,C=US`: the encoding read backwards, multi-valued RDNs joined with
+ * `+` (what `openssl -nameopt RFC2253` prints); the inverse of parseDistinguishedName.
+ */
+export function formatDistinguishedName(name: DistinguishedName): string {
+  return formatRdns(name.rdns.map((rdn) => rdn.map(({ key, value }) => ({ type: key, value }))));
+}
+
+/**
+ * Encodes the RDNs in the name's order. The country is a PrintableString (RFC 5280 requires it);
+ * everything else is UTF8String so any script round-trips.
  */
 export function toX509Name(name: DistinguishedName): Name {
-  const json: JsonNameParams = distinguishedNameAttributes(name).map(({ key, value }) => ({
-    [ATTRIBUTE_OIDS[key]]: [key === 'C' ? { printableString: value } : { utf8String: value }],
-  }));
+  const json: JsonNameParams = name.rdns.map((rdn) => {
+    const entry: Record<string, { printableString?: string; utf8String?: string }[]> = {};
+    for (const { key, value } of rdn) {
+      (entry[ATTRIBUTE_OIDS[key]] ??= []).push(key === 'C' ? { printableString: value } : { utf8String: value });
+    }
+    return entry;
+  });
   return new Name(json);
 }
 
 /**
- * Reads an encoded name back into the structured form. Strict: a name using other attributes,
- * multi-valued RDNs or repeated attributes cannot be represented and is rejected.
+ * Reads an encoded name back, RDN order and multi-valued RDNs kept. Strict: a name using other
+ * attributes cannot be represented and is rejected.
  */
 export function fromX509Name(name: Name): DistinguishedName {
-  const result: Partial<Record<DistinguishedNameKey, string>> = {};
-  for (const rdn of readRdns(name)) {
-    if (rdn.length !== 1) {
-      throw new InvalidDistinguishedNameError(`Multi-valued RDN ${rdn.map(({ type }) => type).join('+')} is not supported`);
-    }
-    const [{ type, value }] = rdn;
-    const key = KEYS_BY_NAME.get(type);
-    if (key === undefined) {
-      throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${type}"; allowed: ${ALLOWED_KEYS_TEXT}`);
-    }
-    if (result[key] !== undefined) {
-      throw new InvalidDistinguishedNameError(`Distinguished name attribute ${key} appears more than once`);
-    }
-    result[key] = value;
-  }
-  return validateDistinguishedName(result);
+  const rdns = readRdns(name).map((rdn) =>
+    rdn.map(({ type, value }) => {
+      const key = KEYS_BY_NAME.get(type);
+      if (key === undefined) {
+        throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${type}"; allowed: ${ALLOWED_KEYS_TEXT}`);
+      }
+      return { key, value };
+    }),
+  );
+  return validateDistinguishedName({ rdns });
 }
 
 /**
@@ -160,9 +194,13 @@ export function fromX509Name(name: Name): DistinguishedName {
  * Used for display of certificates the engine did not necessarily issue.
  */
 export function formatX509Name(name: Name): string {
-  return readRdns(name)
+  return formatRdns(readRdns(name));
+}
+
+function formatRdns(rdns: readonly (readonly RdnAttribute[])[]): string {
+  return [...rdns]
     .reverse()
-    .map((rdn) => rdn.map(({ type, value }) => `${type}=${escapeValue(value)}`).join('+'))
+    .map((rdn) => [...rdn].reverse().map(({ type, value }) => `${type}=${escapeValue(value)}`).join('+'))
     .join(',');
 }
 
@@ -243,5 +281,19 @@ function unescapeValue(key: DistinguishedNameKey, raw: string): string {
 }
 
 function escapeValue(value: string): string {
-  return value.replace(/[\\,]/g, (char) => `\\${char}`);
+  return value.replace(/[\\,+]/g, (char) => `\\${char}`);
+}
+
+/** The `key=value` texts of one component: split on unescaped `+` where a supported key follows. */
+function attributeTexts(component: string): string[] {
+  const texts: string[] = [];
+  for (const part of splitOnUnescaped(component, '+')) {
+    const startsAttribute = /^\s*([A-Za-z]+)\s*=/.exec(part);
+    if (texts.length > 0 && !(startsAttribute && KEYS_BY_NAME.has(startsAttribute[1].toUpperCase()))) {
+      texts[texts.length - 1] += `+${part}`;
+    } else {
+      texts.push(part);
+    }
+  }
+  return texts;
 }

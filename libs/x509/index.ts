@@ -1,13 +1,21 @@
 export { X509EngineError } from './x509-error';
 export {
+  commonNameOf,
   DISTINGUISHED_NAME_KEYS,
   distinguishedNameAttributes,
   formatDistinguishedName,
   InvalidDistinguishedNameError,
   parseDistinguishedName,
   validateDistinguishedName,
+  withCommonName,
 } from './distinguished-name';
-export type { DistinguishedName, DistinguishedNameAttribute, DistinguishedNameKey } from './distinguished-name';
+export type {
+  DistinguishedName,
+  DistinguishedNameAttribute,
+  DistinguishedNameFields,
+  DistinguishedNameKey,
+  RelativeDistinguishedName,
+} from './distinguished-name';
 export {
   describeKeyAlgorithm,
   EC_CURVES,

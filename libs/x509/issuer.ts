@@ -16,6 +16,7 @@ export type IssuanceErrorCode =
   | 'invalid_url'
   | 'root_cannot_have_issuer_urls'
   | 'issuer_not_ca'
+  | 'issuer_expired'
   | 'issuer_path_length_exhausted'
   | 'issuer_key_mismatch'
   | 'invalid_crl_number'

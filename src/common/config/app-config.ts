@@ -10,6 +10,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
+export const ISSUER_EXPIRY_BEHAVIORS = ['truncate', 'err'] as const;
+export type IssuerExpiryBehavior = (typeof ISSUER_EXPIRY_BEHAVIORS)[number];
 
 /** At most `limit` events per sliding window of `windowSeconds`. */
 export interface RateLimit {
@@ -45,6 +47,8 @@ export class AppConfig {
   readonly caCertDays: number;
   readonly certKeySize: RsaKeySize;
   readonly certDays: number;
+  /** A validity reaching past the issuer's notAfter: cut at the issuer's notAfter, or refused (400). */
+  readonly issuerExpiryBehavior: IssuerExpiryBehavior;
   /** Base of the CRL and CA-certificate URLs written into certificates; derived from the request when unset. */
   readonly publicBaseUrl: string | undefined;
   /** How long a CRL is valid (its nextUpdate), in days. */
@@ -127,6 +131,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     caCertDays: r.int('CA_CERT_DAYS', 3650, days),
     certKeySize: keySize('CERT_KEY_SIZE', 2048),
     certDays: r.int('CERT_DAYS', 365, days),
+    issuerExpiryBehavior: r.oneOf('ISSUER_EXPIRY_BEHAVIOR', ISSUER_EXPIRY_BEHAVIORS, 'truncate', (v) => v.toLowerCase()),
     publicBaseUrl: readPublicBaseUrl(r),
     crlValidityDays: r.int('CRL_VALIDITY_DAYS', 7, { min: 1, max: 365 }),
     privateKeyEncryptionKey: readEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_KEY', nodeEnv),

@@ -96,7 +96,8 @@ export class CaDto {
   @ApiProperty() subject_dn: string;
   @ApiProperty({ enum: KEY_TYPES }) key_type: KeyType;
   @ApiProperty({ type: Number, nullable: true }) key_size: number | null;
-  @ApiProperty() valid_days: number;
+  @ApiProperty({ description: "The validity asked for; not_after is earlier when the issuer's not_after comes first" })
+  valid_days: number;
   @ApiProperty({ type: Number, nullable: true }) parent_ca_id: number | null;
   @ApiProperty({ type: Number, nullable: true }) path_length: number | null;
   @ApiProperty({ type: Boolean, nullable: true, description: 'The setting; null means managed' })

@@ -12,7 +12,7 @@ import {
 import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
-import { AppConfig } from '../../common/config/app-config';
+import { AppConfig, type IssuerExpiryBehavior } from '../../common/config/app-config';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
@@ -66,7 +66,7 @@ export class CaService {
     const validDays = dto.valid_days ?? this.config.caCertDays;
     const pathLength = parent ? childPathLength(parent, dto.path_length ?? null) : (dto.path_length ?? null);
     const organizationId = parent ? parent.organizationId : actor.organizationId;
-    if (parent) assertWithinValidity(parent, validDays);
+    if (parent) assertWithinValidity(parent, validDays, this.config.issuerExpiryBehavior);
 
     const keySize = keyType === 'rsa' ? (dto.key_size ?? this.config.caKeySize) : null;
     const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.caKeySize));
@@ -275,7 +275,7 @@ export class CaService {
 }
 
 /** A child's path length must fit under its parent's: at most (and by default) one less. */
-function childPathLength(parent: CertificateAuthorityEntity, requested: number | null): number | null {
+export function childPathLength(parent: CertificateAuthorityEntity, requested: number | null): number | null {
   if (parent.pathLength === null) return requested;
   if (parent.pathLength < 1) {
     throw new InvalidRequestError(
@@ -293,13 +293,16 @@ function childPathLength(parent: CertificateAuthorityEntity, requested: number |
   return requested ?? maximum;
 }
 
-/** A certificate may not outlive its issuer, nor be issued by an expired one. */
-export function assertWithinValidity(issuer: CertificateAuthorityEntity, validDays: number): void {
+/**
+ * An expired CA issues nothing. A validity reaching past the issuer's end is cut there by the engine
+ * (`truncate`) or, with `err`, refused here.
+ */
+export function assertWithinValidity(issuer: CertificateAuthorityEntity, validDays: number, behavior: IssuerExpiryBehavior): void {
   const now = Date.now();
   if (issuer.notAfter.getTime() <= now) {
     throw new InvalidRequestError(`CA ${issuer.id} expired on ${issuer.notAfter.toISOString()}`, 'issuer_expired');
   }
-  if (now + validDays * 86_400_000 > issuer.notAfter.getTime()) {
+  if (behavior === 'err' && now + validDays * 86_400_000 > issuer.notAfter.getTime()) {
     throw new InvalidRequestError(
       `valid_days ${validDays} would outlast the issuing CA ${issuer.id}, which expires on ${issuer.notAfter.toISOString()}`,
       'validity_exceeds_issuer',

@@ -5,8 +5,8 @@ import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { PaginationQueryDto } from '../../common/http/pagination.dto';
 import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
-import { CERTIFICATE_TYPES, CertificateEntity } from './certificate.entity';
-import type { CertificateType } from './certificate.entity';
+import { CERTIFICATE_TYPES, CertificateEntity, LEAF_CERTIFICATE_TYPES } from './certificate.entity';
+import type { CertificateType, LeafCertificateType } from './certificate.entity';
 import { KEY_TYPES } from './key-type';
 import type { KeyType } from './key-type';
 
@@ -58,9 +58,19 @@ export class IssueCertificateDto extends SanFieldsDto {
   @MaxLength(1024)
   subject_dn: string;
 
-  @ApiProperty({ enum: CERTIFICATE_TYPES })
-  @IsIn(CERTIFICATE_TYPES, { message: `certificate_type must be one of ${CERTIFICATE_TYPES.join(', ')} (intermediate CAs are created with POST /cas/)` })
+  @ApiProperty({
+    enum: CERTIFICATE_TYPES,
+    description: 'ca: a CA-constrained certificate (no SANs) issued by this CA, needs can_create_ca; a CA that issues here is made with POST /cas/',
+  })
+  @IsIn(CERTIFICATE_TYPES)
   certificate_type: CertificateType;
+
+  @ApiPropertyOptional({ minimum: 0, description: 'ca type only: basicConstraints pathLen; default and maximum one less than the issuer’s' })
+  @IsOptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(100)
+  path_length?: number;
 
   @ApiPropertyOptional({ enum: KEY_TYPES, default: 'rsa' })
   @IsOptionalNotNull()
@@ -107,9 +117,9 @@ export class SignCsrDto extends SanFieldsDto {
   @MaxLength(255)
   ca_name?: string;
 
-  @ApiProperty({ enum: CERTIFICATE_TYPES })
-  @IsIn(CERTIFICATE_TYPES)
-  certificate_type: CertificateType;
+  @ApiProperty({ enum: LEAF_CERTIFICATE_TYPES })
+  @IsIn(LEAF_CERTIFICATE_TYPES)
+  certificate_type: LeafCertificateType;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 36500, description: 'default CERT_DAYS' })
   @IsOptionalNotNull()
@@ -173,7 +183,8 @@ export class CertificateDto {
   @ApiProperty({ enum: ['server_key', 'csr'], description: 'Where the key came from' }) origin: string;
   @ApiProperty({ enum: KEY_TYPES }) key_type: KeyType;
   @ApiProperty({ type: Number, nullable: true }) key_size: number | null;
-  @ApiProperty() valid_days: number;
+  @ApiProperty({ description: "The validity asked for; not_after is earlier when the issuer's not_after comes first" })
+  valid_days: number;
   @ApiProperty({ enum: ['valid', 'revoked', 'expired'] }) status: CertificateStatus;
   @ApiProperty({ description: 'PEM' }) certificate: string;
   @ApiProperty() serial_number: string;

@@ -14,7 +14,11 @@ import { UserEntity } from '../users/user.entity';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import type { KeyType } from './key-type';
 
-export const CERTIFICATE_TYPES = ['server', 'client', 'dual_purpose'] as const;
+/** End-entity profiles; the only types a CSR can be signed as. */
+export const LEAF_CERTIFICATE_TYPES = ['server', 'client', 'dual_purpose'] as const;
+export type LeafCertificateType = (typeof LEAF_CERTIFICATE_TYPES)[number];
+/** : a CA-constrained certificate issued by a CA, tracked as one of its certificates. */
+export const CERTIFICATE_TYPES = [...LEAF_CERTIFICATE_TYPES, 'ca'] as const;
 export type CertificateType = (typeof CERTIFICATE_TYPES)[number];
 /** Where the key came from: generated here (`server_key`) or the requester's (`csr`). */
 export type CertificateOrigin = 'server_key' | 'csr';
@@ -25,7 +29,7 @@ export type CertificateOrigin = 'server_key' | 'csr';
 @Index('certificates_organization_id_idx', ['organizationId'])
 @Index('certificates_renewed_from_id_idx', ['renewedFromId'])
 @Check('certificates_status_check', `"status" IN ('valid', 'revoked')`)
-@Check('certificates_type_check', `"certificate_type" IN ('server', 'client', 'dual_purpose')`)
+@Check('certificates_type_check', `"certificate_type" IN ('server', 'client', 'dual_purpose', 'ca')`)
 @Check('certificates_origin_check', `"origin" IN ('server_key', 'csr')`)
 export class CertificateEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'certificates_pkey' })

@@ -1,16 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import {
+  buildCaCertificate,
   buildLeafCertificate,
+  commonNameOf,
   exportPrivateKeyPem,
   formatDistinguishedName,
   generateKeyPair,
   normalizeSerialNumber,
   parseCsr,
   parseDistinguishedName,
+  readCertificate,
   resolveSubjectAltNames,
   type CryptoKey,
   type DistinguishedName,
+  withCommonName,
   type X509EngineError,
 } from '@libs/x509';
 import type { Logger } from 'pino';
@@ -19,11 +23,11 @@ import { DataSource, In, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
-import { InvalidRequestError } from '../../common/errors/common-errors';
+import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { AuditService } from '../audit/audit.service';
 import { IssuancePolicyEnforcer } from '../service-accounts/issuance-policy.enforcer';
-import { assertWithinValidity, CaService, issuerUrls } from './ca.service';
+import { assertWithinValidity, CaService, childPathLength, issuerUrls } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity, CertificateOrigin, CertificateType } from './certificate.entity';
 import { IssueCertificateDto, RenewCertificateDto, RevokeCertificateDto, SignCsrDto } from './certificate.dto';
@@ -46,12 +50,14 @@ interface RequestedSans {
   email: string[];
 }
 
-/** Everything needed to sign one leaf certificate. */
+/** Everything needed to sign one certificate: a leaf, or of type `ca` a CA-constrained one. */
 interface LeafRequest {
   ca: CertificateAuthorityEntity;
   subject: DistinguishedName;
   commonName: string;
   type: CertificateType;
+  /** basicConstraints pathLen of a `ca` certificate (null: unconstrained); unused for leaves. */
+  pathLength: number | null;
   validDays: number;
   sans: RequestedSans;
   origin: CertificateOrigin;
@@ -91,18 +97,16 @@ export class CertificateService {
   /** Issues a certificate for a key generated here. */
   async issue(actor: Principal, caId: number, dto: IssueCertificateDto, baseUrl: string): Promise<IssuedLeaf> {
     const ca = await this.caService.findAuthorized(actor, caId, 'can_create_cert');
-    const subject: DistinguishedName = {
-      ...translateX509Error(() => parseDistinguishedName(dto.subject_dn), 'subject_dn'),
-      CN: dto.common_name,
-    };
+    const subject = translateX509Error(() => withCommonName(parseDistinguishedName(dto.subject_dn), dto.common_name), 'subject_dn');
     const keyType = dto.key_type ?? 'rsa';
     if (dto.key_size !== undefined && keyType !== 'rsa') {
       throw new InvalidRequestError('key_size applies to RSA keys only', 'key_size_not_applicable');
     }
     const validDays = dto.valid_days ?? this.config.certDays;
+    const pathLength = this.caCertificatePathLength(actor, ca, dto);
     const sans = resolvedSans(dto.certificate_type, dto.common_name, requestedSans(dto));
     await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: dto.common_name, ...sans, validDays });
-    await this.assertIssuable(ca, validDays);
+    await this.assertIssuable(ca, dto.certificate_type, validDays);
     const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.certKeySize));
     const privateKeyPem = await exportPrivateKeyPem(keys.privateKey);
     const keep = dto.include_private_key ?? true;
@@ -111,6 +115,7 @@ export class CertificateService {
       subject,
       commonName: dto.common_name,
       type: dto.certificate_type,
+      pathLength,
       validDays,
       sans,
       origin: 'server_key',
@@ -135,21 +140,23 @@ export class CertificateService {
         : await this.findByName(actor, dto.ca_name!);
     const csr = await translateX509Error(() => parseCsr(dto.csr), 'csr');
     const base = dto.subject_dn ? translateX509Error(() => parseDistinguishedName(dto.subject_dn!), 'subject_dn') : csr.subjectName;
-    const subject: DistinguishedName = dto.common_name ? { ...base, CN: dto.common_name } : base;
-    if (!subject.CN) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
+    const subject = dto.common_name ? translateX509Error(() => withCommonName(base, dto.common_name!), 'common_name') : base;
+    const commonName = commonNameOf(subject);
+    if (!commonName) throw new InvalidRequestError('No common name in CSR or request', 'common_name_required');
     const validDays = dto.valid_days ?? this.config.certDays;
-    const sans = resolvedSans(dto.certificate_type, subject.CN, {
+    const sans = resolvedSans(dto.certificate_type, commonName, {
       dns: dto.san_dns_names ?? [...csr.sans.dns],
       ip: dto.san_ip_addresses ?? [...csr.sans.ip],
       email: dto.san_email_addresses ?? [...csr.sans.email],
     });
-    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: subject.CN, ...sans, validDays });
-    await this.assertIssuable(ca, validDays);
+    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName, ...sans, validDays });
+    await this.assertIssuable(ca, dto.certificate_type, validDays);
     return this.sign(actor, baseUrl, {
       ca,
       subject,
-      commonName: subject.CN,
+      commonName,
       type: dto.certificate_type,
+      pathLength: null,
       validDays,
       sans,
       origin: 'csr',
@@ -157,7 +164,7 @@ export class CertificateService {
       ...keyDescription(csr.keyAlgorithm),
       storedPrivateKey: null,
       renewedFromId: null,
-      auditDetail: `Signed CSR for '${subject.CN}'`,
+      auditDetail: `Signed CSR for '${commonName}'`,
     });
   }
 
@@ -183,13 +190,14 @@ export class CertificateService {
       email: old.sanEmailAddresses,
       validDays: old.validDays,
     });
-    await this.assertIssuable(ca, old.validDays);
+    await this.assertIssuable(ca, old.certificateType, old.validDays);
     const subject = parseDistinguishedName(old.subjectDn);
     const common = {
       ca,
       subject,
       commonName: old.commonName,
       type: old.certificateType,
+      pathLength: old.certificateType === 'ca' ? readCertificate(old.certificate).pathLength : null,
       validDays: old.validDays,
       sans: { dns: old.sanDnsNames, ip: old.sanIpAddresses, email: old.sanEmailAddresses },
       renewedFromId: old.id,
@@ -315,28 +323,57 @@ export class CertificateService {
     return found[0];
   }
 
-  private async assertIssuable(ca: CertificateAuthorityEntity, validDays: number): Promise<void> {
+  /**
+   * For a `ca` certificate: the caller also needs can_create_ca (it amounts to a sub-CA) and the
+   * path length must fit under the issuer's. Other types take no path length.
+   */
+  private caCertificatePathLength(actor: Principal, ca: CertificateAuthorityEntity, dto: IssueCertificateDto): number | null {
+    if (dto.certificate_type !== 'ca') {
+      if (dto.path_length !== undefined) {
+        throw new InvalidRequestError('path_length applies to certificate_type ca only', 'path_length_not_applicable');
+      }
+      return null;
+    }
+    if (!this.policy.hasCapability(actor, 'can_create_ca')) throw new ForbiddenError();
+    return childPathLength(ca, dto.path_length ?? null);
+  }
+
+  private async assertIssuable(ca: CertificateAuthorityEntity, type: CertificateType, validDays: number): Promise<void> {
+    if (type === 'ca') {
+      assertWithinValidity(ca, validDays, this.config.issuerExpiryBehavior);
+      return;
+    }
     if (ca.allowLeafCerts === false) throw new LeafIssuanceNotAllowedError(ca.id, 'allow_leaf_certs is false');
     if (ca.allowLeafCerts === null && (await this.cas.exists({ where: { parentCaId: ca.id } }))) {
       throw new LeafIssuanceNotAllowedError(ca.id, 'it has sub-CAs; set allow_leaf_certs to true to allow both');
     }
-    assertWithinValidity(ca, validDays);
+    assertWithinValidity(ca, validDays, this.config.issuerExpiryBehavior);
   }
 
   private async sign(actor: Principal, baseUrl: string, request: LeafRequest): Promise<CertificateEntity> {
     const signer = await this.caService.signer(request.ca);
     const issued = await translateX509Error(
       () =>
-        buildLeafCertificate({
-          subject: request.subject,
-          publicKey: request.publicKey,
-          issuerCertificate: request.ca.certificate,
-          issuerPrivateKey: signer.privateKey,
-          validDays: request.validDays,
-          profile: request.type,
-          sans: request.sans,
-          ...issuerUrls(request.ca, baseUrl),
-        }),
+        request.type === 'ca'
+          ? buildCaCertificate({
+              subject: request.subject,
+              publicKey: request.publicKey,
+              signingKey: signer.privateKey,
+              issuer: request.ca.certificate,
+              validDays: request.validDays,
+              pathLength: request.pathLength,
+              ...issuerUrls(request.ca, baseUrl),
+            })
+          : buildLeafCertificate({
+              subject: request.subject,
+              publicKey: request.publicKey,
+              issuerCertificate: request.ca.certificate,
+              issuerPrivateKey: signer.privateKey,
+              validDays: request.validDays,
+              profile: request.type,
+              sans: request.sans,
+              ...issuerUrls(request.ca, baseUrl),
+            }),
       (error) => sanField(error, request.sans),
     );
     return this.dataSource.transaction(async (manager) => {
@@ -388,6 +425,11 @@ function requestedSans(dto: { san_dns_names?: string[]; san_ip_addresses?: strin
  * so a SAN derived from the CN cannot slip past them.
  */
 function resolvedSans(type: CertificateType, commonName: string, requested: RequestedSans): RequestedSans {
+  if (type === 'ca') {
+    const kind = (['dns', 'ip', 'email'] as const).find((key) => requested[key].length > 0);
+    if (kind) throw new InvalidRequestError(`${SAN_FIELDS[kind]}: a CA certificate carries no SANs`, 'ca_certificate_sans');
+    return { dns: [], ip: [], email: [] };
+  }
   const sans = translateX509Error(() => resolveSubjectAltNames(type, commonName, requested), (error) => sanField(error, requested));
   return { dns: [...sans.dns], ip: [...sans.ip], email: [...sans.email] };
 }
