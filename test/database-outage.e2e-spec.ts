@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { ApiClient, ApiResponse, createBootstrapSuperuser, PASSWORD } from './support/api-client';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
@@ -87,5 +88,40 @@ describe('API requests when the database is unavailable', () => {
     for (const { name, response, ms } of results) expectUnavailable(name, response, ms, 8000);
     proxy.blackhole(false);
     await eventuallyAnswers();
+  });
+});
+
+describe('API requests behind a lock another session holds', () => {
+  let testApp: TestApp;
+  let api: ApiClient;
+  let token: string;
+  let locker: Client;
+
+  beforeAll(async () => {
+    testApp = await startTestApp({ env: { DATABASE_LOCK_TIMEOUT_MS: '1000', DATABASE_STATEMENT_TIMEOUT_MS: '3000' } });
+    api = new ApiClient(testApp.baseUrl);
+    token = (await createBootstrapSuperuser(api)).token;
+    locker = new Client({ connectionString: testApp.database.url });
+    await locker.connect();
+  });
+
+  afterAll(async () => {
+    await locker.end();
+    await testApp.close();
+  });
+
+  it('gives up after the lock or statement timeout with 503, and answers again once the lock is gone', async () => {
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+    const started = Date.now();
+    const blocked = await api.get('/users/me', token);
+    const ms = Date.now() - started;
+    await locker.query('ROLLBACK');
+    expect({ status: blocked.status, retryAfter: blocked.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+    expect(ms).toBeLessThan(6000);
+    const deadline = Date.now() + 15000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) status = (await api.get('/users/me', token)).status;
+    expect(status).toBe(200);
   });
 });

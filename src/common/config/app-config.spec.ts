@@ -102,6 +102,12 @@ describe('readConfig', () => {
     expect(problemsOf({ PUBLIC_BASE_URL: 'ftp://pki.example.com' })[0]).toContain('PUBLIC_BASE_URL must be an http(s) URL');
   });
 
+  it('reads the database timeouts, with defaults that end a hung request in seconds', () => {
+    expect(readConfig({}).config.databaseTimeouts).toEqual({ statementMs: 10_000, lockMs: 5000, connectMs: 5000 });
+    expect(readConfig({ DATABASE_LOCK_TIMEOUT_MS: '250' }).config.databaseTimeouts.lockMs).toBe(250);
+    expect(problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_CONNECT_TIMEOUT_MS: 'soon' })).toHaveLength(2);
+  });
+
   it('reports every bad variable at once', () => {
     expect(problemsOf({ PORT: 'x', CERT_DAYS: 'y', ALGORITHM: 'z' })).toHaveLength(3);
   });

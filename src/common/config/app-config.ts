@@ -11,6 +11,13 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
 
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+  /** Waiting for a free pool connection, and opening a new one. */
+  connectMs: number;
+}
+
 /** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
 export type TrustProxy = boolean | number | string[];
 
@@ -52,6 +59,8 @@ export class AppConfig {
   readonly backendCorsOrigins: string[];
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /** Limits on the app's database sessions (not migrations), so a hung database fails requests instead of hanging them. */
+  readonly databaseTimeouts: DatabaseTimeouts;
   readonly dataDir: string;
   readonly embeddedDbPort: number;
   readonly migrateOnStart: boolean;
@@ -120,6 +129,11 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     backendCorsOrigins: readCorsOrigins(r),
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+    databaseTimeouts: {
+      statementMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, { min: 100, max: 3_600_000 }),
+      lockMs: r.int('DATABASE_LOCK_TIMEOUT_MS', 5000, { min: 100, max: 3_600_000 }),
+      connectMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, { min: 100, max: 600_000 }),
+    },
     dataDir: r.string('DATA_DIR', './data'),
     embeddedDbPort: readEmbeddedDbPort(r),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
