@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort, ServerProcess } from './support/server-process';
+import { ApiClient, createBootstrapSuperuser } from './support/api-client';
+import { freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
 
 /** The built server as an operator runs it: `node dist/src/main.js`, configured by environment. */
@@ -73,6 +74,25 @@ describe('server process', () => {
     }
   });
 
+  it('serves the embedded database only on a Unix socket in a 0700 directory under DATA_DIR', async () => {
+    const dataDir = join(workDir, 'data');
+    const port = await freePort();
+    const server = ServerProcess.spawn({ PORT: String(port), DATA_DIR: dataDir }, workDir);
+    try {
+      await server.waitUntilHealthy();
+      expect(listeningTcpPorts(server.pid)).toEqual([port]);
+      const socketDir = join(dataDir, 'run');
+      expect(statSync(socketDir).mode & 0o777).toBe(0o700);
+      expect(readdirSync(socketDir)).toEqual(['.s.PGSQL.5432']);
+      expect(statSync(join(socketDir, '.s.PGSQL.5432')).isSocket()).toBe(true);
+      const api = new ApiClient(server.baseUrl);
+      const root = await createBootstrapSuperuser(api);
+      expect((await api.get('/users/me', root.token)).body).toMatchObject({ username: 'root' });
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+  });
+
   it('runs on the PostgreSQL server named by DATABASE_URL', async () => {
     const database = await createTestDatabase();
     const server = ServerProcess.spawn({ PORT: String(await freePort()), DATABASE_URL: database.url }, workDir);
@@ -98,7 +118,7 @@ describe('server process', () => {
 async function withEmbeddedClient(server: ServerProcess, work: (client: Client) => Promise<void>): Promise<void> {
   const started = server.logEntries().find((entry) => entry.msg === 'embedded PostgreSQL (PGlite) started');
   expect(started).toBeDefined();
-  const client = new Client({ host: String(started!.host), port: Number(started!.port), user: 'postgres', database: 'postgres' });
+  const client = new Client({ host: String(started!.socket_dir), user: 'postgres', database: 'postgres' });
   await client.connect();
   try {
     await work(client);

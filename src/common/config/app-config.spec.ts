@@ -34,7 +34,6 @@ describe('readConfig', () => {
       backendCorsOrigins: [],
       databaseUrl: undefined,
       dataDir: './data',
-      embeddedDbPort: 0,
       migrateOnStart: true,
       logLevel: 'info',
       trustProxy: false,
@@ -74,7 +73,6 @@ describe('readConfig', () => {
     ['BACKEND_CORS_ORIGINS', 'not a url', 'BACKEND_CORS_ORIGINS must list origins'],
     ['BACKEND_CORS_ORIGINS', '["https://a.example", 3]', 'BACKEND_CORS_ORIGINS must be a comma-separated list or a JSON array'],
     ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be true, false, a hop count'],
-    ['EMBEDDED_DB_PORT', '5432', 'EMBEDDED_DB_PORT must not be 5432'],
     ['DATABASE_URL', 'mysql://root@db/x', 'DATABASE_URL must be a postgres:// or postgresql:// URL with a host'],
   ])('rejects %s=%s naming the variable', (name, value, expected) => {
     const lines = problemsOf({ [name]: value });

@@ -62,7 +62,6 @@ export class AppConfig {
   /** Limits on the app's database sessions (not migrations), so a hung database fails requests instead of hanging them. */
   readonly databaseTimeouts: DatabaseTimeouts;
   readonly dataDir: string;
-  readonly embeddedDbPort: number;
   readonly migrateOnStart: boolean;
   readonly logLevel: LogLevel;
   readonly trustProxy: TrustProxy;
@@ -135,7 +134,6 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       connectMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, { min: 100, max: 600_000 }),
     },
     dataDir: r.string('DATA_DIR', './data'),
-    embeddedDbPort: readEmbeddedDbPort(r),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
     trustProxy: readTrustProxy(r),
@@ -236,15 +234,6 @@ function readDatabaseUrl(r: EnvReader): string | undefined {
     return undefined;
   }
   return value;
-}
-
-function readEmbeddedDbPort(r: EnvReader): number {
-  const port = r.int('EMBEDDED_DB_PORT', 0, { min: 0, max: 65535 });
-  if (port === 5432) {
-    r.problem('EMBEDDED_DB_PORT', 'must not be 5432, the port of a real PostgreSQL server (use 0 for a free port)');
-    return 0;
-  }
-  return port;
 }
 
 function readCorsOrigins(r: EnvReader): string[] {
