@@ -83,6 +83,11 @@ export class ServerProcess {
     return this.exited;
   }
 
+  /** Sends a signal without waiting for the exit. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     this.child.kill(signal);
     return this.exited;
