@@ -98,7 +98,7 @@ describe('server process', () => {
     // The database of the run: the PostgreSQL server, or the embedded one (closed last at shutdown).
     const database = process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
     const port = await freePort();
-    const databaseEnv = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
+    const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
     const server = ServerProcess.spawn({ PORT: String(port), ...databaseEnv, SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' }, workDir);
     try {
       await server.waitUntilHealthy();
