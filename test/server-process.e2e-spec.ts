@@ -75,7 +75,7 @@ describe('server process', () => {
     }
   });
 
-  it('serves the embedded database only on a Unix socket in a 0700 directory under DATA_DIR', async () => {
+  it('serves the embedded database only on a Unix socket in a 0700 directory under DATA_DIR, its files owner-only', async () => {
     const dataDir = join(workDir, 'data');
     const port = await freePort();
     const server = ServerProcess.spawn({ PORT: String(port), DATA_DIR: dataDir }, workDir);
@@ -84,6 +84,7 @@ describe('server process', () => {
       expect(listeningTcpPorts(server.pid)).toEqual([port]);
       const socketDir = join(dataDir, 'run');
       expect(statSync(socketDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
       expect(readdirSync(socketDir)).toEqual(['.s.PGSQL.5432']);
       expect(statSync(join(socketDir, '.s.PGSQL.5432')).isSocket()).toBe(true);
       const api = new ApiClient(server.baseUrl);

@@ -37,12 +37,14 @@ export class EmbeddedPostgres {
     const dataDir = resolve(options.dataDir);
     const lock = DataDirLock.acquire(dataDir);
     try {
+      // The database files are as readable as the socket is reachable: both owner-only. mkdir
+      // honours the umask and leaves an existing directory's mode alone, hence the chmod.
       const pgDir = join(dataDir, 'pglite');
-      mkdirSync(pgDir, { recursive: true });
       const socketDir = join(dataDir, 'run');
-      mkdirSync(socketDir, { recursive: true, mode: 0o700 });
-      // mkdir honours the umask and leaves an existing directory's mode alone.
-      chmodSync(socketDir, 0o700);
+      for (const dir of [pgDir, socketDir]) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        chmodSync(dir, 0o700);
+      }
       // The data-directory lock is held, so a socket file here is a dead process's leftover.
       rmSync(join(socketDir, SOCKET_FILE), { force: true });
       const db = await PGlite.create(pgDir);
