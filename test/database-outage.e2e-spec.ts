@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { ApiClient, ApiResponse, createBootstrapSuperuser, PASSWORD } from './support/api-client';
+import { ApiClient, ApiResponse, createBootstrapSuperuser, PASSWORD, readResponse } from './support/api-client';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -42,6 +42,17 @@ describe('API requests when the database is unavailable', () => {
     ['GET /api/v1/users/me', () => api.get('/users/me', token)],
     ['GET /api/v1/cas/', () => api.get('/cas/', token)],
     ['GET /api/dcim/sites/', () => api.request('GET', '/api/dcim/sites/', { headers: { authorization: `Token ${platformToken}` } })],
+    [
+      'POST /graphql/',
+      async () =>
+        readResponse(
+          await fetch(`${testApp.baseUrl}/graphql/`, {
+            method: 'POST',
+            headers: { authorization: `Token ${platformToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ query: '{ site_list { id } }' }),
+          }),
+        ),
+    ],
   ];
 
   async function eventuallyAnswers(): Promise<void> {
@@ -54,10 +65,11 @@ describe('API requests when the database is unavailable', () => {
   }
 
   function expectUnavailable(name: string, response: ApiResponse, ms: number, withinMs: number): void {
-    expect({ name, status: response.status, body: response.body, retryAfter: response.headers.get('retry-after') }).toEqual({
+    const message = name.includes('graphql') ? response.body?.errors?.[0]?.message : response.body?.detail;
+    expect({ name, status: response.status, message, retryAfter: response.headers.get('retry-after') }).toEqual({
       name,
       status: 503,
-      body: { detail: expect.stringMatching(/database is unavailable/i) },
+      message: expect.stringMatching(/database is unavailable/i),
       retryAfter: expect.stringMatching(/^\d+$/),
     });
     expect(ms).toBeLessThan(withinMs);
