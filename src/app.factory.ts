@@ -76,14 +76,19 @@ function configureCors(app: NestExpressApplication, config: AppConfig): void {
 }
 
 /**
- * Stops accepting connections, lets in-flight requests finish, then closes the database pool.
- * Connections that turn idle after their last response are closed at once rather than after the
- * keep-alive timeout, so shutdown takes as long as the slowest request, not five seconds more.
+ * Stops accepting connections, lets in-flight requests finish, then closes the application (and
+ * with it the database pool). The HTTP server is drained first because Nest runs module-destroy
+ * hooks before closing its server, and the GraphQL module's hook (Apollo's drain plugin) destroys
+ * every open connection after a fixed 10 s: in-flight requests would die long before
+ * SHUTDOWN_GRACE_SECONDS. Connections that turn idle after their last response are closed at once
+ * rather than after the keep-alive timeout, so shutdown takes as long as the slowest request.
  */
 export async function closeApp(app: NestExpressApplication): Promise<void> {
   const server = app.getHttpServer() as Server;
   const sweeper = setInterval(() => server.closeIdleConnections(), 50);
   try {
+    // The callback runs once the last connection has ended (at once, with an error, when not listening).
+    await new Promise<void>((resolve) => server.close(() => resolve()));
     await app.close();
   } finally {
     clearInterval(sweeper);

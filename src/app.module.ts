@@ -46,6 +46,7 @@ export class AppModule {
           poolSize: options.database.embedded ? 1 : config.databasePoolSize,
           migrationLock: !options.database.embedded,
           migrateOnStart: config.migrateOnStart,
+          timeouts: config.databaseTimeouts,
           logger,
         }),
         AccessControlModule,

@@ -1,8 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort, ServerProcess } from './support/server-process';
+import { ApiClient, createBootstrapSuperuser } from './support/api-client';
+import { freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
 
 /** The built server as an operator runs it: `node dist/src/main.js`, configured by environment. */
@@ -73,6 +75,56 @@ describe('server process', () => {
     }
   });
 
+  it('serves the embedded database only on a Unix socket in a 0700 directory under DATA_DIR, its files owner-only', async () => {
+    const dataDir = join(workDir, 'data');
+    const port = await freePort();
+    const server = ServerProcess.spawn({ PORT: String(port), DATA_DIR: dataDir }, workDir);
+    try {
+      await server.waitUntilHealthy();
+      expect(listeningTcpPorts(server.pid)).toEqual([port]);
+      const socketDir = join(dataDir, 'run');
+      expect(statSync(socketDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(dataDir, 'pglite')).mode & 0o777).toBe(0o700);
+      expect(readdirSync(socketDir)).toEqual(['.s.PGSQL.5432']);
+      expect(statSync(join(socketDir, '.s.PGSQL.5432')).isSocket()).toBe(true);
+      const api = new ApiClient(server.baseUrl);
+      const root = await createBootstrapSuperuser(api);
+      expect((await api.get('/users/me', root.token)).body).toMatchObject({ username: 'root' });
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+    }
+  });
+
+  it('on SIGTERM refuses new connections, lets an in-flight request finish past 10 s, then exits 0', async () => {
+    // The database of the run: the PostgreSQL server, or the embedded one (closed last at shutdown).
+    const database = process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
+    const port = await freePort();
+    const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
+    const server = ServerProcess.spawn({ PORT: String(port), ...databaseEnv, SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' }, workDir);
+    try {
+      await server.waitUntilHealthy();
+      const root = await createBootstrapSuperuser(new ApiClient(server.baseUrl));
+      const body = JSON.stringify({ name: 'Slow Root', subject_dn: 'CN=Slow Root' });
+      const inFlight = await RawRequest.open(port, 'POST', '/api/v1/cas/', { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' }, body.length);
+      inFlight.write(body.slice(0, 10));
+      await sleep(300);
+      const signalled = Date.now();
+      server.signal('SIGTERM');
+      await sleep(1000);
+      await expect(fetch(`${server.baseUrl}/health/live`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+      await sleep(11_000 - (Date.now() - signalled));
+      inFlight.write(body.slice(10));
+      const response = await inFlight.response();
+      expect(response.status).toBe(201);
+      expect(JSON.parse(response.body)).toMatchObject({ name: 'Slow Root' });
+      expect(await server.waitForExit()).toBe(0);
+      expect(server.logEntries().map((entry) => entry.msg)).toContain('shutdown complete');
+    } finally {
+      await server.stop('SIGKILL');
+      await database?.drop();
+    }
+  }, 60_000);
+
   it('runs on the PostgreSQL server named by DATABASE_URL', async () => {
     const database = await createTestDatabase();
     const server = ServerProcess.spawn({ PORT: String(await freePort()), DATABASE_URL: database.url }, workDir);
@@ -95,10 +147,61 @@ describe('server process', () => {
   });
 });
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/** An HTTP/1.1 request written by hand, so a test can hold its body back while the server shuts down. */
+class RawRequest {
+  private received = '';
+  private readonly closed: Promise<void>;
+
+  private constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => (this.received += chunk.toString('utf8')));
+    this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
+  }
+
+  static async open(port: number, method: string, path: string, headers: Record<string, string>, contentLength: number): Promise<RawRequest> {
+    const socket = createConnection(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const head = Object.entries({ ...headers, host: `127.0.0.1:${port}`, 'content-length': String(contentLength), connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n`);
+    return new RawRequest(socket);
+  }
+
+  write(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Status and body once the server closes the connection (the request asked it to); status 0 for an empty reply. */
+  async response(): Promise<{ status: number; body: string }> {
+    await this.closed;
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(this.received)?.[1] ?? 0);
+    const [, ...rest] = this.received.split('\r\n\r\n');
+    const chunked = /transfer-encoding: chunked/i.test(this.received);
+    const raw = rest.join('\r\n\r\n');
+    return { status, body: chunked ? decodeChunked(raw) : raw };
+  }
+}
+
+function decodeChunked(raw: string): string {
+  let body = '';
+  let rest = raw;
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = Number.parseInt(rest.slice(0, lineEnd), 16);
+    if (!size) return body;
+    body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
+  }
+}
+
 async function withEmbeddedClient(server: ServerProcess, work: (client: Client) => Promise<void>): Promise<void> {
   const started = server.logEntries().find((entry) => entry.msg === 'embedded PostgreSQL (PGlite) started');
   expect(started).toBeDefined();
-  const client = new Client({ host: String(started!.host), port: Number(started!.port), user: 'postgres', database: 'postgres' });
+  const client = new Client({ host: String(started!.socket_dir), user: 'postgres', database: 'postgres' });
   await client.connect();
   try {
     await work(client);

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_SECRET_KEY } from './test-app';
@@ -41,6 +41,10 @@ export class ServerProcess {
     return new ServerProcess(child, port);
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
   }
@@ -79,6 +83,11 @@ export class ServerProcess {
     return this.exited;
   }
 
+  /** Sends a signal without waiting for the exit. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
     this.child.kill(signal);
     return this.exited;
@@ -91,4 +100,26 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** The TCP ports a process listens on (Linux: its socket inodes matched against /proc/net/tcp{,6}). */
+export function listeningTcpPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]);
+    } catch {
+      // the descriptor closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // fields: sl local_address rem_address st ... inode; st 0A is LISTEN
+      if (fields[3] === '0A' && inodes.has(fields[9])) ports.add(Number.parseInt(fields[1].split(':')[1], 16));
+    }
+  }
+  return [...ports].sort((a, b) => a - b);
 }

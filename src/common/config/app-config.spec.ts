@@ -40,7 +40,6 @@ describe('readConfig', () => {
       backendCorsOrigins: [],
       databaseUrl: undefined,
       dataDir: './data',
-      embeddedDbPort: 0,
       migrateOnStart: true,
       logLevel: 'info',
       trustProxy: false,
@@ -81,7 +80,6 @@ describe('readConfig', () => {
     ['BACKEND_CORS_ORIGINS', 'not a url', 'BACKEND_CORS_ORIGINS must list origins'],
     ['BACKEND_CORS_ORIGINS', '["https://a.example", 3]', 'BACKEND_CORS_ORIGINS must be a comma-separated list or a JSON array'],
     ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be true, false, a hop count'],
-    ['EMBEDDED_DB_PORT', '5432', 'EMBEDDED_DB_PORT must not be 5432'],
     ['DATABASE_URL', 'mysql://root@db/x', 'DATABASE_URL must be a postgres:// or postgresql:// URL with a host'],
     ['AUTH_ADDRESS_RATE_LIMIT', '20', 'AUTH_ADDRESS_RATE_LIMIT must look like 5/minute'],
     ['AUTH_USERNAME_RATE_LIMIT', '0/hour', 'AUTH_USERNAME_RATE_LIMIT must look like 5/minute'],
@@ -110,6 +108,12 @@ describe('readConfig', () => {
   it('reads PUBLIC_BASE_URL without its trailing slash and rejects other schemes', () => {
     expect(readConfig({ PUBLIC_BASE_URL: 'https://pki.example.com/' }).config.publicBaseUrl).toBe('https://pki.example.com');
     expect(problemsOf({ PUBLIC_BASE_URL: 'ftp://pki.example.com' })[0]).toContain('PUBLIC_BASE_URL must be an http(s) URL');
+  });
+
+  it('reads the database timeouts, with defaults that end a hung request in seconds', () => {
+    expect(readConfig({}).config.databaseTimeouts).toEqual({ statementMs: 10_000, lockMs: 5000, connectMs: 5000 });
+    expect(readConfig({ DATABASE_LOCK_TIMEOUT_MS: '250' }).config.databaseTimeouts.lockMs).toBe(250);
+    expect(problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_CONNECT_TIMEOUT_MS: 'soon' })).toHaveLength(2);
   });
 
   it('reports every bad variable at once', () => {

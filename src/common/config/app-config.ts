@@ -19,6 +19,13 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
+export interface DatabaseTimeouts {
+  statementMs: number;
+  lockMs: number;
+  /** Waiting for a free pool connection, and opening a new one. */
+  connectMs: number;
+}
+
 /** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
 export type TrustProxy = boolean | number | string[];
 
@@ -73,8 +80,9 @@ export class AppConfig {
   readonly backendCorsOrigins: string[];
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /** Limits on the app's database sessions (not migrations), so a hung database fails requests instead of hanging them. */
+  readonly databaseTimeouts: DatabaseTimeouts;
   readonly dataDir: string;
-  readonly embeddedDbPort: number;
   readonly migrateOnStart: boolean;
   readonly logLevel: LogLevel;
   readonly trustProxy: TrustProxy;
@@ -149,8 +157,12 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     backendCorsOrigins: readCorsOrigins(r),
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
+    databaseTimeouts: {
+      statementMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, { min: 100, max: 3_600_000 }),
+      lockMs: r.int('DATABASE_LOCK_TIMEOUT_MS', 5000, { min: 100, max: 3_600_000 }),
+      connectMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, { min: 100, max: 600_000 }),
+    },
     dataDir: r.string('DATA_DIR', './data'),
-    embeddedDbPort: readEmbeddedDbPort(r),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
     trustProxy: readTrustProxy(r),
@@ -256,15 +268,6 @@ function readDatabaseUrl(r: EnvReader): string | undefined {
     return undefined;
   }
   return value;
-}
-
-function readEmbeddedDbPort(r: EnvReader): number {
-  const port = r.int('EMBEDDED_DB_PORT', 0, { min: 0, max: 65535 });
-  if (port === 5432) {
-    r.problem('EMBEDDED_DB_PORT', 'must not be 5432, the port of a real PostgreSQL server (use 0 for a free port)');
-    return 0;
-  }
-  return port;
 }
 
 function readCorsOrigins(r: EnvReader): string[] {

@@ -1,16 +1,24 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
+import type { DatabaseTimeouts } from '../config/app-config';
 
-/** How long a request waits for a pool connection before failing, rather than hanging forever. */
+/** How long tools and migrations wait for a connection before failing, rather than hanging forever. */
 const CONNECTION_TIMEOUT_MS = 5000;
+
+/**
+ * How much longer than the statement timeout the client waits for any answer: the server's own
+ * timeout normally fires first; this one covers a server that has stopped answering altogether.
+ */
+const READ_TIMEOUT_MARGIN_MS = 2000;
 
 /**
  * TypeORM settings shared by the app, the migration command and the test harness, so every path
  * runs the same SQL on the same schema. `synchronize` is never on: migrations own the schema.
  * `gen_random_uuid()` (core since PostgreSQL 13, present in PGlite) replaces uuid-ossp, and
- * extensions are never installed implicitly.
+ * extensions are never installed implicitly. `timeouts` are given for the app's own pool only: a
+ * migration may rightly run longer than any request.
  */
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize: number, timeouts?: DatabaseTimeouts): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -23,6 +31,16 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     installExtensions: false,
     logging: false,
     // keepAlive lets the OS notice a peer that vanished without closing the connection.
-    extra: { max: poolSize, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS, keepAlive: true },
+    extra: { max: poolSize, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS, keepAlive: true, ...(timeouts && sessionTimeouts(timeouts)) },
+  };
+}
+
+/** pg settings: server-side statement and lock timeouts, a client-side read timeout, the acquire timeout. */
+function sessionTimeouts(timeouts: DatabaseTimeouts): Record<string, number> {
+  return {
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
+    connectionTimeoutMillis: timeouts.connectMs,
   };
 }

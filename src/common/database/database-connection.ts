@@ -16,12 +16,11 @@ export async function openDatabaseConnection(config: AppConfig, logger: Logger):
   }
   const embedded = await EmbeddedPostgres.start({
     dataDir: config.dataDir,
-    port: config.embeddedDbPort,
     // Headroom over the pool for the migration lock holder and ad-hoc psql sessions.
     maxConnections: config.databasePoolSize + 5,
   });
   logger.info(
-    { data_dir: config.dataDir, host: embedded.host, port: embedded.port },
+    { data_dir: config.dataDir, socket_dir: embedded.socketDir },
     'embedded PostgreSQL (PGlite) started',
   );
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };

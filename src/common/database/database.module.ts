@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import type { DatabaseTimeouts } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { runPendingMigrations } from './migration-runner';
 
@@ -11,10 +12,14 @@ export interface DatabaseModuleOptions {
   migrateOnStart: boolean;
   /** Take the advisory lock while migrating (pointless, and a second connection, on embedded PGlite). */
   migrationLock: boolean;
+  timeouts: DatabaseTimeouts;
   logger: Logger;
 }
 
-/** The TypeORM connection; pending migrations are applied before any other module can query. */
+/**
+ * The TypeORM connection; pending migrations are applied before any other module can query, on a
+ * connection of their own that has none of the request timeouts.
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
@@ -23,21 +28,28 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(options.url, options.poolSize),
+            ...dataSourceOptions(options.url, options.poolSize, options.timeouts),
             autoLoadEntities: true,
             retryAttempts: 3,
             retryDelay: 2000,
           }),
           dataSourceFactory: async (typeOrmOptions) => {
-            const dataSource = await new DataSource(typeOrmOptions!).initialize();
-            if (options.migrateOnStart) {
-              const applied = await runPendingMigrations(dataSource, { lock: options.migrationLock });
-              if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrations applied');
-            }
-            return dataSource;
+            if (options.migrateOnStart) await migrate(options);
+            return new DataSource(typeOrmOptions!).initialize();
           },
         }),
       ],
     };
+  }
+}
+
+async function migrate(options: DatabaseModuleOptions): Promise<void> {
+  // The advisory lock holds a connection of its own while the migrations run on another.
+  const dataSource = await new DataSource(dataSourceOptions(options.url, options.migrationLock ? 2 : 1)).initialize();
+  try {
+    const applied = await runPendingMigrations(dataSource, { lock: options.migrationLock });
+    if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrations applied');
+  } finally {
+    await dataSource.destroy();
   }
 }

@@ -78,3 +78,16 @@ export class TooManyRequestsError extends DomainError {
     return { 'Retry-After': String(this.retryAfterSeconds) };
   }
 }
+
+/** The database refused, dropped or did not answer in time: the request may succeed when retried. */
+export class DatabaseUnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+
+  constructor(readonly retryAfterSeconds = 5) {
+    super('database_unavailable', 'The database is unavailable; try again shortly');
+  }
+
+  override headers(): Record<string, string> {
+    return { 'Retry-After': String(this.retryAfterSeconds) };
+  }
+}

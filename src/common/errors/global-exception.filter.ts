@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { QueryFailedError } from 'typeorm';
+import { DatabaseUnavailableError } from './common-errors';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError, ErrorDetail, ErrorKind } from './domain-error';
 
 const STATUS_BY_KIND: Record<ErrorKind, number> = {
@@ -51,8 +53,9 @@ function isPlatformPath(path: string, apiV1Prefix: string): boolean {
 
 /**
  * The one place where errors become HTTP responses: `{"detail": …}` with the status the error's kind
- * maps to. Anything unexpected is logged (with the request id, via the logger) and answered as a bare
- * 500, so no stack trace, SQL or internal message ever reaches a client.
+ * maps to. A database that is down or does not answer is a 503 with Retry-After. Anything unexpected
+ * is logged (with the request id, via the logger) and answered as a bare 500, so no stack trace, SQL
+ * or internal message ever reaches a client.
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
@@ -92,6 +95,10 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (isBodyParserError(exception)) {
       const detail = BODY_PARSER_MESSAGES[exception.type] ?? 'Malformed request body';
       return { status: exception.status, detail, headers: {} };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn({ err: exception }, 'database unavailable');
+      return this.toErrorResponse(new DatabaseUnavailableError());
     }
     if (exception instanceof QueryFailedError) {
       const code = (exception.driverError as { code?: string } | undefined)?.code;

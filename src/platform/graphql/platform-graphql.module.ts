@@ -1,3 +1,4 @@
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -6,6 +7,8 @@ import { GraphQLError } from 'graphql';
 import { DataSource } from 'typeorm';
 import type { AuthenticatedRequest } from '../../common/auth/current-principal.decorator';
 import { PlatformAccessDenied, PlatformAuthenticator } from '../../common/auth/platform-authenticator';
+import { DatabaseUnavailableError } from '../../common/errors/common-errors';
+import { isDatabaseUnavailable } from '../../common/errors/database-unavailable';
 import { AuthModule } from '../../modules/auth/auth.module';
 import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { ResourceService } from '../framework/resource/resource.service';
@@ -43,12 +46,18 @@ export class PlatformGraphqlModule {
             graphiql: false,
             introspection: true,
             includeStacktraceInErrorResponses: false,
+            // A resolver's database failure keeps its partial-data 200, but says what happened without internals.
+            formatError: (formatted, error) =>
+              isDatabaseUnavailable(unwrapResolverError(error))
+                ? { message: new DatabaseUnavailableError().message, path: formatted.path, extensions: { code: 'SERVICE_UNAVAILABLE' } }
+                : formatted,
             validationRules: [maxDepthRule(MAX_DEPTH), maxComplexityRule(MAX_COMPLEXITY, NESTED_LIST_SIZE)],
             context: async ({ req }: { req: Request }): Promise<GraphqlContext> => {
               const request = req as AuthenticatedRequest;
               try {
                 request.principal ??= await authenticator.authenticate(req.header('authorization'), 'GET');
               } catch (error) {
+                if (isDatabaseUnavailable(error)) throw databaseUnavailableGraphqlError();
                 if (!(error instanceof PlatformAccessDenied)) throw error;
                 // Apollo turns this into an HTTP 403 with a GraphQL error body.
                 throw new GraphQLError(error.message, { extensions: { code: 'FORBIDDEN', http: { status: 403 } } });
@@ -61,4 +70,12 @@ export class PlatformGraphqlModule {
       controllers: [GraphqlExplorerController],
     };
   }
+}
+
+/** The REST API's 503 for a database that is down or does not answer, as Apollo's HTTP error. */
+function databaseUnavailableGraphqlError(): GraphQLError {
+  const unavailable = new DatabaseUnavailableError();
+  return new GraphQLError(unavailable.message, {
+    extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503, headers: new Map(Object.entries(unavailable.headers())) } },
+  });
 }
