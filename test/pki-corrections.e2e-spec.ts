@@ -1,39 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
-import { ApiClient, createBootstrapSuperuser, Fixture, PASSWORD } from './support/api-client';
-import { OpensslWorkspace } from './support/openssl';
-import { startTestApp, TestApp } from './support/test-app';
+import { ApiClient, Fixture, PASSWORD } from './support/api-client';
+import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
+import type { TestApp } from './support/test-app';
 
 /** Corrections from issue 12: validity capped at the issuer's, subject order kept, mixed-key CRLs, the `ca` type. */
 describe('PKI corrections', () => {
+  let pki: OpensslPki;
   let testApp: TestApp;
   let api: ApiClient;
   let root: Fixture;
   let ssl: OpensslWorkspace;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { CA_KEY_SIZE: '2048', PUBLIC_BASE_URL: 'http://pki.test' } });
-    api = new ApiClient(testApp.baseUrl);
-    root = await createBootstrapSuperuser(api);
-    ssl = new OpensslWorkspace();
+    pki = await startOpensslPki();
+    ({ testApp, api, root, ssl } = pki);
   });
 
-  afterAll(async () => {
-    ssl.dispose();
-    await testApp.close();
-  });
-
-  async function createCa(body: object): Promise<any> {
-    const response = await api.post('/cas/', body, root.token);
-    expect(response.status).toBe(201);
-    return response.body;
-  }
-
-  async function issue(caId: number, body: object): Promise<any> {
-    const response = await api.post(`/certificates/?ca_id=${caId}`, body, root.token);
-    expect(response.status).toBe(201);
-    return response.body;
-  }
+  afterAll(() => pki.close());
 
   /** The notAfter openssl reads from a PEM certificate. */
   function opensslNotAfter(name: string, pem: string): Date {
@@ -43,8 +27,8 @@ describe('PKI corrections', () => {
 
   describe('validity capped at the issuer’s (ISSUER_EXPIRY_BEHAVIOR=truncate, the default)', () => {
     it('creates a root and an intermediate both with default options; the intermediate ends with the root', async () => {
-      const rootCa = await createCa({ name: 'Default Root', subject_dn: 'CN=Default Root' });
-      const intermediate = await createCa({ name: 'Default Issuing', subject_dn: 'CN=Default Issuing', parent_ca_id: rootCa.id });
+      const rootCa = await pki.createCa({ name: 'Default Root', subject_dn: 'CN=Default Root' });
+      const intermediate = await pki.createCa({ name: 'Default Issuing', subject_dn: 'CN=Default Issuing', parent_ca_id: rootCa.id });
       expect(intermediate.not_after).toBe(rootCa.not_after);
       expect(opensslNotAfter('default-inter.pem', intermediate.certificate).toISOString()).toBe(rootCa.not_after);
       expect(intermediate.valid_days).toBe(3650);
@@ -53,8 +37,8 @@ describe('PKI corrections', () => {
     });
 
     it('caps a leaf, a signed CSR and a renewal at a short-lived CA’s end, and keeps the requested valid_days', async () => {
-      const ca = await createCa({ name: 'Short Root', subject_dn: 'CN=Short Root', key_type: 'ecdsa-p256', valid_days: 30 });
-      const leaf = await issue(ca.id, { common_name: 'short.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256', valid_days: 365 });
+      const ca = await pki.createCa({ name: 'Short Root', subject_dn: 'CN=Short Root', key_type: 'ecdsa-p256', valid_days: 30 });
+      const leaf = await pki.issue(ca.id, { common_name: 'short.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256', valid_days: 365 });
       expect(leaf.not_after).toBe(ca.not_after);
       expect(leaf.valid_days).toBe(365);
       expect(opensslNotAfter('short-leaf.pem', leaf.certificate).toISOString()).toBe(ca.not_after);
@@ -72,13 +56,13 @@ describe('PKI corrections', () => {
     });
 
     it('keeps a validity that fits inside the issuer’s exact', async () => {
-      const ca = await createCa({ name: 'Fitting Root', subject_dn: 'CN=Fitting Root', key_type: 'ecdsa-p256' });
-      const leaf = await issue(ca.id, { common_name: 'fits.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256', valid_days: 90 });
+      const ca = await pki.createCa({ name: 'Fitting Root', subject_dn: 'CN=Fitting Root', key_type: 'ecdsa-p256' });
+      const leaf = await pki.issue(ca.id, { common_name: 'fits.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256', valid_days: 90 });
       expect(new Date(leaf.not_after).getTime() - new Date(leaf.not_before).getTime()).toBe(90 * 86_400_000);
     });
 
     it('still refuses to issue from an expired CA (400)', async () => {
-      const ca = await createCa({ name: 'Expired Root', subject_dn: 'CN=Expired Root', key_type: 'ecdsa-p256' });
+      const ca = await pki.createCa({ name: 'Expired Root', subject_dn: 'CN=Expired Root', key_type: 'ecdsa-p256' });
       const db = new Client({ connectionString: testApp.database.url });
       await db.connect();
       try {
@@ -98,7 +82,7 @@ describe('PKI corrections', () => {
     let signingCa: any;
 
     beforeAll(async () => {
-      signingCa = await createCa({ name: 'Order Root', subject_dn: 'CN=Order Root,O=Test', key_type: 'ecdsa-p256' });
+      signingCa = await pki.createCa({ name: 'Order Root', subject_dn: 'CN=Order Root,O=Test', key_type: 'ecdsa-p256' });
       ssl.write('order-root.pem', signingCa.certificate);
     });
 
@@ -139,7 +123,7 @@ describe('PKI corrections', () => {
       ssl.write('given.pem', signed.body.certificate);
       expect(rfc2253('x509', 'given.pem')).toBe('subject=O=Example,CN=api.example.com,C=US');
 
-      const issued = await issue(signingCa.id, { common_name: 'svc.example.com', subject_dn: 'OU=Ops+O=Example,C=US', certificate_type: 'server', key_type: 'ecdsa-p256' });
+      const issued = await pki.issue(signingCa.id, { common_name: 'svc.example.com', subject_dn: 'OU=Ops+O=Example,C=US', certificate_type: 'server', key_type: 'ecdsa-p256' });
       ssl.write('issued.pem', issued.certificate);
       expect(rfc2253('x509', 'issued.pem')).toBe('subject=CN=svc.example.com,OU=Ops+O=Example,C=US');
       const renewed = await api.post(`/certificates/${issued.id}/renew`, {}, root.token);
@@ -155,7 +139,7 @@ describe('PKI corrections', () => {
 
     beforeAll(async () => {
       for (const keyType of KEY_TYPES) {
-        const rootCa = await createCa({ name: `Mixed ${keyType} Root`, subject_dn: `CN=Mixed ${keyType} Root`, key_type: keyType });
+        const rootCa = await pki.createCa({ name: `Mixed ${keyType} Root`, subject_dn: `CN=Mixed ${keyType} Root`, key_type: keyType });
         roots.set(keyType, rootCa);
         ssl.write(`mixed-${keyType}-root.pem`, rootCa.certificate);
       }
@@ -166,8 +150,8 @@ describe('PKI corrections', () => {
       async (parentType, childType) => {
         const rootCa = roots.get(parentType);
         const name = `mixed-${parentType}-${childType}`;
-        const intermediate = await createCa({ name, subject_dn: `CN=${name}`, key_type: childType, parent_ca_id: rootCa.id, allow_leaf_certs: true });
-        const leaf = await issue(intermediate.id, { common_name: `${name}.example.com`, subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
+        const intermediate = await pki.createCa({ name, subject_dn: `CN=${name}`, key_type: childType, parent_ca_id: rootCa.id, allow_leaf_certs: true });
+        const leaf = await pki.issue(intermediate.id, { common_name: `${name}.example.com`, subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
         const revoked = await api.post(`/certificates/${leaf.id}/revoke`, { reason: 'keyCompromise' }, root.token);
         expect(revoked.status).toBe(200);
         expect(testApp.logs.text()).not.toContain('CRL rebuild after revocation failed');
@@ -197,8 +181,8 @@ describe('PKI corrections', () => {
     let subCa: any;
 
     beforeAll(async () => {
-      issuingRoot = await createCa({ name: 'CA-type Root', subject_dn: 'CN=CA-type Root,O=Test', key_type: 'ecdsa-p256', path_length: 2 });
-      subCa = await issue(issuingRoot.id, { common_name: 'Issued Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' });
+      issuingRoot = await pki.createCa({ name: 'CA-type Root', subject_dn: 'CN=CA-type Root,O=Test', key_type: 'ecdsa-p256', path_length: 2 });
+      subCa = await pki.issue(issuingRoot.id, { common_name: 'Issued Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' });
       ssl.write('ca-type-root.pem', issuingRoot.certificate);
       ssl.write('ca-type-sub.pem', subCa.certificate);
       ssl.write('ca-type-sub.key', subCa.private_key);
@@ -238,7 +222,7 @@ describe('PKI corrections', () => {
     });
 
     it('takes a path length within the issuer’s and refuses one beyond it, SANs, or an issuer with path length 0', async () => {
-      const shallow = await issue(issuingRoot.id, { common_name: 'Shallow Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256', path_length: 0 });
+      const shallow = await pki.issue(issuingRoot.id, { common_name: 'Shallow Sub CA', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256', path_length: 0 });
       ssl.write('ca-type-shallow.pem', shallow.certificate);
       expect(ssl.run('x509', '-in', 'ca-type-shallow.pem', '-noout', '-text').output).toMatch(/CA:TRUE, pathlen:0/);
       const renewed = await api.post(`/certificates/${shallow.id}/renew`, {}, root.token);
@@ -255,7 +239,7 @@ describe('PKI corrections', () => {
       const leafPath = await api.post(`/certificates/?ca_id=${issuingRoot.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', path_length: 0 }, root.token);
       expect(leafPath.status).toBe(400);
 
-      const endOfPath = await createCa({ name: 'Path Zero', subject_dn: 'CN=Path Zero', key_type: 'ecdsa-p256', path_length: 0 });
+      const endOfPath = await pki.createCa({ name: 'Path Zero', subject_dn: 'CN=Path Zero', key_type: 'ecdsa-p256', path_length: 0 });
       const refused = await api.post(`/certificates/?ca_id=${endOfPath.id}`, { common_name: 'Not Allowed', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' }, root.token);
       expect(refused.status).toBe(400);
       expect(refused.body.detail).toMatch(/does not allow sub-CAs/);
@@ -270,7 +254,7 @@ describe('PKI corrections', () => {
       );
       expect(user.status).toBe(201);
       const token = await api.token('certonly', PASSWORD);
-      const orgCa = await createCa({ name: 'CA-type Org Root', subject_dn: 'CN=CA-type Org Root', key_type: 'ecdsa-p256' });
+      const orgCa = await pki.createCa({ name: 'CA-type Org Root', subject_dn: 'CN=CA-type Org Root', key_type: 'ecdsa-p256' });
       expect((await api.patch(`/cas/${orgCa.id}`, { organization_id: org.body.id }, root.token)).status).toBe(200);
       const refused = await api.post(`/certificates/?ca_id=${orgCa.id}`, { common_name: 'Sub', subject_dn: 'O=Test', certificate_type: 'ca', key_type: 'ecdsa-p256' }, token);
       expect(refused.status).toBe(403);
@@ -286,29 +270,23 @@ describe('PKI corrections', () => {
   });
 
   describe('with ISSUER_EXPIRY_BEHAVIOR=err', () => {
-    let strictApp: TestApp;
-    let strictApi: ApiClient;
-    let strictRoot: Fixture;
+    let strict: OpensslPki;
 
     beforeAll(async () => {
-      strictApp = await startTestApp({ env: { ISSUER_EXPIRY_BEHAVIOR: 'err' } });
-      strictApi = new ApiClient(strictApp.baseUrl);
-      strictRoot = await createBootstrapSuperuser(strictApi);
+      strict = await startOpensslPki({ ISSUER_EXPIRY_BEHAVIOR: 'err' });
     });
 
-    afterAll(async () => {
-      await strictApp.close();
-    });
+    afterAll(() => strict.close());
 
     it('refuses a child that would outlast its issuer, and accepts one that fits', async () => {
-      const parent = await strictApi.post('/cas/', { name: 'Strict Root', subject_dn: 'CN=Strict Root', key_type: 'ecdsa-p256', valid_days: 100 }, strictRoot.token);
+      const parent = await strict.api.post('/cas/', { name: 'Strict Root', subject_dn: 'CN=Strict Root', key_type: 'ecdsa-p256', valid_days: 100 }, strict.root.token);
       expect(parent.status).toBe(201);
-      const child = await strictApi.post('/cas/', { name: 'Strict Child', subject_dn: 'CN=Strict Child', key_type: 'ecdsa-p256', parent_ca_id: parent.body.id }, strictRoot.token);
+      const child = await strict.api.post('/cas/', { name: 'Strict Child', subject_dn: 'CN=Strict Child', key_type: 'ecdsa-p256', parent_ca_id: parent.body.id }, strict.root.token);
       expect(child.status).toBe(400);
       expect(child.body.detail).toMatch(/valid_days 3650 would outlast the issuing CA/);
-      const leaf = await strictApi.post(`/certificates/?ca_id=${parent.body.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', valid_days: 101 }, strictRoot.token);
+      const leaf = await strict.api.post(`/certificates/?ca_id=${parent.body.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', valid_days: 101 }, strict.root.token);
       expect(leaf.status).toBe(400);
-      const fits = await strictApi.post(`/certificates/?ca_id=${parent.body.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', valid_days: 99 }, strictRoot.token);
+      const fits = await strict.api.post(`/certificates/?ca_id=${parent.body.id}`, { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server', valid_days: 99 }, strict.root.token);
       expect(fits.status).toBe(201);
     });
   });

@@ -1,38 +1,22 @@
 import { Client } from 'pg';
-import { ApiClient, createBootstrapSuperuser, Fixture } from './support/api-client';
-import { OpensslWorkspace } from './support/openssl';
-import { startTestApp, TestApp } from './support/test-app';
+import { ApiClient, Fixture } from './support/api-client';
+import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
+import type { TestApp } from './support/test-app';
 
 /** What openssl says about the certificates and CRLs the service issues. */
 describe('PKI output verified by openssl', () => {
+  let pki: OpensslPki;
   let testApp: TestApp;
   let api: ApiClient;
   let root: Fixture;
   let ssl: OpensslWorkspace;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { CA_KEY_SIZE: '2048', PUBLIC_BASE_URL: 'http://pki.test' } });
-    api = new ApiClient(testApp.baseUrl);
-    root = await createBootstrapSuperuser(api);
-    ssl = new OpensslWorkspace();
+    pki = await startOpensslPki();
+    ({ testApp, api, root, ssl } = pki);
   });
 
-  afterAll(async () => {
-    ssl.dispose();
-    await testApp.close();
-  });
-
-  async function createCa(body: object): Promise<any> {
-    const response = await api.post('/cas/', body, root.token);
-    expect(response.status).toBe(201);
-    return response.body;
-  }
-
-  async function issue(caId: number, body: object): Promise<any> {
-    const response = await api.post(`/certificates/?ca_id=${caId}`, body, root.token);
-    expect(response.status).toBe(201);
-    return response.body;
-  }
+  afterAll(() => pki.close());
 
   describe.each([
     ['RSA', 'rsa'],
@@ -45,15 +29,15 @@ describe('PKI output verified by openssl', () => {
     let leaf: any;
 
     beforeAll(async () => {
-      rootCa = await createCa({ name: `${label} Root`, subject_dn: `CN=${label} Root,O=Test,C=US`, key_type: keyType });
-      intermediate = await createCa({
+      rootCa = await pki.createCa({ name: `${label} Root`, subject_dn: `CN=${label} Root,O=Test,C=US`, key_type: keyType });
+      intermediate = await pki.createCa({
         name: `${label} Issuing`,
         subject_dn: `CN=${label} Issuing,O=Test,C=US`,
         key_type: keyType,
         parent_ca_id: rootCa.id,
         valid_days: 1000,
       });
-      leaf = await issue(intermediate.id, {
+      leaf = await pki.issue(intermediate.id, {
         common_name: `${keyType}.example.com`,
         subject_dn: 'O=Test,C=US',
         certificate_type: 'server',
@@ -100,9 +84,9 @@ describe('PKI output verified by openssl', () => {
   });
 
   it('publishes a signed CRL listing revoked serials with reasons, and openssl rejects the revoked leaf', async () => {
-    const ca = await createCa({ name: 'CRL Root', subject_dn: 'CN=CRL Root,O=Test', key_type: 'ecdsa-p256' });
-    const revoked = await issue(ca.id, { common_name: 'gone.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
-    const kept = await issue(ca.id, { common_name: 'kept.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
+    const ca = await pki.createCa({ name: 'CRL Root', subject_dn: 'CN=CRL Root,O=Test', key_type: 'ecdsa-p256' });
+    const revoked = await pki.issue(ca.id, { common_name: 'gone.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
+    const kept = await pki.issue(ca.id, { common_name: 'kept.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
     const revoke = await api.post(`/certificates/${revoked.id}/revoke`, { reason: 'key_compromise' }, root.token);
     expect(revoke.status).toBe(200);
     expect(revoke.body).toMatchObject({ status: 'revoked', revocation_reason: 'key_compromise' });
@@ -133,20 +117,20 @@ describe('PKI output verified by openssl', () => {
   });
 
   it('increases the CRL number with every rebuild', async () => {
-    const ca = await createCa({ name: 'Numbering Root', subject_dn: 'CN=Numbering Root', key_type: 'ed25519' });
+    const ca = await pki.createCa({ name: 'Numbering Root', subject_dn: 'CN=Numbering Root', key_type: 'ed25519' });
     const crlNumber = async () => {
       ssl.write('n.der', Buffer.from(await (await fetch(`${testApp.baseUrl}/crl/${ca.slug}`)).arrayBuffer()));
       return Number(/X509v3 CRL Number:\s+(\d+)/.exec(ssl.run('crl', '-inform', 'DER', '-in', 'n.der', '-noout', '-text').output)![1]);
     };
     const first = await crlNumber();
     expect(await crlNumber()).toBe(first);
-    const cert = await issue(ca.id, { common_name: 'n.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ed25519' });
+    const cert = await pki.issue(ca.id, { common_name: 'n.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ed25519' });
     await api.post(`/certificates/${cert.id}/revoke`, {}, root.token);
     expect(await crlNumber()).toBeGreaterThan(first);
   });
 
   it('signs a CSR made by openssl req; the result verifies and keeps the requester’s key', async () => {
-    const ca = await createCa({ name: 'CSR Root', subject_dn: 'CN=CSR Root,O=Test', key_type: 'rsa', key_size: 2048 });
+    const ca = await pki.createCa({ name: 'CSR Root', subject_dn: 'CN=CSR Root,O=Test', key_type: 'rsa', key_size: 2048 });
     const made = ssl.run(
       'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'csr.key', '-out', 'req.csr',
       '-subj', '/C=US/O=Requester/CN=csr.example.com', '-addext', 'subjectAltName=DNS:csr.example.com,DNS:alt.example.com,IP:192.0.2.7',
@@ -171,7 +155,7 @@ describe('PKI output verified by openssl', () => {
   });
 
   it('serves CA certificates publicly as DER and PEM, and 404s a wrong slug prefix', async () => {
-    const ca = await createCa({ name: 'Public Root', subject_dn: 'CN=Public Root', key_type: 'ecdsa-p256' });
+    const ca = await pki.createCa({ name: 'Public Root', subject_dn: 'CN=Public Root', key_type: 'ecdsa-p256' });
     const der = await fetch(`${testApp.baseUrl}/ca/${ca.slug}.crt`);
     expect(der.status).toBe(200);
     expect(der.headers.get('content-type')).toBe('application/pkix-cert');

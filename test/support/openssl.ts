@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiClient, createBootstrapSuperuser, Fixture } from './api-client';
+import { startTestApp, TestApp } from './test-app';
 
 /** A temporary folder to run the `openssl` command line in, for checking what the service produced. */
 export class OpensslWorkspace {
@@ -23,4 +25,39 @@ export class OpensslWorkspace {
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A test app with a bootstrap superuser and an openssl workspace: the start of every suite that checks issued PKI objects with openssl. */
+export interface OpensslPki {
+  testApp: TestApp;
+  api: ApiClient;
+  root: Fixture;
+  ssl: OpensslWorkspace;
+  createCa(body: object): Promise<any>;
+  issue(caId: number, body: object): Promise<any>;
+  close(): Promise<void>;
+}
+
+export async function startOpensslPki(env: Record<string, string> = {}): Promise<OpensslPki> {
+  const testApp = await startTestApp({ env: { CA_KEY_SIZE: '2048', PUBLIC_BASE_URL: 'http://pki.test', ...env } });
+  const api = new ApiClient(testApp.baseUrl);
+  const root = await createBootstrapSuperuser(api);
+  const ssl = new OpensslWorkspace();
+  const created = async (path: string, body: object): Promise<any> => {
+    const response = await api.post(path, body, root.token);
+    expect(response.status).toBe(201);
+    return response.body;
+  };
+  return {
+    testApp,
+    api,
+    root,
+    ssl,
+    createCa: (body) => created('/cas/', body),
+    issue: (caId, body) => created(`/certificates/?ca_id=${caId}`, body),
+    close: async () => {
+      ssl.dispose();
+      await testApp.close();
+    },
+  };
 }
