@@ -111,7 +111,7 @@ describe('readConfig', () => {
   });
 
   it('reads the database timeouts, with defaults that end a hung request in seconds', () => {
-    expect(readConfig({}).config.databaseTimeouts).toEqual({ statementMs: 10_000, lockMs: 5000, connectMs: 5000 });
+    expect(readConfig({}).config.databaseTimeouts).toEqual({ statementMs: 5000, lockMs: 3000, connectMs: 5000 });
     expect(readConfig({ DATABASE_LOCK_TIMEOUT_MS: '250' }).config.databaseTimeouts.lockMs).toBe(250);
     expect(problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '0', DATABASE_CONNECT_TIMEOUT_MS: 'soon' })).toHaveLength(2);
   });

@@ -158,8 +158,8 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     databaseUrl: readDatabaseUrl(r),
     databasePoolSize: r.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
     databaseTimeouts: {
-      statementMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 10_000, { min: 100, max: 3_600_000 }),
-      lockMs: r.int('DATABASE_LOCK_TIMEOUT_MS', 5000, { min: 100, max: 3_600_000 }),
+      statementMs: r.int('DATABASE_STATEMENT_TIMEOUT_MS', 5000, { min: 100, max: 3_600_000 }),
+      lockMs: r.int('DATABASE_LOCK_TIMEOUT_MS', 3000, { min: 100, max: 3_600_000 }),
       connectMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, { min: 100, max: 600_000 }),
     },
     dataDir: r.string('DATA_DIR', './data'),
