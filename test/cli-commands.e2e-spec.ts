@@ -450,6 +450,23 @@ describe('pki command-line client: the remaining commands', () => {
       expect(await pki(['ca', 'update', String(polishCa.id), '--cascade'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --cascade needs --org\n' });
     });
 
+    it('ca update --allow-leaf-certs / --no-allow-leaf-certs changes the leaf policy', async () => {
+      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--no-allow-leaf-certs'])).toMatchObject({ id: polishCa.id, allow_leaf_certs: false, leaf_certs_allowed: false });
+      expect(await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'refused.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256'])).toMatchObject({ code: 1 });
+      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--allow-leaf-certs'])).toMatchObject({ allow_leaf_certs: true, leaf_certs_allowed: true });
+      expect((await api.get(`/cas/${polishCa.id}`, root.token)).body.allow_leaf_certs).toBe(true);
+    });
+
+    it('cert create --type ca --path-length issues a CA-constrained certificate; sign-csr does not offer the ca type', async () => {
+      const subCa = await pkiJson(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'Polish Sub CA', '--type', 'ca', '--path-length', '0', '--key-type', 'ecdsa-p256']);
+      expect(subCa).toMatchObject({ certificate_type: 'ca', issuer_id: polishCa.id });
+      const text = ssl.run('x509', '-in', ssl.write('polish-sub-ca.pem', subCa.certificate), '-noout', '-text').output;
+      expect(text).toMatch(/CA:TRUE, pathlen:0/);
+      expect(text).toMatch(/Certificate Sign, CRL Sign/);
+      const { csrFile } = makeCsr('polish-ca-type', 'csr.polish.test');
+      expect(await pki(['cert', 'sign-csr', csrFile, '--ca', String(polishCa.id), '--type', 'ca'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Allowed choices are server, client, dual_purpose") });
+    });
+
     it('cert revoke --help lists the RFC 5280 reasons', async () => {
       const help = await pki(['cert', 'revoke', '--help']);
       expect(help.code).toBe(0);
@@ -472,6 +489,29 @@ describe('pki command-line client: the remaining commands', () => {
       expect(complete('pki ')).toEqual(expect.arrayContaining(['ca', 'cert', 'completion', 'export']));
       expect(complete('pki cert create --s')).toEqual(['--san-dns', '--san-email', '--san-ip', '--show-private-key', '--subject-dn']);
       expect(complete('pki ca update 3 --o')).toEqual(['--org', '--output']);
+    });
+  });
+
+  describe('user create on a server with BOOTSTRAP_TOKEN', () => {
+    const BOOTSTRAP_TOKEN = 'cli-bootstrap-0123456789';
+    let bootstrapApp: TestApp;
+    let bootstrapEnv: NodeJS.ProcessEnv;
+
+    beforeAll(async () => {
+      bootstrapApp = await startTestApp({ env: { BOOTSTRAP_TOKEN } });
+      bootstrapEnv = { PKI_SERVER_URL: bootstrapApp.baseUrl, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'pki-cli-bootstrap-')) };
+    });
+
+    afterAll(async () => {
+      rmSync(bootstrapEnv.XDG_CONFIG_HOME!, { recursive: true, force: true });
+      await bootstrapApp?.close();
+    });
+
+    it('sends PKI_BOOTSTRAP_TOKEN (or --bootstrap-token) as X-Bootstrap-Token when creating the first user', async () => {
+      const first = ['user', 'create', '--username', 'first', '--email', 'first@example.com', '--password', PASSWORD, '--role', 'superuser'];
+      expect(await pki(first, bootstrapEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error 401: /) });
+      expect(await pki([...first, '--bootstrap-token', `${BOOTSTRAP_TOKEN}x`], bootstrapEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error 403: /) });
+      expect(await pkiJson(first, { ...bootstrapEnv, PKI_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN })).toMatchObject({ username: 'first', role: 'superuser' });
     });
   });
 });

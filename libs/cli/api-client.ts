@@ -77,6 +77,7 @@ interface RequestParts {
   query?: Record<string, QueryValue>;
   json?: unknown;
   form?: Record<string, string>;
+  headers?: Record<string, string>;
 }
 
 /** Path parameters are required, and typed by name, exactly when the path template has placeholders. */
@@ -175,7 +176,7 @@ export class ApiClient {
     for (const [key, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const headers: Record<string, string> = { accept: 'application/json, application/x-pem-file' };
+    const headers: Record<string, string> = { accept: 'application/json, application/x-pem-file', ...options.headers };
     if (this.accessToken) headers.authorization = `Bearer ${this.accessToken}`;
     let body: string | undefined;
     if (options.form) {

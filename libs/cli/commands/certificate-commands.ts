@@ -14,6 +14,7 @@ import {
   OutputOptions,
   outputOption,
   PaginationOptions,
+  parseNonNegativeInteger,
   parsePositiveInteger,
   PrivateKeyOptions,
   showPrivateKeyOption,
@@ -40,20 +41,19 @@ interface IssueOptions extends SubjectOptions, OutputOptions, PrivateKeyOptions 
   keyType?: string;
   keySize?: number;
   storePrivateKey: boolean;
+  pathLength?: number;
 }
 
 interface SignCsrOptions extends SubjectOptions, OutputOptions {
   ca: string;
 }
 
-function certificateTypeOption(): Option {
-  return new Option('--type <type>', 'certificate type').choices(['server', 'client', 'dual_purpose']).makeOptionMandatory();
-}
+const SIGNED_CSR_TYPES = ['server', 'client', 'dual_purpose'];
 
-/** --san-dns/--san-ip/--san-email (repeatable), --valid-days, --subject-dn: shared by create and sign-csr. */
-function addSubjectOptions(command: Command): Command {
+/** --type, --san-dns/--san-ip/--san-email (repeatable), --valid-days: shared by create and sign-csr. */
+function addSubjectOptions(command: Command, certificateTypes: string[]): Command {
   return command
-    .addOption(certificateTypeOption())
+    .addOption(new Option('--type <type>', 'certificate type').choices(certificateTypes).makeOptionMandatory())
     .option('--san-dns <name>', 'DNS subject alternative name (repeatable)', collectString)
     .option('--san-ip <address>', 'IP subject alternative name (repeatable)', collectString)
     .option('--san-email <address>', 'e-mail subject alternative name (repeatable)', collectString)
@@ -131,7 +131,9 @@ export function registerCertificateCommands(program: Command, context: CliContex
       .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
       .requiredOption('--cn <common_name>', 'common name')
       .option('--subject-dn <dn>', 'distinguished name; its CN is replaced by --cn (default: CN=<common name>)'),
+    [...SIGNED_CSR_TYPES, 'ca'],
   )
+    .option('--path-length <n>', "with --type ca: the sub-CA's path length (default: one less than the issuer's)", parseNonNegativeInteger)
     .addOption(keyTypeOption())
     .addOption(keySizeOption('defaults.cert_key_size'))
     .option('--no-store-private-key', 'do not keep the private key on the server (it is shown only in this answer)')
@@ -147,6 +149,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
         common_name: options.cn,
         subject_dn: options.subjectDn ?? `CN=${options.cn}`,
         certificate_type: options.type,
+        path_length: options.pathLength,
         ...sanFields(options),
         valid_days: options.validDays ?? context.config.getNumber('defaults.cert_valid_days'),
         key_type: options.keyType,
@@ -164,6 +167,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
       .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
       .option('--cn <common_name>', 'override the CSR common name')
       .option('--subject-dn <dn>', "override the CSR's distinguished name"),
+    SIGNED_CSR_TYPES,
   )
     .addOption(outputOption())
     .action(async (csrFile: string, options: SignCsrOptions) => {
@@ -184,7 +188,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .command('revoke')
     .description('revoke a certificate (POST /certificates/{id}/revoke; audit-logged)')
     .addArgument(idArgument('id', 'certificate ID'))
-    .option('-r, --reason <reason>', 'revocation reason to record (default: unspecified)')
+    .option('-r, --reason <reason>', 'revocation reason to record, free text; one of those below also sets the CRL entry\'s reason code (default: none)')
     .addHelpText('after', `\nReasons that set the CRL entry's reason code:\n  ${REVOCATION_REASONS.join('\n  ')}`)
     .addOption(forceOption())
     .addOption(outputOption())

@@ -60,8 +60,13 @@ export function registerUserCommands(program: Command, context: CliContext): voi
       .addOption(new Option('--role <role>', 'role').choices(ROLES))
       .option('--org <organization_id>', 'organization to assign', parsePositiveInteger),
   )
+    .addOption(
+      // From the environment, so the token stays out of shell history and the process list.
+      new Option('--bootstrap-token <token>', "the server's BOOTSTRAP_TOKEN, needed to create the first user when the server sets one")
+        .env('PKI_BOOTSTRAP_TOKEN'),
+    )
     .addOption(outputOption())
-    .action(async (options: UserFieldOptions & { username: string }) => {
+    .action(async (options: UserFieldOptions & { username: string; bootstrapToken?: string }) => {
       const password = options.password ?? (await askPassword());
       const body = definedFields({
         username: options.username,
@@ -71,7 +76,8 @@ export function registerUserCommands(program: Command, context: CliContext): voi
         organization_id: options.org,
         ...capabilityFields(options as unknown as Record<string, unknown>),
       });
-      context.printObject(await context.apiClient().call('createUser', { json: body }), options.output);
+      const headers = options.bootstrapToken ? { 'x-bootstrap-token': options.bootstrapToken } : undefined;
+      context.printObject(await context.apiClient().call('createUser', { json: body, headers }), options.output);
     });
 
   addCapabilityOptions(
