@@ -1,6 +1,7 @@
 import type { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../../migrations';
 import type { DatabaseTimeouts } from '../config/app-config';
+import { FrozenServerClient } from './frozen-server-client';
 
 /** How long tools and migrations wait for a connection before failing, rather than hanging forever. */
 const CONNECTION_TIMEOUT_MS = 5000;
@@ -35,9 +36,10 @@ export function dataSourceOptions(url: string, poolSize: number, timeouts?: Data
   };
 }
 
-/** pg settings: server-side statement and lock timeouts, a client-side read timeout, the acquire timeout. */
-function sessionTimeouts(timeouts: DatabaseTimeouts): Record<string, number> {
+/** pg settings: server-side statement and lock timeouts, a client-side read timeout (with clients that drop a connection that timed out), the acquire timeout. */
+function sessionTimeouts(timeouts: DatabaseTimeouts): Record<string, unknown> {
   return {
+    Client: FrozenServerClient,
     statement_timeout: timeouts.statementMs,
     lock_timeout: timeouts.lockMs,
     query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
