@@ -38,7 +38,7 @@ describe('certificate builder', () => {
     let server: IssuedCertificate;
     let client: IssuedCertificate;
     let dual: IssuedCertificate;
-    let issuedAt: number;
+    let issuedBetween: [number, number];
 
     function leaf(overrides: Partial<LeafCertificateRequest>): Promise<IssuedCertificate> {
       return buildLeafCertificate({
@@ -54,10 +54,11 @@ describe('certificate builder', () => {
     }
 
     beforeAll(async () => {
-      issuedAt = Date.now();
       hierarchy = await createTestHierarchy({ type: 'rsa', size: 2048 }, 'RSA');
       leafKeys = await generateKeyPair({ type: 'rsa', size: 2048 });
+      const issuing = Date.now();
       server = await leaf({ sans: { dns: ['www.example.com', 'api.example.com'], ip: ['10.0.0.1', '2001:db8::1'] } });
+      issuedBetween = [issuing, Date.now()];
       client = await leaf({ subject: 'CN=alice@example.com,O=Example\\, Inc.', profile: 'client', sans: {} });
       dual = await leaf({ subject: 'CN=svc.example.com', profile: 'dual_purpose', sans: { email: ['ops@example.com'] } });
     });
@@ -180,8 +181,9 @@ describe('certificate builder', () => {
       expect(new Date(notBefore).getTime()).toBe(server.notBefore.getTime());
       expect(new Date(notAfter).getTime()).toBe(server.notAfter.getTime());
       expect(server.notAfter.getTime() - server.notBefore.getTime()).toBe(90 * DAY_MS);
-      expect(server.notBefore.getTime()).toBeLessThanOrEqual(issuedAt - 59_000);
-      expect(server.notBefore.getTime()).toBeGreaterThan(issuedAt - 120_000);
+      // Now, truncated to the second, minus a minute: bounded by the clock read around the issuance.
+      expect(server.notBefore.getTime()).toBeGreaterThanOrEqual(Math.floor(issuedBetween[0] / 1000) * 1000 - 60_000);
+      expect(server.notBefore.getTime()).toBeLessThanOrEqual(issuedBetween[1] - 60_000);
     });
 
     it('ends a leaf or sub-CA at the issuer’s notAfter when validDays reaches past it', async () => {
