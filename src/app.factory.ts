@@ -24,14 +24,15 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
     abortOnError: false,
     bodyParser: false,
   });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  // Logging and security headers come first, so a body the parsers refuse is answered like any other request.
+  app.use(requestLoggingMiddleware(logger));
+  app.use(securityHeadersMiddleware);
   // Non-strict JSON: a body that is a bare string or number reaches validation and gets its 400
   // there (NetBox's "Expected a dictionary"), rather than a parser error.
   app.useBodyParser('json', { strict: false, limit: config.maxBodySize });
   app.useBodyParser('urlencoded', { extended: true, limit: config.maxBodySize });
-  app.set('trust proxy', config.trustProxy);
-  app.disable('x-powered-by');
-  app.use(requestLoggingMiddleware(logger));
-  app.use(securityHeadersMiddleware);
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

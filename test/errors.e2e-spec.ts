@@ -37,6 +37,11 @@ describe('error responses', () => {
     const response = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'x'.repeat(2_700_000), count: 1 }));
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ detail: 'Request body is too large' });
+    // Refused by the body parser, yet answered like any other request.
+    expect({ requestId: response.headers.get('x-request-id'), nosniff: response.headers.get('x-content-type-options') }).toEqual({
+      requestId: expect.stringMatching(/^[\w-]{8,}$/),
+      nosniff: 'nosniff',
+    });
   });
 
   it('takes the body limit from MAX_BODY_SIZE, for JSON and form bodies alike', async () => {
