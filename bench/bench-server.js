@@ -1,15 +1,18 @@
 'use strict';
-// What every bench script needs: the built server on a free port in a temp data dir, and an
+// What every bench script needs: the built server on a free port in a temp data dir, a fresh
+// PostgreSQL database, the API as a client sees it, the server's processes and their memory, and an
 // autocannon run printed as one line.
 const autocannon = require('autocannon');
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
+const PASSWORD = 'bench-password-123';
 
 async function freePort() {
   const server = createServer();
@@ -19,69 +22,216 @@ async function freePort() {
   return port;
 }
 
-async function waitHealthy(base, child) {
-  for (let i = 0; i < 300; i++) {
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitHealthy(base, child, pollMs = 200) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error('server exited');
     try {
       if ((await fetch(`${base}/health`)).ok) return;
     } catch {
       // not up yet
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(pollMs);
   }
   throw new Error('server did not become healthy');
 }
 
 /**
- * Runs `work({ base, workDir })` against `node dist/src/main.js` (embedded PGlite in a temp dir, or
- * DATABASE_URL), then stops the server and removes the temp dir.
+ * Starts `node dist/src/main.js` on a free port: embedded PGlite in a temp dir unless `databaseUrl`
+ * is given. Resolves once /health answers 200 (polled every `pollMs`), with the time that took.
  */
-async function withServer(extraEnv, work) {
+async function startServer({ databaseUrl, env = {}, pollMs = 200 } = {}) {
   const workDir = mkdtempSync(join(tmpdir(), 'bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATA_DIR: join(workDir, 'data'),
-    SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
-    PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-    AUTH_RATE_LIMIT: '1000/second',
-    AUTH_ADDRESS_RATE_LIMIT: '1000/second',
-    LOG_LEVEL: 'warn',
-    ...extraEnv,
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  };
-  const child = spawn(process.execPath, [join(__dirname, '..', 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  try {
-    await waitHealthy(base, child);
-    await work({ base, workDir });
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: join(workDir, 'data'),
+      SECRET_KEY: 'bench-secret-key-bench-secret-key-123456',
+      PRIVATE_KEY_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      AUTH_RATE_LIMIT: '1000/second',
+      AUTH_ADDRESS_RATE_LIMIT: '1000/second',
+      ACCESS_TOKEN_EXPIRE_MINUTES: '600',
+      LOG_LEVEL: 'warn',
+      ...env,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
     rmSync(workDir, { recursive: true, force: true });
+  };
+  try {
+    await waitHealthy(base, child, pollMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, pid: child.pid, workDir, startMs: Number(process.hrtime.bigint() - started) / 1e6, stop };
+}
+
+/** Runs `work({ base, workDir })` against a started server, then stops it (DATABASE_URL if set). */
+async function withServer(extraEnv, work) {
+  const server = await startServer({ databaseUrl: process.env.DATABASE_URL, env: extraEnv });
+  try {
+    await work(server);
+  } finally {
+    await server.stop();
   }
 }
 
-function run(title, options) {
+/**
+ * A PostgreSQL database for one run: DATABASE_URL as is when set, otherwise a fresh one created on
+ * BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped by `drop()`.
+ */
+async function postgresDatabase() {
+  const { Client } = require('pg');
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
+  const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `pki_bench_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** One API call; throws on a non-2xx answer. `form` sends urlencoded, `body` JSON. */
+async function api(base, method, path, { body, token, form } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  let payload;
+  if (form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    payload = new URLSearchParams(form).toString();
+  } else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(`${base}/api/v1${path}`, { method, headers, body: payload });
+  const json = await response.json().catch(() => undefined);
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Creates a superuser (the first user of an empty database) and returns a bearer token for it. */
+async function bootstrapUser(base) {
+  const username = `bench${Date.now()}`;
+  await api(base, 'POST', '/users/', { body: { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' } });
+  const { access_token: token } = await api(base, 'POST', '/auth/token', { form: { username, password: PASSWORD } });
+  return token;
+}
+
+/** The process and all its descendants (a cluster's workers), each with its resident set size. */
+function processTree(rootPid) {
+  const parentOf = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const pids = [rootPid];
+  for (let i = 0; i < pids.length; i++) {
+    for (const [pid, parent] of parentOf) if (parent === pids[i]) pids.push(pid);
+  }
+  return pids
+    .map((pid) => {
+      try {
+        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+        return { pid, rssMb: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) / 1024 };
+      } catch {
+        return undefined;
+      }
+    })
+    .filter(Boolean);
+}
+
+/**
+ * autocannon with the run's defaults; resolves to the figures the scripts print. Requests/s count
+ * 2xx answers only. With `warmupSeconds`, answers in the first seconds are left out of the rate:
+ * slow requests (RSA key generation) would otherwise count the ramp-up, when none has finished yet.
+ */
+function load({ warmupSeconds = 0, ...options }) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) => {
+    let started;
+    let served = 0;
+    const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) => {
       if (error) return reject(error);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      console.log(
-        `${title.padEnd(52)} ${result.requests.average.toFixed(1).padStart(7)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms  ` +
-          `(${result.requests.total} requests, ${bad} failed)`,
-      );
-      resolve(result);
+      const window = result.duration - warmupSeconds;
+      resolve({
+        rps: (warmupSeconds > 0 ? served : result['2xx']) / window,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        total: result.requests.total,
+        failed: result.non2xx + result.errors + result.timeouts,
+        raw: result,
+      });
     });
+    if (warmupSeconds > 0) {
+      started = performance.now();
+      instance.on('response', (_client, statusCode) => {
+        if (statusCode >= 200 && statusCode < 300 && performance.now() - started >= warmupSeconds * 1000) served++;
+      });
+    }
   });
+}
+
+function formatLoad(title, figures) {
+  return (
+    `${title.padEnd(52)} ${figures.rps.toFixed(1).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  ` +
+    `(${figures.total} requests, ${figures.failed} failed)`
+  );
+}
+
+async function run(title, options) {
+  const figures = await load(options);
+  console.log(formatLoad(title, figures));
+  return figures.raw;
 }
 
 function describeRun() {
   return `database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`;
 }
 
-module.exports = { withServer, run, describeRun };
+module.exports = {
+  SECONDS,
+  CONNECTIONS,
+  api,
+  bootstrapUser,
+  describeRun,
+  formatLoad,
+  load,
+  postgresDatabase,
+  processTree,
+  run,
+  sleep,
+  startServer,
+  withServer,
+};
