@@ -66,10 +66,14 @@ async function startServer({ databaseUrl, env = {}, pollMs = 200 } = {}) {
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  // A server stuck in a long computation may not get to its SIGTERM handler: SIGKILL after 10 s.
   const stop = async () => {
-    if (child.exitCode === null) {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
     }
     rmSync(workDir, { recursive: true, force: true });
   };
@@ -118,8 +122,8 @@ async function postgresDatabase() {
   };
 }
 
-/** One API call; throws on a non-2xx answer. `form` sends urlencoded, `body` JSON. */
-async function api(base, method, path, { body, token, form } = {}) {
+/** One API call; throws on a non-2xx answer or after `timeoutMs`. `form` sends urlencoded, `body` JSON. */
+async function api(base, method, path, { body, token, form, timeoutMs } = {}) {
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   let payload;
@@ -130,7 +134,8 @@ async function api(base, method, path, { body, token, form } = {}) {
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(`${base}/api/v1${path}`, { method, headers, body: payload });
+  const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
+  const response = await fetch(`${base}/api/v1${path}`, { method, headers, body: payload, signal });
   const json = await response.json().catch(() => undefined);
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
   return json;
