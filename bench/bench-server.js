@@ -98,12 +98,12 @@ async function withServer(extraEnv, work) {
 
 /**
  * A PostgreSQL database for one run: DATABASE_URL as is when set, otherwise a fresh one created on
- * BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped by `drop()`.
+ * BENCH_PG_ADMIN_URL (default postgres://postgres:postgres@127.0.0.1:5432/postgres) and dropped by `drop()`.
  */
 async function postgresDatabase() {
   const { Client } = require('pg');
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, drop: async () => undefined };
-  const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const adminUrl = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
   const name = `pki_bench_${process.pid}_${Date.now()}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

@@ -22,7 +22,8 @@
 //             sampled every 10 s (0 skips it)
 //
 // The server runs on PostgreSQL: DATABASE_URL as is, or a fresh database created on
-// BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end.
+// BENCH_PG_ADMIN_URL (default postgres://postgres:postgres@127.0.0.1:5432/postgres) and dropped at the end.
+// bench/prerequisites.sh installs openssl and psql from Debian and starts a local PostgreSQL when missing.
 // BENCH_SECONDS (default 10) and BENCH_CONNECTIONS (default 16) set each autocannon run.
 // sign-csr uses an RSA-2048 CA and an openssl RSA-2048 CSR, as bench/sign-csr-vs-cfssl.sh does.
 'use strict';
@@ -413,6 +414,7 @@ function printTable() {
 }
 
 async function main() {
+  execFileSync('bash', [join(__dirname, 'prerequisites.sh')], { stdio: 'inherit' });
   console.log(`bench/pki-issuance.js: ${[...SCENARIOS].join(', ')}; ${CONNECTIONS} connections, ${SECONDS} s runs, ${ROUNDS} rounds; ${availableParallelism()} cores; node ${process.version}; ${new Date().toISOString()}`);
   const database = await postgresDatabase();
   let server;

@@ -6,14 +6,15 @@
 #   DATABASE_URL=postgres://user@host/db bash bench/sign-csr-vs-cfssl.sh   (a database used as is)
 #
 # Without DATABASE_URL it creates a fresh database on BENCH_PG_ADMIN_URL (default
-# postgres://postgres@127.0.0.1:5432/postgres) and drops it at the end.
+# postgres://postgres:postgres@127.0.0.1:5432/postgres) and drops it at the end.
 #
 # Both sides sign the same openssl RSA-2048 CSR with an RSA-2048 CA: cfssl's made with openssl, ours
 # created through POST /api/v1/cas/. Rounds alternate (the side that goes first alternates too), each
 # BENCH_SECONDS of `hey` at BENCH_CONNECTIONS connections. hey lets in-flight requests finish when the
 # time is up, so every request it counts has a known status, and afterwards the certificates and
 # cert_create audit rows in our database must have grown by exactly the number of 2xx answers.
-# Missing tools are installed from Debian: golang-cfssl, hey, openssl, postgresql-client, curl.
+# bench/prerequisites.sh installs what is missing from Debian (golang-cfssl, hey, openssl, psql, curl)
+# and starts a local PostgreSQL server when none answers.
 set -euo pipefail
 
 ROUNDS=${BENCH_ROUNDS:-5}
@@ -40,21 +41,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-install_missing() {
-  local missing=() pair
-  for pair in cfssl:golang-cfssl hey:hey openssl:openssl psql:postgresql-client curl:curl; do
-    command -v "${pair%%:*}" >/dev/null || missing+=("${pair#*:}")
-  done
-  [ ${#missing[@]} -eq 0 ] && return
-  local sudo=
-  [ "$(id -u)" -eq 0 ] || sudo=sudo
-  log "installing ${missing[*]} from Debian"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
-    die "could not install ${missing[*]}"
-}
 
 free_port() {
   node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
@@ -95,10 +81,10 @@ load() {
 # median FORMAT: the median of the numbers on stdin, printed with FORMAT.
 median() { sort -g | awk -v f="$1\n" '{ v[NR] = $1 } END { printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-install_missing
+bash "$ROOT/bench/prerequisites.sh" cfssl:golang-cfssl hey:hey
 [ -f "$ROOT/dist/src/main.js" ] || die "dist/src/main.js is missing: run npm run build first"
 
-ADMIN_URL=${BENCH_PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+ADMIN_URL=${BENCH_PG_ADMIN_URL:-postgres://postgres:postgres@127.0.0.1:5432/postgres}
 if [ -z "${DATABASE_URL:-}" ]; then
   DROP_DATABASE="pki_bench_$$_$(date +%s)"
   psql -q "$ADMIN_URL" -c "CREATE DATABASE \"$DROP_DATABASE\"" >/dev/null || die "cannot create a database on $ADMIN_URL"
