@@ -168,8 +168,13 @@ async function coldStart(databaseUrl) {
   const tree = processTree(server.pid);
   const idle = describeProcesses(tree);
   console.log(`idle RSS after start: ${fixed(idle.total)} MB in ${tree.length} process(es) (${idle.list})`);
-  report({ scenario: 'Idle RSS after start, largest process (all listed above)', ours: `${fixed(idle.max)} MB (sum ${fixed(idle.total)} MB)`, peer: `limit ${IDLE_RSS_LIMIT_MB} MB`, ratio: fixed(idle.max / IDLE_RSS_LIMIT_MB, 2), target: `< ${IDLE_RSS_LIMIT_MB} MB per process`, met: idle.max < IDLE_RSS_LIMIT_MB });
+  reportIdleRss('Idle RSS after start, PostgreSQL server mode', tree);
   return server;
+}
+
+function reportIdleRss(scenario, tree) {
+  const idle = describeProcesses(tree);
+  report({ scenario, ours: `largest ${fixed(idle.max)} MB (${tree.length} process${tree.length > 1 ? 'es' : ''}, sum ${fixed(idle.total)} MB)`, peer: `limit ${IDLE_RSS_LIMIT_MB} MB`, ratio: fixed(idle.max / IDLE_RSS_LIMIT_MB, 2), target: `< ${IDLE_RSS_LIMIT_MB} MB per process`, met: idle.max < IDLE_RSS_LIMIT_MB });
 }
 
 async function issuance(target) {
@@ -180,16 +185,18 @@ async function issuance(target) {
   const ratios = [];
   const ours = [];
   const raw = [];
+  let failed = 0;
   for (let round = 1; round <= ROUNDS; round++) {
     const keygen = await rawRsaKeygenRate(RSA_SECONDS);
     const rsa = await printedLoad(`round ${round}: POST /certificates/, server RSA-2048 key, CA RSA`, issueLoad(target, target.rsaCa, 'rsa', { duration: RSA_SECONDS, warmupSeconds: 2 }));
     console.log(`round ${round}: raw RSA-2048 generateKeyPairSync in ${keygen.threads} worker threads: ${fixed(keygen.rate)} keys/s; ratio ${fixed(rsa.rps / keygen.rate, 2)}`);
     ratios.push(rsa.rps / keygen.rate);
+    failed += rsa.failed;
     ours.push(rsa.rps);
     raw.push(keygen.rate);
   }
   const ratio = median(ratios);
-  report({ scenario: `Issuance with a server-generated RSA-2048 key vs raw RSA-2048 key generation on ${availableParallelism()} cores (median of ${ROUNDS} rounds)`, ours: `${fixed(median(ours))}/s`, peer: `${fixed(median(raw))} keys/s`, ratio: fixed(ratio, 2), target: '>= 0.9x', met: ratio >= 0.9 });
+  report({ scenario: `Issuance with a server-generated RSA-2048 key vs raw RSA-2048 key generation on ${availableParallelism()} cores (median of ${ROUNDS} rounds)`, ours: `${fixed(median(ours))}/s`, peer: `${fixed(median(raw))} keys/s`, ratio: fixed(ratio, 2), target: '>= 0.9x', met: ratio >= 0.9 && failed === 0 });
 }
 
 async function usersMe(target) {
@@ -356,23 +363,27 @@ async function embedded(target, csr) {
   console.log('\n# Target 6: embedded PGlite against the PostgreSQL server, sign-csr');
   const pglite = await prepare(await startServer({}), `embedded ${Date.now()}`);
   try {
-    const idle = describeProcesses(processTree(pglite.pid));
-    console.log(`embedded server idle RSS: ${fixed(idle.total)} MB (${idle.list})`);
+    await sleep(3000);
+    const tree = processTree(pglite.pid);
+    console.log(`embedded server idle RSS: ${describeProcesses(tree).list}`);
+    reportIdleRss('Idle RSS after start, embedded PGlite mode (the database runs in the process)', tree);
     const ratios = [];
     const pg = [];
     const lite = [];
+    let failed = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 ? [target, pglite] : [pglite, target];
       const figures = new Map();
       for (const side of order) {
         figures.set(side, await printedLoad(`round ${round}: sign-csr, ${side === pglite ? 'embedded PGlite' : 'PostgreSQL server'}`, signCsrLoad(side, csr)));
       }
+      failed += figures.get(target).failed + figures.get(pglite).failed;
       pg.push(figures.get(target).rps);
       lite.push(figures.get(pglite).rps);
       ratios.push(figures.get(pglite).rps / figures.get(target).rps);
     }
     const ratio = median(ratios);
-    report({ scenario: `sign-csr on embedded PGlite vs the PostgreSQL server (median of ${ROUNDS} rounds)`, ours: `${fixed(median(lite))} req/s`, peer: `${fixed(median(pg))} req/s`, ratio: fixed(ratio, 2), target: '>= 0.5x', met: ratio >= 0.5 });
+    report({ scenario: `sign-csr on embedded PGlite vs the PostgreSQL server (median of ${ROUNDS} rounds)`, ours: `${fixed(median(lite))} req/s`, peer: `${fixed(median(pg))} req/s`, ratio: fixed(ratio, 2), target: '>= 0.5x', met: ratio >= 0.5 && failed === 0 });
   } finally {
     await pglite.stop();
   }
@@ -389,9 +400,10 @@ async function soak(target, csr) {
     ['GET CRL', { url: `${target.base}/crl/${target.ecCa.slug}`, connections: share(2) }],
   ];
   const samples = [];
+  const started = performance.now();
   const sample = () => {
     const tree = processTree(target.pid);
-    samples.push({ at: samples.length * SOAK_SAMPLE_SECONDS, ...describeProcesses(tree), count: tree.length });
+    samples.push({ at: Math.round((performance.now() - started) / 1000), ...describeProcesses(tree), count: tree.length });
   };
   sample();
   const timer = setInterval(sample, SOAK_SAMPLE_SECONDS * 1000);
