@@ -149,15 +149,21 @@ async function bootstrapUser(base) {
   return token;
 }
 
-/** The process and all its descendants (a cluster's workers), each with its resident set size. */
+// /proc/<pid>/stat after the command name: state is field 0, the parent pid 1, utime 11, stime 12.
+function statFields(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The process and all its descendants (a cluster's workers), each with its resident set size and CPU time. */
 function processTree(rootPid) {
   const parentOf = new Map();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      // The command name is in parentheses and may hold spaces; the parent pid is the second field after it.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      parentOf.set(Number(entry), Number(statFields(entry)[1]));
     } catch {
       // exited meanwhile
     }
@@ -169,13 +175,31 @@ function processTree(rootPid) {
   return pids
     .map((pid) => {
       try {
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        return { pid, rssMb: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)[1]) / 1024 };
+        const rss = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        const fields = statFields(pid);
+        return { pid, rssMb: Number(rss[1]) / 1024, cpuSeconds: (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND };
       } catch {
         return undefined;
       }
     })
     .filter(Boolean);
+}
+
+/**
+ * Waits until the server's processes use less than a tenth of a core over half a second (at most
+ * `maxMs`): work for requests the load generator gave up on (RSA keys, CRLs) must not spill into the
+ * next measurement.
+ */
+async function waitIdle(rootPid, maxMs = 60_000) {
+  const cpu = () => processTree(rootPid).reduce((sum, process) => sum + process.cpuSeconds, 0);
+  const deadline = Date.now() + maxMs;
+  let before = cpu();
+  while (Date.now() < deadline) {
+    await sleep(500);
+    const now = cpu();
+    if (now - before < 0.05) return;
+    before = now;
+  }
 }
 
 /**
@@ -238,5 +262,6 @@ module.exports = {
   run,
   sleep,
   startServer,
+  waitIdle,
   withServer,
 };
