@@ -415,7 +415,7 @@ async function soak(target, csr) {
   const timer = setInterval(sample, SOAK_SAMPLE_SECONDS * 1000);
   const results = await Promise.all(mixed.map(([, options]) => load({ duration: SOAK_SECONDS, ...options })));
   clearInterval(timer);
-  sample();
+  if (performance.now() - started > samples[samples.length - 1].at * 1000 + 2000) sample();
   mixed.forEach(([title], i) => console.log(formatLoad(`soak: ${title}`, results[i])));
   console.log(`RSS (all processes, MB) at ${samples.map((s) => `${s.at}s ${fixed(s.total)}`).join(', ')}`);
   const underLoad = samples.slice(1);
