@@ -14,6 +14,15 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
 const PASSWORD = 'bench-password-123';
 
+/** What an interrupted run must still undo: servers to stop, databases to drop. */
+const pendingCleanups = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, async () => {
+    for (const cleanup of [...pendingCleanups].reverse()) await cleanup().catch(() => undefined);
+    process.exit(130);
+  });
+}
+
 async function freePort() {
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -76,7 +85,9 @@ async function startServer({ databaseUrl, env = {}, pollMs = 200 } = {}) {
       clearTimeout(killer);
     }
     rmSync(workDir, { recursive: true, force: true });
+    pendingCleanups.delete(stop);
   };
+  pendingCleanups.add(stop);
   try {
     await waitHealthy(base, child, pollMs);
   } catch (error) {
@@ -111,15 +122,15 @@ async function postgresDatabase() {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    },
+  const drop = async () => {
+    pendingCleanups.delete(drop);
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.end();
   };
+  pendingCleanups.add(drop);
+  return { url: url.toString(), drop };
 }
 
 /** One API call; throws on a non-2xx answer or after `timeoutMs`. `form` sends urlencoded, `body` JSON. */
