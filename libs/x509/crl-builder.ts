@@ -1,8 +1,10 @@
-import { assertSignatureVerifies, IssuanceError, loadIssuer } from './issuer';
-import { type CryptoKey, signatureAlgorithmFor } from './key-pair';
+import { bitString, explicit, integerFromHex, sequence, smallInteger, time } from './der';
+import { crlNumberExtension, reasonCodeExtension } from './extensions';
+import { IssuanceError, loadIssuer } from './issuer';
+import { type CryptoKey, signingKeyOf } from './key-pair';
 import { type CertificateSource, CRL_PEM_LABEL, decodePem, encodePem } from './pem';
 import { normalizeSerialNumber, positiveIntegerOctets } from './serial-number';
-import { AuthorityKeyIdentifierExtension, cryptoEngine, Extension, X509CrlGenerator } from './x509-runtime';
+import { signatureSchemeFor, signData, verifySignature } from './signature';
 
 /** RFC 5280 §5.3.1 CRLReason values (removeFromCRL is left out: it only exists in delta CRLs). */
 export const REVOCATION_REASON_CODES = {
@@ -50,11 +52,8 @@ export interface BuiltCrl {
   readonly nextUpdate: Date;
 }
 
-const CRL_NUMBER_OID = '2.5.29.20';
-const REASON_CODE_OID = '2.5.29.21';
 const MAX_CRL_NUMBER_OCTETS = 20;
-const DER_INTEGER_TAG = 0x02;
-const DER_ENUMERATED_TAG = 0x0a;
+const VERSION_2 = smallInteger(1);
 
 const REASON_BY_NORMALISED_NAME = new Map<string, number>(
   Object.entries(REVOCATION_REASON_CODES).map(([name, code]) => [name.toLowerCase(), code]),
@@ -69,8 +68,10 @@ export function revocationReasonCode(reason: string | null | undefined): number 
 }
 
 /**
- * Builds and signs an X.509 v2 CRL with the CRL number and AuthorityKeyIdentifier (the issuer's SKI)
- * extensions, one entry per revoked serial with a reasonCode where it has a reason.
+ * Builds and signs an X.509 v2 CRL with the AuthorityKeyIdentifier (the issuer's SKI) and CRL number
+ * extensions, one entry per revoked serial, in the order given, with a reasonCode where it has a
+ * reason. An entry without a reason has no crlEntryExtensions at all (RFC 5280: when present they
+ * hold at least one extension).
  */
 export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   const crlNumber = validateCrlNumber(request.crlNumber);
@@ -79,46 +80,46 @@ export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   if (nextUpdate <= thisUpdate) {
     throw new IssuanceError('invalid_crl_dates', 'nextUpdate must be later than thisUpdate');
   }
-  const issuer = await loadIssuer(request.issuerCertificate, 'crl');
+  const issuer = loadIssuer(request.issuerCertificate, 'crl');
+  const signingKey = signingKeyOf(request.issuerPrivateKey);
+  const scheme = signatureSchemeFor(signingKey.algorithm);
 
   const seen = new Set<string>();
-  const entries = request.entries.map((entry) => {
+  const reasonExtensions = new Map<number, Buffer>();
+  const revoked = request.entries.map((entry) => {
     const serialNumber = normalizeSerialNumber(entry.serialHex);
     if (seen.has(serialNumber)) {
       throw new IssuanceError('duplicate_serial', `Serial number ${serialNumber} appears more than once in the CRL entries`);
     }
     seen.add(serialNumber);
+    const revocationDate = time(wholeSeconds(entry.revokedAt, `revokedAt of ${serialNumber}`));
     const reasonCode = revocationReasonCode(entry.reason);
-    return {
-      serialNumber,
-      revocationDate: wholeSeconds(entry.revokedAt, `revokedAt of ${serialNumber}`),
-      // Built by hand: the library skips a reason equal to 0 (unspecified) as falsy.
-      extensions: reasonCode === null ? [] : [new Extension(REASON_CODE_OID, false, Uint8Array.of(DER_ENUMERATED_TAG, 1, reasonCode))],
-    };
+    if (reasonCode === null) {
+      return sequence([integerFromHex(serialNumber), revocationDate]);
+    }
+    let reasonExtension = reasonExtensions.get(reasonCode);
+    if (reasonExtension === undefined) {
+      reasonExtension = sequence([reasonCodeExtension(reasonCode)]);
+      reasonExtensions.set(reasonCode, reasonExtension);
+    }
+    return sequence([integerFromHex(serialNumber), revocationDate, reasonExtension]);
   });
 
-  const crl = await X509CrlGenerator.create(
-    {
-      issuer: issuer.certificate.subjectName,
-      thisUpdate,
-      nextUpdate,
-      entries,
-      extensions: [
-        new AuthorityKeyIdentifierExtension(issuer.keyIdentifier, false),
-        new Extension(CRL_NUMBER_OID, false, derInteger(crlNumber)),
-      ],
-      signingKey: request.issuerPrivateKey,
-      signingAlgorithm: signatureAlgorithmFor(request.issuerPrivateKey),
-    },
-    cryptoEngine,
-  );
-  // Verified against the issuer's public key, not its certificate: given a certificate the library
-  // takes the certificate's own signature algorithm (its parent's), which fails when the key types differ.
-  await assertSignatureVerifies(
-    () => crl.verify({ publicKey: issuer.certificate.publicKey }, cryptoEngine),
-    `The signing key does not belong to the issuer certificate "${issuer.certificate.subject}"`,
-  );
-  const der = new Uint8Array(crl.rawData);
+  const tbsCertList = sequence([
+    VERSION_2,
+    scheme.algorithmIdentifier,
+    issuer.nameDer,
+    time(thisUpdate),
+    time(nextUpdate),
+    // An empty list is left out rather than encoded empty (RFC 5280 §5.1.2.6).
+    ...(revoked.length === 0 ? [] : [sequence(revoked)]),
+    explicit(0, sequence([issuer.authorityKeyIdentifier, crlNumberExtension(crlNumber.toString(16))])),
+  ]);
+  const signature = await signData(tbsCertList, signingKey);
+  if (!(await verifySignature(tbsCertList, signature, issuer.publicKey, scheme))) {
+    throw new IssuanceError('issuer_key_mismatch', `The signing key does not belong to the issuer certificate "${issuer.displayName}"`);
+  }
+  const der = new Uint8Array(sequence([tbsCertList, scheme.algorithmIdentifier, bitString(signature)]));
   return { pem: crlDerToPem(der), der, crlNumber, thisUpdate, nextUpdate };
 }
 
@@ -145,11 +146,6 @@ function validateCrlNumber(value: number | bigint): bigint {
     throw new IssuanceError('invalid_crl_number', `crlNumber ${crlNumber} does not fit in ${MAX_CRL_NUMBER_OCTETS} octets`);
   }
   return crlNumber;
-}
-
-function derInteger(value: bigint): Uint8Array {
-  const content = positiveIntegerOctets(value.toString(16));
-  return Uint8Array.of(DER_INTEGER_TAG, content.length, ...content);
 }
 
 /** CRL times are encoded to the second; returning the truncated value keeps callers' copies exact. */
