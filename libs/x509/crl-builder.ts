@@ -1,4 +1,4 @@
-import { bitString, explicit, integerFromHex, sequence, smallInteger, time } from './der';
+import { bitString, DerTag, explicit, header, headerLength, sequence, smallInteger, time, timeLength, writeHeader, writeTime } from './der';
 import { crlNumberExtension, reasonCodeExtension } from './extensions';
 import { IssuanceError, loadIssuer } from './issuer';
 import { type CryptoKey, signingKeyOf } from './key-pair';
@@ -84,26 +84,7 @@ export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   const signingKey = signingKeyOf(request.issuerPrivateKey);
   const scheme = signatureSchemeFor(signingKey.algorithm);
 
-  const seen = new Set<string>();
-  const reasonExtensions = new Map<number, Buffer>();
-  const revoked = request.entries.map((entry) => {
-    const serialNumber = normalizeSerialNumber(entry.serialHex);
-    if (seen.has(serialNumber)) {
-      throw new IssuanceError('duplicate_serial', `Serial number ${serialNumber} appears more than once in the CRL entries`);
-    }
-    seen.add(serialNumber);
-    const revocationDate = time(wholeSeconds(entry.revokedAt, `revokedAt of ${serialNumber}`));
-    const reasonCode = revocationReasonCode(entry.reason);
-    if (reasonCode === null) {
-      return sequence([integerFromHex(serialNumber), revocationDate]);
-    }
-    let reasonExtension = reasonExtensions.get(reasonCode);
-    if (reasonExtension === undefined) {
-      reasonExtension = sequence([reasonCodeExtension(reasonCode)]);
-      reasonExtensions.set(reasonCode, reasonExtension);
-    }
-    return sequence([integerFromHex(serialNumber), revocationDate, reasonExtension]);
-  });
+  const revoked = encodeRevokedCertificates(request.entries);
 
   const tbsCertList = sequence([
     VERSION_2,
@@ -112,7 +93,7 @@ export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
     time(thisUpdate),
     time(nextUpdate),
     // An empty list is left out rather than encoded empty (RFC 5280 §5.1.2.6).
-    ...(revoked.length === 0 ? [] : [sequence(revoked)]),
+    ...(revoked === null ? [] : [revoked]),
     explicit(0, sequence([issuer.authorityKeyIdentifier, crlNumberExtension(crlNumber.toString(16))])),
   ]);
   const signature = await signData(tbsCertList, signingKey);
@@ -129,6 +110,73 @@ export function crlDerToPem(der: Uint8Array): string {
 
 export function crlPemToDer(pem: string): Uint8Array {
   return decodePem(pem, CRL_PEM_LABEL);
+}
+
+/** A serial already in the storage form (lowercase hex, no leading zero) that fits 20 octets even with a sign octet. */
+const STORED_SERIAL = /^(?:[1-9a-f][0-9a-f]{0,38}|[1-7][0-9a-f]{39})$/;
+
+/**
+ * revokedCertificates, or null when there are none (the field is then left out: RFC 5280 §5.1.2.6).
+ * Written in one pass into one buffer: a CA's CRL can list a hundred thousand certificates.
+ */
+function encodeRevokedCertificates(entries: readonly CrlEntry[]): Buffer | null {
+  if (entries.length === 0) return null;
+  const serials = new Array<string>(entries.length);
+  const times = new Array<number>(entries.length);
+  const reasons = new Array<Buffer | null>(entries.length);
+  const reasonExtensions = new Map<string | null | undefined, Buffer | null>();
+  const seen = new Set<string>();
+  let total = 0;
+  entries.forEach((entry, index) => {
+    const serialNumber = STORED_SERIAL.test(entry.serialHex) ? entry.serialHex : normalizeSerialNumber(entry.serialHex);
+    if (seen.has(serialNumber)) {
+      throw new IssuanceError('duplicate_serial', `Serial number ${serialNumber} appears more than once in the CRL entries`);
+    }
+    seen.add(serialNumber);
+    const revokedAt = entry.revokedAt;
+    const milliseconds = revokedAt instanceof Date ? revokedAt.getTime() : NaN;
+    if (Number.isNaN(milliseconds)) {
+      throw new IssuanceError('invalid_crl_dates', `revokedAt of ${serialNumber} must be a valid Date`);
+    }
+    let reason = reasonExtensions.get(entry.reason);
+    if (reason === undefined) {
+      const code = revocationReasonCode(entry.reason);
+      reason = code === null ? null : sequence([reasonCodeExtension(code)]);
+      reasonExtensions.set(entry.reason, reason);
+    }
+    serials[index] = serialNumber;
+    times[index] = Math.floor(milliseconds / 1000) * 1000;
+    reasons[index] = reason;
+    const entryLength = 2 + serialOctets(serialNumber) + timeLength(times[index]) + (reason === null ? 0 : reason.length);
+    total += headerLength(entryLength) + entryLength;
+  });
+  const out = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const serialNumber = serials[index];
+    const reason = reasons[index];
+    const octets = serialOctets(serialNumber);
+    const entryLength = 2 + octets + timeLength(times[index]) + (reason === null ? 0 : reason.length);
+    offset = writeHeader(out, DerTag.SEQUENCE, entryLength, offset);
+    out[offset++] = DerTag.INTEGER;
+    out[offset++] = octets;
+    // An odd number of digits, or a top bit clear, needs no sign octet; a set top bit gets 0x00 first.
+    if (serialNumber.length % 2 === 1) {
+      offset += out.write(`0${serialNumber}`, offset, 'hex');
+    } else {
+      if (octets > serialNumber.length / 2) out[offset++] = 0;
+      offset += out.write(serialNumber, offset, 'hex');
+    }
+    offset = writeTime(out, offset, times[index]);
+    if (reason !== null) offset += reason.copy(out, offset);
+  }
+  return Buffer.concat([header(DerTag.SEQUENCE, total), out]);
+}
+
+/** Content octets of the INTEGER for a serial in storage form. */
+function serialOctets(serialNumber: string): number {
+  const odd = serialNumber.length % 2 === 1;
+  return odd ? (serialNumber.length + 1) / 2 : serialNumber.length / 2 + (serialNumber.charCodeAt(0) >= 0x38 ? 1 : 0);
 }
 
 function validateCrlNumber(value: number | bigint): bigint {

@@ -36,7 +36,7 @@ export class DerError extends Error {}
 // ---------------------------------------------------------------------------------------------
 // Writer
 
-function headerLength(contentLength: number): number {
+export function headerLength(contentLength: number): number {
   if (contentLength < 0x80) return 2;
   if (contentLength < 0x100) return 3;
   if (contentLength < 0x10000) return 4;
@@ -44,19 +44,20 @@ function headerLength(contentLength: number): number {
   return 6;
 }
 
-function writeHeader(target: Buffer, tag: number, contentLength: number): number {
-  target[0] = tag;
+/** Writes a TLV header at `offset`; returns the offset after it. */
+export function writeHeader(target: Buffer, tag: number, contentLength: number, offset = 0): number {
+  target[offset] = tag;
   if (contentLength < 0x80) {
-    target[1] = contentLength;
-    return 2;
+    target[offset + 1] = contentLength;
+    return offset + 2;
   }
   const octets = headerLength(contentLength) - 2;
-  target[1] = 0x80 | octets;
+  target[offset + 1] = 0x80 | octets;
   for (let index = octets; index > 0; index--) {
-    target[1 + index] = contentLength & 0xff;
+    target[offset + 1 + index] = contentLength & 0xff;
     contentLength = Math.floor(contentLength / 256);
   }
-  return 2 + octets;
+  return offset + 2 + octets;
 }
 
 /** One TLV whose content is `content`. */
@@ -170,13 +171,47 @@ export function asciiString(tag: typeof DerTag.PRINTABLE_STRING | typeof DerTag.
 
 /** RFC 5280 §4.1.2.5: UTCTime through 2049, GeneralizedTime from 2050; whole seconds, `Z`. */
 export function time(date: Date): Buffer {
-  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
+  const out = Buffer.allocUnsafe(timeLength(date.getTime()));
+  writeTime(out, 0, date.getTime());
+  return out;
+}
+
+/** The encoded length of time(new Date(milliseconds)). */
+export function timeLength(milliseconds: number): number {
+  const year = new Date(milliseconds).getUTCFullYear();
+  return year >= 1950 && year < 2050 ? 15 : 17;
+}
+
+/** Writes time(new Date(milliseconds)) at `offset` (large lists are written in place); returns the offset after it. */
+export function writeTime(target: Buffer, offset: number, milliseconds: number): number {
+  const date = new Date(milliseconds);
   const year = date.getUTCFullYear();
-  const digits = iso.slice(5, 7) + iso.slice(8, 10) + iso.slice(11, 13) + iso.slice(14, 16) + iso.slice(17, 19);
-  if (year >= 1950 && year < 2050) {
-    return tlv(DerTag.UTC_TIME, Buffer.from(`${iso.slice(2, 4)}${digits}Z`, 'latin1'));
-  }
-  return tlv(DerTag.GENERALIZED_TIME, Buffer.from(`${iso.slice(0, 4)}${digits}Z`, 'latin1'));
+  if (year < 0 || year > 9999) throw new DerError(`Cannot encode the year ${year}`);
+  const utc = year >= 1950 && year < 2050;
+  target[offset++] = utc ? DerTag.UTC_TIME : DerTag.GENERALIZED_TIME;
+  target[offset++] = utc ? 13 : 15;
+  if (!utc) offset = writeTwoDigits(target, offset, Math.floor(year / 100));
+  offset = writeTwoDigits(target, offset, year % 100);
+  offset = writeTwoDigits(target, offset, date.getUTCMonth() + 1);
+  offset = writeTwoDigits(target, offset, date.getUTCDate());
+  offset = writeTwoDigits(target, offset, date.getUTCHours());
+  offset = writeTwoDigits(target, offset, date.getUTCMinutes());
+  offset = writeTwoDigits(target, offset, date.getUTCSeconds());
+  target[offset++] = 0x5a; // Z
+  return offset;
+}
+
+function writeTwoDigits(target: Buffer, offset: number, value: number): number {
+  target[offset] = 0x30 + Math.floor(value / 10);
+  target[offset + 1] = 0x30 + (value % 10);
+  return offset + 2;
+}
+
+/** The header of a TLV whose content is `contentLength` octets long (for content written separately). */
+export function header(tag: number, contentLength: number): Buffer {
+  const out = Buffer.allocUnsafe(headerLength(contentLength));
+  writeHeader(out, tag, contentLength);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
