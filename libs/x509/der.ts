@@ -256,7 +256,8 @@ export function readRoot(bytes: Uint8Array, tag: number, what: string): DerEleme
   return element;
 }
 
-export function expectTag(element: DerElement, tag: number, what: string): DerElement {
+export function expectTag(element: DerElement | undefined, tag: number, what: string): DerElement {
+  if (element === undefined) throw new DerError(`${what}: missing`);
   if (element.tag !== tag) {
     throw new DerError(`${what}: expected tag 0x${tag.toString(16)}, found 0x${element.tag.toString(16)}`);
   }

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { loadCertificate } from './certificate-reader';
-import { children, contextTag, DerTag, encoded, readRoot } from './der';
+import { InvalidCertificateError, loadCertificate } from './certificate-reader';
+import { children, contextTag, type DerElement, DerTag, encoded, expectTag, readRoot } from './der';
 import { formatX509Name } from './distinguished-name';
 import { authorityKeyIdentifierExtension, subjectKeyIdentifierOf } from './extensions';
 import { type CertificateSource } from './pem';
@@ -91,12 +91,17 @@ export function loadIssuer(source: CertificateSource, task: IssuerTask): Issuer 
 
 function readIssuer(source: CertificateSource): Issuer {
   const certificate = loadCertificate(source);
-  const der = new Uint8Array(certificate.rawData);
-  const [tbs] = children(readRoot(der, DerTag.SEQUENCE, 'Certificate'));
-  const fields = children(tbs);
-  const first = fields[0].tag === contextTag(0, true) ? 1 : 0;
-  const subject = fields[first + 4];
-  const subjectPublicKeyInfo = fields[first + 5];
+  let subject: DerElement;
+  let subjectPublicKeyInfo: DerElement;
+  try {
+    const [tbs] = children(readRoot(new Uint8Array(certificate.rawData), DerTag.SEQUENCE, 'Certificate'));
+    const fields = children(tbs);
+    const first = fields[0]?.tag === contextTag(0, true) ? 1 : 0;
+    subject = expectTag(fields[first + 4], DerTag.SEQUENCE, 'subject');
+    subjectPublicKeyInfo = expectTag(fields[first + 5], DerTag.SEQUENCE, 'subjectPublicKeyInfo');
+  } catch (error) {
+    throw new InvalidCertificateError(`Invalid certificate: ${(error as Error).message}`);
+  }
   const basicConstraints = certificate.getExtension(BasicConstraintsExtension);
   const keyIdentifier =
     certificate.getExtension(SubjectKeyIdentifierExtension)?.keyId ?? subjectKeyIdentifierOf(encoded(subjectPublicKeyInfo)).toString('hex');
