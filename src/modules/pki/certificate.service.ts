@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import {
   buildCaCertificate,
   buildLeafCertificate,
+  type CertifiablePublicKey,
   commonNameOf,
   exportPrivateKeyPem,
   formatDistinguishedName,
@@ -12,7 +13,6 @@ import {
   parseDistinguishedName,
   readCertificate,
   resolveSubjectAltNames,
-  type CryptoKey,
   type DistinguishedName,
   withCommonName,
   type X509EngineError,
@@ -61,7 +61,7 @@ interface LeafRequest {
   validDays: number;
   sans: RequestedSans;
   origin: CertificateOrigin;
-  publicKey: CryptoKey;
+  publicKey: CertifiablePublicKey;
   keyType: KeyType;
   keySize: number | null;
   /** Encrypted private key to keep, when the key was generated here and is kept. */
