@@ -1,33 +1,33 @@
-import { type CertificateInfo, certificatePem, describeCertificate } from './certificate-reader';
+import { createHash } from 'node:crypto';
+import { type CertificateInfo } from './certificate-reader';
+import { bitString, explicit, integerFromHex, sequence, time } from './der';
 import {
   commonNameOf,
   type DistinguishedName,
   type DistinguishedNameFields,
+  encodeDistinguishedName,
+  formatDistinguishedName,
   parseDistinguishedName,
-  toX509Name,
   validateDistinguishedName,
 } from './distinguished-name';
-import { assertSignatureVerifies, IssuanceError, type Issuer, loadIssuer } from './issuer';
-import { type CryptoKey, keyAlgorithmOf, signatureAlgorithmFor } from './key-pair';
-import { type CertificateSource } from './pem';
-import { generateSerialNumber } from './serial-number';
-import { type CertificateProfile, resolveSubjectAltNames, type SubjectAltNames } from './subject-alt-names';
 import {
-  AuthorityInfoAccessExtension,
-  AuthorityKeyIdentifierExtension,
-  BasicConstraintsExtension,
-  CRLDistributionPointsExtension,
-  cryptoEngine,
-  ExtendedKeyUsage,
-  ExtendedKeyUsageExtension,
-  type Extension,
-  KeyUsageFlags,
-  KeyUsagesExtension,
-  type Name,
-  SubjectAlternativeNameExtension,
-  SubjectKeyIdentifierExtension,
-  X509CertificateGenerator,
-} from './x509-runtime';
+  authorityInfoAccessExtension,
+  basicConstraintsExtension,
+  crlDistributionPointsExtension,
+  type ExtendedKeyUsage,
+  extendedKeyUsageExtension,
+  KEY_USAGE_BITS,
+  keyUsageExtension,
+  subjectAltNameExtension,
+  subjectKeyIdentifierExtension,
+  subjectKeyIdentifierOf,
+} from './extensions';
+import { IssuanceError, type Issuer, loadIssuer } from './issuer';
+import { type CertifiablePublicKey, type CryptoKey, publicKeyInfoOf, type PublicKeyInfo, signingKeyOf } from './key-pair';
+import { certificateDerToPem, type CertificateSource } from './pem';
+import { generateSerialNumber } from './serial-number';
+import { signatureSchemeFor, signData, verifySignature } from './signature';
+import { type CertificateProfile, resolveSubjectAltNames, type SubjectAltNames } from './subject-alt-names';
 
 /**
  * notBefore is set this far in the past so relying parties whose clocks lag slightly behind ours
@@ -51,7 +51,7 @@ export interface IssuerUrls {
 export interface CaCertificateRequest extends IssuerUrls {
   /** A name (RDNs kept in order), fields, or a string accepted by parseDistinguishedName. */
   readonly subject: DistinguishedName | DistinguishedNameFields | string;
-  readonly publicKey: CryptoKey;
+  readonly publicKey: CertifiablePublicKey;
   /** The issuer's private key; for a self-signed root, the private half of `publicKey`. */
   readonly signingKey: CryptoKey;
   /** The issuing CA's certificate, or null for a self-signed root. */
@@ -63,7 +63,8 @@ export interface CaCertificateRequest extends IssuerUrls {
 
 export interface LeafCertificateRequest extends IssuerUrls {
   readonly subject: DistinguishedName | DistinguishedNameFields | string;
-  readonly publicKey: CryptoKey;
+  /** A generated key, or parseCsr's publicKey (its SubjectPublicKeyInfo is copied into the certificate unchanged). */
+  readonly publicKey: CertifiablePublicKey;
   readonly issuerCertificate: CertificateSource;
   readonly issuerPrivateKey: CryptoKey;
   readonly validDays: number;
@@ -78,10 +79,15 @@ export interface IssuedCertificate extends CertificateInfo {
 }
 
 const PROFILE_EXTENDED_KEY_USAGES: Readonly<Record<CertificateProfile, readonly ExtendedKeyUsage[]>> = {
-  server: [ExtendedKeyUsage.serverAuth],
-  client: [ExtendedKeyUsage.clientAuth],
-  dual_purpose: [ExtendedKeyUsage.serverAuth, ExtendedKeyUsage.clientAuth],
+  server: ['serverAuth'],
+  client: ['clientAuth'],
+  dual_purpose: ['serverAuth', 'clientAuth'],
 };
+const CA_KEY_USAGE = [KEY_USAGE_BITS.digitalSignature, KEY_USAGE_BITS.keyCertSign, KEY_USAGE_BITS.cRLSign];
+// keyEncipherment means "the subject key decrypts a transported secret" — only RSA keys can.
+const RSA_LEAF_KEY_USAGE = [KEY_USAGE_BITS.digitalSignature, KEY_USAGE_BITS.keyEncipherment];
+const LEAF_KEY_USAGE = [KEY_USAGE_BITS.digitalSignature];
+const NO_SANS: SubjectAltNames = { dns: [], ip: [], email: [] };
 
 /**
  * Issues a CA certificate: basicConstraints CA:TRUE (critical, with pathLen when given), keyUsage
@@ -89,18 +95,17 @@ const PROFILE_EXTENDED_KEY_USAGES: Readonly<Record<CertificateProfile, readonly 
  * (issuer given) also gets AuthorityKeyIdentifier and the CDP / AIA URLs supplied.
  */
 export async function buildCaCertificate(request: CaCertificateRequest): Promise<IssuedCertificate> {
-  const subjectName = toX509Name(resolveSubject(request.subject));
+  const subject = resolveSubject(request.subject);
   const pathLength = validatePathLength(request.pathLength);
-  const issuer = request.issuer === null ? null : await loadIssuer(request.issuer, 'ca_certificate');
+  const issuer = request.issuer === null ? null : loadIssuer(request.issuer, 'ca_certificate');
   const validity = validityPeriod(request.validDays, issuer);
-  // Throws for key types the engine does not support.
-  keyAlgorithmOf(request.publicKey);
-  const extensions: Extension[] = [
-    new BasicConstraintsExtension(true, pathLength ?? undefined, true),
-    new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature, true),
-    await SubjectKeyIdentifierExtension.create(request.publicKey, false, cryptoEngine),
+  const publicKey = publicKeyInfoOf(request.publicKey);
+  const subjectKeyIdentifier = subjectKeyIdentifierOf(publicKey.der);
+  const extensions = [
+    basicConstraintsExtension(true, pathLength),
+    keyUsageExtension(CA_KEY_USAGE),
+    subjectKeyIdentifierExtension(subjectKeyIdentifier),
   ];
-  const { publicKey, signingKey } = request;
   if (issuer === null) {
     if (request.crlDistributionPointUrl || request.caIssuersUrl || request.ocspUrl) {
       throw new IssuanceError(
@@ -108,10 +113,21 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
         'A self-signed root has no issuer, so it cannot carry CRL distribution point or AIA URLs',
       );
     }
-    return signCertificate({ subjectName, issuer: null, publicKey, signingKey, validity, extensions });
+  } else {
+    extensions.push(...issuerLinkExtensions(issuer, request));
   }
-  extensions.push(...issuerLinkExtensions(issuer, request));
-  return signCertificate({ subjectName, issuer, publicKey, signingKey, validity, extensions });
+  return signCertificate({
+    subject,
+    issuer,
+    publicKey,
+    signingKey: request.signingKey,
+    validity,
+    extensions,
+    subjectKeyIdentifier,
+    sans: NO_SANS,
+    pathLength,
+    isCa: true,
+  });
 }
 
 /**
@@ -122,36 +138,32 @@ export async function buildCaCertificate(request: CaCertificateRequest): Promise
  */
 export async function buildLeafCertificate(request: LeafCertificateRequest): Promise<IssuedCertificate> {
   const subject = resolveSubject(request.subject);
-  const keyAlgorithm = keyAlgorithmOf(request.publicKey);
+  const publicKey = publicKeyInfoOf(request.publicKey);
   const sans = resolveSubjectAltNames(request.profile, commonNameOf(subject), request.sans);
-  const issuer = await loadIssuer(request.issuerCertificate, 'leaf_certificate');
+  const issuer = loadIssuer(request.issuerCertificate, 'leaf_certificate');
   const validity = validityPeriod(request.validDays, issuer);
-
-  // keyEncipherment means "the subject key decrypts a transported secret" — only RSA keys can.
-  const keyUsage =
-    keyAlgorithm.type === 'rsa' ? KeyUsageFlags.digitalSignature | KeyUsageFlags.keyEncipherment : KeyUsageFlags.digitalSignature;
-  const extensions: Extension[] = [
-    new BasicConstraintsExtension(false, undefined, true),
-    new KeyUsagesExtension(keyUsage, true),
-    new ExtendedKeyUsageExtension([...PROFILE_EXTENDED_KEY_USAGES[request.profile]], false),
-    await SubjectKeyIdentifierExtension.create(request.publicKey, false, cryptoEngine),
+  const subjectKeyIdentifier = subjectKeyIdentifierOf(publicKey.der);
+  const extensions = [
+    basicConstraintsExtension(false, null),
+    keyUsageExtension(publicKey.algorithm.type === 'rsa' ? RSA_LEAF_KEY_USAGE : LEAF_KEY_USAGE),
+    extendedKeyUsageExtension(PROFILE_EXTENDED_KEY_USAGES[request.profile]),
+    subjectKeyIdentifierExtension(subjectKeyIdentifier),
   ];
-  const generalNames = [
-    ...sans.dns.map((value) => ({ type: 'dns' as const, value })),
-    ...sans.ip.map((value) => ({ type: 'ip' as const, value })),
-    ...sans.email.map((value) => ({ type: 'email' as const, value })),
-  ];
-  if (generalNames.length > 0) {
-    extensions.push(new SubjectAlternativeNameExtension(generalNames, false));
+  if (sans.dns.length + sans.ip.length + sans.email.length > 0) {
+    extensions.push(subjectAltNameExtension(sans));
   }
   extensions.push(...issuerLinkExtensions(issuer, request));
   return signCertificate({
-    subjectName: toX509Name(subject),
+    subject,
     issuer,
-    publicKey: request.publicKey,
+    publicKey,
     signingKey: request.issuerPrivateKey,
     validity,
     extensions,
+    subjectKeyIdentifier,
+    sans,
+    pathLength: null,
+    isCa: false,
   });
 }
 
@@ -161,39 +173,73 @@ interface Validity {
 }
 
 interface SigningInput {
-  readonly subjectName: Name;
+  readonly subject: DistinguishedName;
+  /** null for a self-signed root. */
   readonly issuer: Issuer | null;
-  readonly publicKey: CryptoKey;
+  readonly publicKey: PublicKeyInfo;
   readonly signingKey: CryptoKey;
   readonly validity: Validity;
-  readonly extensions: Extension[];
+  readonly extensions: readonly Buffer[];
+  readonly subjectKeyIdentifier: Buffer;
+  readonly sans: SubjectAltNames;
+  readonly pathLength: number | null;
+  readonly isCa: boolean;
 }
 
+/**
+ * Encodes the TBSCertificate, signs it and checks the signature against the issuer's public key (the
+ * subject's own for a root): a signing key that does not belong to the issuer would otherwise yield a
+ * certificate nobody can validate. What the certificate says is returned from the inputs, which are
+ * exactly what was encoded.
+ */
 async function signCertificate(input: SigningInput): Promise<IssuedCertificate> {
-  const { subjectName, issuer, publicKey, signingKey, validity, extensions } = input;
-  const certificate = await X509CertificateGenerator.create(
-    {
-      serialNumber: generateSerialNumber(),
-      subject: subjectName,
-      // The issuer's subject is copied byte for byte so name chaining never depends on re-encoding.
-      issuer: issuer?.certificate.subjectName ?? subjectName,
-      notBefore: validity.notBefore,
-      notAfter: validity.notAfter,
-      publicKey,
-      signingKey,
-      signingAlgorithm: signatureAlgorithmFor(signingKey),
-      extensions,
-    },
-    cryptoEngine,
-  );
-  await assertSignatureVerifies(
-    () => certificate.verify({ publicKey: issuer?.certificate ?? publicKey, signatureOnly: true }, cryptoEngine),
-    issuer === null
-      ? 'The signing key is not the private half of the self-signed certificate public key'
-      : `The signing key does not belong to the issuer certificate "${issuer.certificate.subject}"`,
-  );
-  return { ...describeCertificate(certificate), pem: certificatePem(certificate), der: new Uint8Array(certificate.rawData) };
+  const { issuer, publicKey, validity } = input;
+  const signingKey = signingKeyOf(input.signingKey);
+  const scheme = signatureSchemeFor(signingKey.algorithm);
+  const subject = encodeDistinguishedName(input.subject);
+  const serialNumber = generateSerialNumber();
+  const tbsCertificate = sequence([
+    VERSION_3,
+    integerFromHex(serialNumber),
+    scheme.algorithmIdentifier,
+    // The issuer's subject is copied byte for byte so name chaining never depends on re-encoding.
+    issuer?.nameDer ?? subject.der,
+    sequence([time(validity.notBefore), time(validity.notAfter)]),
+    subject.der,
+    publicKey.der,
+    explicit(3, sequence(input.extensions)),
+  ]);
+  const signature = await signData(tbsCertificate, signingKey);
+  const verified = await verifySignature(tbsCertificate, signature, issuer?.publicKey ?? publicKey.keyObject, scheme);
+  if (!verified) {
+    throw new IssuanceError(
+      'issuer_key_mismatch',
+      issuer === null
+        ? 'The signing key is not the private half of the self-signed certificate public key'
+        : `The signing key does not belong to the issuer certificate "${issuer.displayName}"`,
+    );
+  }
+  const der = sequence([tbsCertificate, scheme.algorithmIdentifier, bitString(signature)]);
+  const subjectText = formatDistinguishedName(subject.name);
+  return {
+    subject: subjectText,
+    issuer: issuer?.formattedName ?? subjectText,
+    commonName: commonNameOf(subject.name) ?? null,
+    serialNumber,
+    notBefore: validity.notBefore,
+    notAfter: validity.notAfter,
+    sans: { dns: [...input.sans.dns], ip: [...input.sans.ip], email: [...input.sans.email] },
+    subjectKeyIdentifier: input.subjectKeyIdentifier.toString('hex'),
+    authorityKeyIdentifier: issuer?.keyIdentifier ?? null,
+    isCa: input.isCa,
+    pathLength: input.pathLength,
+    fingerprintSha256: createHash('sha256').update(der).digest('hex'),
+    pem: certificateDerToPem(der),
+    der: new Uint8Array(der.buffer, der.byteOffset, der.byteLength),
+  };
 }
+
+const VERSION_3 = explicit(0, Buffer.of(0x02, 0x01, 0x02));
 
 function resolveSubject(subject: DistinguishedName | DistinguishedNameFields | string): DistinguishedName {
   return typeof subject === 'string' ? parseDistinguishedName(subject) : validateDistinguishedName(subject);
@@ -221,28 +267,23 @@ function validityPeriod(validDays: number, issuer: Issuer | null): Validity {
   const notBefore = new Date((Math.floor(now / 1000) - NOT_BEFORE_BACKDATE_SECONDS) * 1000);
   const requested = notBefore.getTime() + validDays * MS_PER_DAY;
   if (issuer === null) return { notBefore, notAfter: new Date(requested) };
-  const issuerNotAfter = issuer.certificate.notAfter.getTime();
+  const issuerNotAfter = issuer.notAfter.getTime();
   if (issuerNotAfter <= now) {
-    throw new IssuanceError('issuer_expired', `Issuer "${issuer.certificate.subject}" expired on ${issuer.certificate.notAfter.toISOString()}`);
+    throw new IssuanceError('issuer_expired', `Issuer "${issuer.displayName}" expired on ${issuer.notAfter.toISOString()}`);
   }
   return { notBefore, notAfter: new Date(Math.min(requested, issuerNotAfter)) };
 }
 
-function issuerLinkExtensions(issuer: Issuer, urls: IssuerUrls): Extension[] {
-  const extensions: Extension[] = [new AuthorityKeyIdentifierExtension(issuer.keyIdentifier, false)];
+function issuerLinkExtensions(issuer: Issuer, urls: IssuerUrls): Buffer[] {
+  const extensions = [issuer.authorityKeyIdentifier];
   const crlUrl = optionalUrl('crlDistributionPointUrl', urls.crlDistributionPointUrl);
   const caIssuersUrl = optionalUrl('caIssuersUrl', urls.caIssuersUrl);
   const ocspUrl = optionalUrl('ocspUrl', urls.ocspUrl);
   if (crlUrl !== undefined) {
-    extensions.push(new CRLDistributionPointsExtension([crlUrl], false));
+    extensions.push(crlDistributionPointsExtension(crlUrl));
   }
   if (caIssuersUrl !== undefined || ocspUrl !== undefined) {
-    extensions.push(
-      new AuthorityInfoAccessExtension(
-        { ...(ocspUrl !== undefined && { ocsp: ocspUrl }), ...(caIssuersUrl !== undefined && { caIssuers: caIssuersUrl }) },
-        false,
-      ),
-    );
+    extensions.push(authorityInfoAccessExtension(ocspUrl, caIssuersUrl));
   }
   return extensions;
 }

@@ -1,8 +1,10 @@
-import { assertSignatureVerifies, IssuanceError, loadIssuer } from './issuer';
-import { type CryptoKey, signatureAlgorithmFor } from './key-pair';
+import { bitString, DerTag, explicit, header, headerLength, sequence, smallInteger, time, timeLength, writeHeader, writeTime } from './der';
+import { crlNumberExtension, reasonCodeExtension } from './extensions';
+import { IssuanceError, loadIssuer } from './issuer';
+import { type CryptoKey, signingKeyOf } from './key-pair';
 import { type CertificateSource, CRL_PEM_LABEL, decodePem, encodePem } from './pem';
 import { normalizeSerialNumber, positiveIntegerOctets } from './serial-number';
-import { AuthorityKeyIdentifierExtension, cryptoEngine, Extension, X509CrlGenerator } from './x509-runtime';
+import { signatureSchemeFor, signData, verifySignature } from './signature';
 
 /** RFC 5280 §5.3.1 CRLReason values (removeFromCRL is left out: it only exists in delta CRLs). */
 export const REVOCATION_REASON_CODES = {
@@ -50,11 +52,8 @@ export interface BuiltCrl {
   readonly nextUpdate: Date;
 }
 
-const CRL_NUMBER_OID = '2.5.29.20';
-const REASON_CODE_OID = '2.5.29.21';
 const MAX_CRL_NUMBER_OCTETS = 20;
-const DER_INTEGER_TAG = 0x02;
-const DER_ENUMERATED_TAG = 0x0a;
+const VERSION_2 = smallInteger(1);
 
 const REASON_BY_NORMALISED_NAME = new Map<string, number>(
   Object.entries(REVOCATION_REASON_CODES).map(([name, code]) => [name.toLowerCase(), code]),
@@ -69,8 +68,10 @@ export function revocationReasonCode(reason: string | null | undefined): number 
 }
 
 /**
- * Builds and signs an X.509 v2 CRL with the CRL number and AuthorityKeyIdentifier (the issuer's SKI)
- * extensions, one entry per revoked serial with a reasonCode where it has a reason.
+ * Builds and signs an X.509 v2 CRL with the AuthorityKeyIdentifier (the issuer's SKI) and CRL number
+ * extensions, one entry per revoked serial, in the order given, with a reasonCode where it has a
+ * reason. An entry without a reason has no crlEntryExtensions at all (RFC 5280: when present they
+ * hold at least one extension).
  */
 export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   const crlNumber = validateCrlNumber(request.crlNumber);
@@ -79,46 +80,27 @@ export async function buildCrl(request: CrlRequest): Promise<BuiltCrl> {
   if (nextUpdate <= thisUpdate) {
     throw new IssuanceError('invalid_crl_dates', 'nextUpdate must be later than thisUpdate');
   }
-  const issuer = await loadIssuer(request.issuerCertificate, 'crl');
+  const issuer = loadIssuer(request.issuerCertificate, 'crl');
+  const signingKey = signingKeyOf(request.issuerPrivateKey);
+  const scheme = signatureSchemeFor(signingKey.algorithm);
 
-  const seen = new Set<string>();
-  const entries = request.entries.map((entry) => {
-    const serialNumber = normalizeSerialNumber(entry.serialHex);
-    if (seen.has(serialNumber)) {
-      throw new IssuanceError('duplicate_serial', `Serial number ${serialNumber} appears more than once in the CRL entries`);
-    }
-    seen.add(serialNumber);
-    const reasonCode = revocationReasonCode(entry.reason);
-    return {
-      serialNumber,
-      revocationDate: wholeSeconds(entry.revokedAt, `revokedAt of ${serialNumber}`),
-      // Built by hand: the library skips a reason equal to 0 (unspecified) as falsy.
-      extensions: reasonCode === null ? [] : [new Extension(REASON_CODE_OID, false, Uint8Array.of(DER_ENUMERATED_TAG, 1, reasonCode))],
-    };
-  });
+  const revoked = encodeRevokedCertificates(request.entries);
 
-  const crl = await X509CrlGenerator.create(
-    {
-      issuer: issuer.certificate.subjectName,
-      thisUpdate,
-      nextUpdate,
-      entries,
-      extensions: [
-        new AuthorityKeyIdentifierExtension(issuer.keyIdentifier, false),
-        new Extension(CRL_NUMBER_OID, false, derInteger(crlNumber)),
-      ],
-      signingKey: request.issuerPrivateKey,
-      signingAlgorithm: signatureAlgorithmFor(request.issuerPrivateKey),
-    },
-    cryptoEngine,
-  );
-  // Verified against the issuer's public key, not its certificate: given a certificate the library
-  // takes the certificate's own signature algorithm (its parent's), which fails when the key types differ.
-  await assertSignatureVerifies(
-    () => crl.verify({ publicKey: issuer.certificate.publicKey }, cryptoEngine),
-    `The signing key does not belong to the issuer certificate "${issuer.certificate.subject}"`,
-  );
-  const der = new Uint8Array(crl.rawData);
+  const tbsCertList = sequence([
+    VERSION_2,
+    scheme.algorithmIdentifier,
+    issuer.nameDer,
+    time(thisUpdate),
+    time(nextUpdate),
+    // An empty list is left out rather than encoded empty (RFC 5280 §5.1.2.6).
+    ...(revoked === null ? [] : [revoked]),
+    explicit(0, sequence([issuer.authorityKeyIdentifier, crlNumberExtension(crlNumber.toString(16))])),
+  ]);
+  const signature = await signData(tbsCertList, signingKey);
+  if (!(await verifySignature(tbsCertList, signature, issuer.publicKey, scheme))) {
+    throw new IssuanceError('issuer_key_mismatch', `The signing key does not belong to the issuer certificate "${issuer.displayName}"`);
+  }
+  const der = new Uint8Array(sequence([tbsCertList, scheme.algorithmIdentifier, bitString(signature)]));
   return { pem: crlDerToPem(der), der, crlNumber, thisUpdate, nextUpdate };
 }
 
@@ -128,6 +110,73 @@ export function crlDerToPem(der: Uint8Array): string {
 
 export function crlPemToDer(pem: string): Uint8Array {
   return decodePem(pem, CRL_PEM_LABEL);
+}
+
+/** A serial already in the storage form (lowercase hex, no leading zero) that fits 20 octets even with a sign octet. */
+const STORED_SERIAL = /^(?:[1-9a-f][0-9a-f]{0,38}|[1-7][0-9a-f]{39})$/;
+
+/**
+ * revokedCertificates, or null when there are none (the field is then left out: RFC 5280 §5.1.2.6).
+ * Written in one pass into one buffer: a CA's CRL can list a hundred thousand certificates.
+ */
+function encodeRevokedCertificates(entries: readonly CrlEntry[]): Buffer | null {
+  if (entries.length === 0) return null;
+  const serials = new Array<string>(entries.length);
+  const times = new Array<number>(entries.length);
+  const reasons = new Array<Buffer | null>(entries.length);
+  const reasonExtensions = new Map<string | null | undefined, Buffer | null>();
+  const seen = new Set<string>();
+  let total = 0;
+  entries.forEach((entry, index) => {
+    const serialNumber = STORED_SERIAL.test(entry.serialHex) ? entry.serialHex : normalizeSerialNumber(entry.serialHex);
+    if (seen.has(serialNumber)) {
+      throw new IssuanceError('duplicate_serial', `Serial number ${serialNumber} appears more than once in the CRL entries`);
+    }
+    seen.add(serialNumber);
+    const revokedAt = entry.revokedAt;
+    const milliseconds = revokedAt instanceof Date ? revokedAt.getTime() : NaN;
+    if (Number.isNaN(milliseconds)) {
+      throw new IssuanceError('invalid_crl_dates', `revokedAt of ${serialNumber} must be a valid Date`);
+    }
+    let reason = reasonExtensions.get(entry.reason);
+    if (reason === undefined) {
+      const code = revocationReasonCode(entry.reason);
+      reason = code === null ? null : sequence([reasonCodeExtension(code)]);
+      reasonExtensions.set(entry.reason, reason);
+    }
+    serials[index] = serialNumber;
+    times[index] = Math.floor(milliseconds / 1000) * 1000;
+    reasons[index] = reason;
+    const entryLength = 2 + serialOctets(serialNumber) + timeLength(times[index]) + (reason === null ? 0 : reason.length);
+    total += headerLength(entryLength) + entryLength;
+  });
+  const out = Buffer.allocUnsafe(total);
+  let offset = 0;
+  for (let index = 0; index < entries.length; index++) {
+    const serialNumber = serials[index];
+    const reason = reasons[index];
+    const octets = serialOctets(serialNumber);
+    const entryLength = 2 + octets + timeLength(times[index]) + (reason === null ? 0 : reason.length);
+    offset = writeHeader(out, DerTag.SEQUENCE, entryLength, offset);
+    out[offset++] = DerTag.INTEGER;
+    out[offset++] = octets;
+    // An odd number of digits, or a top bit clear, needs no sign octet; a set top bit gets 0x00 first.
+    if (serialNumber.length % 2 === 1) {
+      offset += out.write(`0${serialNumber}`, offset, 'hex');
+    } else {
+      if (octets > serialNumber.length / 2) out[offset++] = 0;
+      offset += out.write(serialNumber, offset, 'hex');
+    }
+    offset = writeTime(out, offset, times[index]);
+    if (reason !== null) offset += reason.copy(out, offset);
+  }
+  return Buffer.concat([header(DerTag.SEQUENCE, total), out]);
+}
+
+/** Content octets of the INTEGER for a serial in storage form. */
+function serialOctets(serialNumber: string): number {
+  const odd = serialNumber.length % 2 === 1;
+  return odd ? (serialNumber.length + 1) / 2 : serialNumber.length / 2 + (serialNumber.charCodeAt(0) >= 0x38 ? 1 : 0);
 }
 
 function validateCrlNumber(value: number | bigint): bigint {
@@ -145,11 +194,6 @@ function validateCrlNumber(value: number | bigint): bigint {
     throw new IssuanceError('invalid_crl_number', `crlNumber ${crlNumber} does not fit in ${MAX_CRL_NUMBER_OCTETS} octets`);
   }
   return crlNumber;
-}
-
-function derInteger(value: bigint): Uint8Array {
-  const content = positiveIntegerOctets(value.toString(16));
-  return Uint8Array.of(DER_INTEGER_TAG, content.length, ...content);
 }
 
 /** CRL times are encoded to the second; returning the truncated value keeps callers' copies exact. */

@@ -2,6 +2,7 @@ import { buildLeafCertificate } from './certificate-builder';
 import { InvalidCsrError, parseCsr } from './csr';
 import { encodePem } from './pem';
 import { OpensslWorkspace } from './testing/openssl-workspace';
+import { referenceParseCsr } from './testing/reference-engine';
 import { createTestHierarchy, type TestHierarchy } from './testing/test-pki';
 
 describe('parseCsr', () => {
@@ -142,5 +143,62 @@ describe('parseCsr', () => {
     expect(error.code).toBe('invalid_csr');
     expect(error.message).toMatch(/^Invalid CSR: /);
     expect(error.message).toMatch(message);
+  });
+
+  describe('signature algorithms', () => {
+    const keys = { rsa: 'rsa.key', p256: 'p256.key', p384: 'p384.key' };
+
+    beforeAll(() => {
+      openssl.ok(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', keys.rsa]);
+      openssl.ok(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', keys.p256]);
+      openssl.ok(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-384', '-out', keys.p384]);
+    });
+
+    // What the @peculiar/x509 engine accepted: SHA-1 and SHA-2 (not SHA-224), PSS only with MGF1 over the same hash.
+    it.each<[string, keyof typeof keys, string[], 'accepted' | 'csr_signature_invalid']>([
+      ['RSA SHA-1', 'rsa', ['-sha1'], 'accepted'],
+      ['RSA SHA-224', 'rsa', ['-sha224'], 'csr_signature_invalid'],
+      ['RSA SHA-384', 'rsa', ['-sha384'], 'accepted'],
+      ['RSA SHA-512', 'rsa', ['-sha512'], 'accepted'],
+      ['RSA-PSS SHA-256', 'rsa', ['-sha256', '-sigopt', 'rsa_padding_mode:pss'], 'accepted'],
+      ['RSA-PSS SHA-512 salt 20', 'rsa', ['-sha512', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:20'], 'accepted'],
+      ['RSA-PSS SHA-256 with MGF1-SHA-1', 'rsa', ['-sha256', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_mgf1_md:sha1'], 'csr_signature_invalid'],
+      ['P-256 with SHA-384', 'p256', ['-sha384'], 'accepted'],
+      ['P-256 with SHA-1', 'p256', ['-sha1'], 'accepted'],
+      ['P-384 with SHA-256', 'p384', ['-sha256'], 'accepted'],
+      ['P-384 with SHA-224', 'p384', ['-sha224'], 'csr_signature_invalid'],
+    ])('%s (%s key, openssl %j): %s, as with the reference engine', async (label, key, options, expected) => {
+      const file = `${label.replace(/\W+/g, '-')}.csr`;
+      openssl.ok(['req', '-new', '-key', keys[key], '-subj', '/CN=algorithms.example.com', ...options, '-out', file]);
+      const pem = openssl.read(file);
+      const outcome = (promise: Promise<unknown>) =>
+        promise.then(
+          () => 'accepted',
+          (error: InvalidCsrError) => error.code,
+        );
+      expect(await outcome(parseCsr(pem))).toBe(expected);
+      expect(await outcome(referenceParseCsr(pem))).toBe(expected);
+    });
+  });
+
+  it.each<[string, (der: Buffer) => Buffer]>([
+    ['trailing data', (der) => Buffer.concat([der, Buffer.of(0)])],
+    ['an indefinite length', (der) => Buffer.concat([Buffer.of(0x30, 0x80), der.subarray(3), Buffer.of(0, 0)])],
+    ['a length in more octets than needed', (der) => Buffer.concat([Buffer.of(0x30, 0x82, 0x00), der.subarray(2)])],
+    ['a truncated body', (der) => der.subarray(0, der.length - 10)],
+  ])('rejects a request with %s as malformed DER', async (_label, mangle) => {
+    const der = Buffer.from(opensslCsr(['-newkey', 'ed25519'], '/CN=der.example.com').replace(/-----[^-]+-----|\s/g, ''), 'base64');
+    // An Ed25519 request is between 128 and 255 octets long: its length is one octet in the long form.
+    expect(der.subarray(0, 2)).toEqual(Buffer.of(0x30, 0x81));
+    const error = await csrError(encodePem(mangle(der), 'CERTIFICATE REQUEST'));
+    expect(error.code).toBe('invalid_csr');
+    expect(error.message).toMatch(/^Invalid CSR: not a PKCS#10 certification request \(/);
+  });
+
+  it('keeps the requested SubjectPublicKeyInfo bytes', async () => {
+    const pem = opensslCsr(['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384'], '/CN=spki.example.com');
+    openssl.write('spki.csr', pem);
+    const spki = Buffer.from(openssl.ok(['req', '-in', 'spki.csr', '-noout', '-pubkey']).replace(/-----[^-]+-----|\s/g, ''), 'base64');
+    expect(Buffer.from((await parseCsr(pem)).publicKey.der)).toEqual(spki);
   });
 });

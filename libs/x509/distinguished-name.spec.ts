@@ -4,14 +4,15 @@ import {
   type DistinguishedNameFields,
   distinguishedNameAttributes,
   formatDistinguishedName,
+  decodeDistinguishedName,
+  encodeDistinguishedName,
   formatX509Name,
-  fromX509Name,
   InvalidDistinguishedNameError,
   parseDistinguishedName,
-  toX509Name,
   validateDistinguishedName,
   withCommonName,
 } from './distinguished-name';
+import { readRoot } from './der';
 import { Name } from './x509-runtime';
 
 function parseError(input: string): InvalidDistinguishedNameError {
@@ -134,25 +135,56 @@ describe('distinguishedNameAttributes', () => {
 });
 
 describe('X.509 name conversion', () => {
+  const decode = (der: Uint8Array) => decodeDistinguishedName(readRoot(der, 0x30, 'Name'));
+
   it('round-trips through the encoded form, non-ASCII included', () => {
     const name = parseDistinguishedName('CN=Zoë,O=Acme\\, Inc.,C=CH');
-    const encoded = new Name(toX509Name(name).toArrayBuffer());
-    expect(fromX509Name(encoded)).toEqual(name);
-    expect(formatX509Name(encoded)).toBe('CN=Zoë,O=Acme\\, Inc.,C=CH');
+    const { der } = encodeDistinguishedName(name);
+    expect(decode(der)).toEqual(name);
+    expect(formatX509Name(new Name(der))).toBe('CN=Zoë,O=Acme\\, Inc.,C=CH');
   });
 
   it('keeps RDN order, multi-valued RDNs and repeated attributes', () => {
     for (const text of ['O=Example,CN=api', 'CN=a+OU=b,O=Example', 'OU=b,OU=a,CN=x']) {
-      const encoded = new Name(toX509Name(parseDistinguishedName(text)).toArrayBuffer());
-      expect(formatDistinguishedName(fromX509Name(encoded))).toBe(text);
-      expect(formatX509Name(encoded)).toBe(text);
+      const { der } = encodeDistinguishedName(parseDistinguishedName(text));
+      expect(formatDistinguishedName(decode(der))).toBe(text);
+      expect(formatX509Name(new Name(der))).toBe(text);
     }
+  });
+
+  it('groups a multi-valued RDN by attribute type, in the order each type first appears', () => {
+    const name = { rdns: [[{ key: 'OU', value: 'b' }, { key: 'CN', value: 'x' }, { key: 'OU', value: 'a' }]] } as const;
+    const encoded = encodeDistinguishedName(name);
+    expect(encoded.name).toEqual({ rdns: [[{ key: 'OU', value: 'b' }, { key: 'OU', value: 'a' }, { key: 'CN', value: 'x' }]] });
+    expect(decode(encoded.der)).toEqual(encoded.name);
+  });
+
+  it('encodes the country as PrintableString and the rest as UTF8String', () => {
+    const { der } = encodeDistinguishedName(parseDistinguishedName('CN=Zoë,C=CH'));
+    expect(Buffer.from(der).toString('hex')).toBe('301c310b3009060355040613024348310d300b06035504030c045a6fc3ab');
+  });
+
+  it('reads the directory string types and IA5String, and keeps any other type visible as #hex', () => {
+    const attribute = (tag: number, bytes: number[]) => [0x30, 5 + 2 + bytes.length, 0x06, 0x03, 0x55, 0x04, 0x03, tag, bytes.length, ...bytes];
+    const name = (tag: number, bytes: number[]) => {
+      const atv = attribute(tag, bytes);
+      return Uint8Array.from([0x30, atv.length + 2, 0x31, atv.length, ...atv]);
+    };
+    const commonName = (der: Uint8Array) => decode(der).rdns[0][0].value;
+    expect(commonName(name(0x13, [0x61, 0x62]))).toBe('ab');
+    expect(commonName(name(0x14, [0xe9]))).toBe('é');
+    expect(commonName(name(0x16, [0x61]))).toBe('a');
+    expect(commonName(name(0x1e, [0x00, 0xe9, 0x4e, 0x2d]))).toBe('é中');
+    expect(commonName(name(0x1c, [0, 0, 0, 0x7a]))).toBe('z');
+    expect(commonName(name(0x0c, [0xc3, 0xa9]))).toBe('é');
+    expect(commonName(name(0x12, [0x31, 0x32]))).toBe('#12023132');
   });
 
   it('rejects attributes it does not support, or a second CN, but still renders them', () => {
     const foreign = new Name('CN=foo, E=admin@example.com');
-    expect(() => fromX509Name(foreign)).toThrow(/Unsupported distinguished name attribute "E"/);
+    expect(() => decode(new Uint8Array(foreign.toArrayBuffer()))).toThrow(/Unsupported distinguished name attribute "E"/);
     expect(formatX509Name(foreign)).toBe('E=admin@example.com,CN=foo');
-    expect(() => fromX509Name(new Name('CN=a, CN=b'))).toThrow(/CN appears more than once/);
+    expect(() => decode(new Uint8Array(new Name('CN=a, CN=b').toArrayBuffer()))).toThrow(/CN appears more than once/);
+    expect(() => decode(new Uint8Array(new Name('CN=a, 1.2.3.4=x').toArrayBuffer()))).toThrow(/Unsupported distinguished name attribute "1.2.3.4"/);
   });
 });

@@ -1,4 +1,19 @@
-import { Name, type JsonNameParams } from './x509-runtime';
+import {
+  asciiString,
+  children,
+  content,
+  type DerElement,
+  DerError,
+  DerTag,
+  encoded,
+  expectTag,
+  objectIdentifier,
+  readObjectIdentifier,
+  sequence,
+  set,
+  utf8String,
+} from './der';
+import { type Name } from './x509-runtime';
 import { X509EngineError } from './x509-error';
 
 /**
@@ -55,6 +70,17 @@ const MAX_VALUE_LENGTH: Readonly<Record<DistinguishedNameKey, number>> = {
 };
 
 const KEYS_BY_NAME = new Map<string, DistinguishedNameKey>(DISTINGUISHED_NAME_KEYS.map((key) => [key, key]));
+/** Short names for attributes read from encoded names (those @peculiar/x509 names too), so messages name them the same way. */
+const KNOWN_ATTRIBUTE_NAMES = new Map<string, string>([
+  ...DISTINGUISHED_NAME_KEYS.map((key) => [ATTRIBUTE_OIDS[key], key] as const),
+  ['0.9.2342.19200300.100.1.25', 'DC'],
+  ['1.2.840.113549.1.9.1', 'E'],
+  ['2.5.4.42', 'G'],
+  ['2.5.4.43', 'I'],
+  ['2.5.4.4', 'SN'],
+  ['2.5.4.12', 'T'],
+]);
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ALLOWED_KEYS_TEXT = [...DISTINGUISHED_NAME_KEYS].reverse().join(', ');
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
@@ -156,36 +182,100 @@ export function formatDistinguishedName(name: DistinguishedName): string {
   return formatRdns(name.rdns.map((rdn) => rdn.map(({ key, value }) => ({ type: key, value }))));
 }
 
-/**
- * Encodes the RDNs in the name's order. The country is a PrintableString (RFC 5280 requires it);
- * everything else is UTF8String so any script round-trips.
- */
-export function toX509Name(name: DistinguishedName): Name {
-  const json: JsonNameParams = name.rdns.map((rdn) => {
-    const entry: Record<string, { printableString?: string; utf8String?: string }[]> = {};
-    for (const { key, value } of rdn) {
-      (entry[ATTRIBUTE_OIDS[key]] ??= []).push(key === 'C' ? { printableString: value } : { utf8String: value });
-    }
-    return entry;
-  });
-  return new Name(json);
+/** A name as the engine encodes it: the DER `Name`, and the name in the order it was encoded. */
+export interface EncodedDistinguishedName {
+  readonly der: Buffer;
+  /** The same attributes, a multi-valued RDN's grouped by type as they were encoded (what a reader sees). */
+  readonly name: DistinguishedName;
 }
 
 /**
- * Reads an encoded name back, RDN order and multi-valued RDNs kept. Strict: a name using other
- * attributes cannot be represented and is rejected.
+ * Encodes the RDNs in the name's order; a multi-valued RDN lists its attributes grouped by type, in
+ * the order each type first appears. The country is a PrintableString (RFC 5280 requires it);
+ * everything else is UTF8String so any script round-trips.
  */
-export function fromX509Name(name: Name): DistinguishedName {
-  const rdns = readRdns(name).map((rdn) =>
-    rdn.map(({ type, value }) => {
+export function encodeDistinguishedName(name: DistinguishedName): EncodedDistinguishedName {
+  const rdns = name.rdns.map(groupByType);
+  const der = sequence(
+    rdns.map((rdn) =>
+      set(
+        rdn.map(({ key, value }) =>
+          sequence([objectIdentifier(ATTRIBUTE_OIDS[key]), key === 'C' ? asciiString(DerTag.PRINTABLE_STRING, value) : utf8String(value)]),
+        ),
+      ),
+    ),
+  );
+  return { der, name: { rdns } };
+}
+
+/**
+ * Reads a DER `Name` back, RDN order kept and a multi-valued RDN's attributes grouped by type (as
+ * encodeDistinguishedName writes them). Strict: a name using other attributes cannot be represented
+ * and is rejected (InvalidDistinguishedNameError); malformed DER raises DerError.
+ */
+export function decodeDistinguishedName(element: DerElement): DistinguishedName {
+  const rdns = children(expectTag(element, DerTag.SEQUENCE, 'Name')).map((rdnElement) => {
+    const attributes = children(expectTag(rdnElement, DerTag.SET, 'RelativeDistinguishedName')).map((attribute) => {
+      const items = children(expectTag(attribute, DerTag.SEQUENCE, 'AttributeTypeAndValue'));
+      if (items.length !== 2) throw new DerError(`AttributeTypeAndValue: expected 2 elements, found ${items.length}`);
+      const [typeElement, valueElement] = items;
+      const oid = readObjectIdentifier(typeElement, 'attribute type');
+      return { type: KNOWN_ATTRIBUTE_NAMES.get(oid) ?? oid, value: attributeValueText(valueElement) };
+    });
+    return groupByType(attributes.map(({ type, value }) => ({ key: type, value }))).map(({ key: type, value }) => {
       const key = KEYS_BY_NAME.get(type);
       if (key === undefined) {
         throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${type}"; allowed: ${ALLOWED_KEYS_TEXT}`);
       }
       return { key, value };
-    }),
-  );
+    });
+  });
   return validateDistinguishedName({ rdns });
+}
+
+function groupByType<Key extends string>(rdn: readonly { key: Key; value: string }[]): { key: Key; value: string }[] {
+  if (rdn.length < 2) return [...rdn];
+  const groups = new Map<Key, { key: Key; value: string }[]>();
+  for (const attribute of rdn) {
+    const group = groups.get(attribute.key);
+    if (group === undefined) groups.set(attribute.key, [attribute]);
+    else group.push(attribute);
+  }
+  return [...groups.values()].flat();
+}
+
+/**
+ * An attribute value as text. The directory string types and IA5String are decoded (UTF8String as
+ * UTF-8, falling back to Latin-1 when invalid; BMPString as UTF-16; UniversalString keeping each
+ * character's low 16 bits; the others octet for octet); any other type is `#` and the hex of its
+ * whole encoding, so it can never pass as a plain value by accident.
+ */
+function attributeValueText(element: DerElement): string {
+  const octets = content(element);
+  switch (element.tag) {
+    case DerTag.UTF8_STRING:
+      try {
+        return STRICT_UTF8.decode(octets);
+      } catch {
+        return Buffer.from(octets).toString('latin1');
+      }
+    case DerTag.PRINTABLE_STRING:
+    case DerTag.TELETEX_STRING:
+    case DerTag.IA5_STRING:
+      return Buffer.from(octets).toString('latin1');
+    case DerTag.BMP_STRING: {
+      let text = '';
+      for (let index = 0; index + 1 < octets.length; index += 2) text += String.fromCharCode((octets[index] << 8) | octets[index + 1]);
+      return text;
+    }
+    case DerTag.UNIVERSAL_STRING: {
+      let text = '';
+      for (let index = 0; index + 3 < octets.length; index += 4) text += String.fromCharCode((octets[index + 2] << 8) | octets[index + 3]);
+      return text;
+    }
+    default:
+      return `#${Buffer.from(encoded(element)).toString('hex')}`;
+  }
 }
 
 /**

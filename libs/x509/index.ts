@@ -22,22 +22,22 @@ export {
   exportPrivateKeyPem,
   generateKeyPair,
   importPrivateKeyPem,
-  importPublicKeySpki,
   InvalidKeyError,
   keyAlgorithmOf,
   MIN_RSA_KEY_SIZE,
+  readPublicKeyInfo,
   RSA_KEY_SIZES,
-  signatureAlgorithmFor,
 } from './key-pair';
 export type {
+  CertifiablePublicKey,
   CryptoKey,
   CryptoKeyPair,
   EcCurve,
   InvalidKeyErrorCode,
   KeyAlgorithm,
   KeySpec,
+  PublicKeyInfo,
   RsaKeySize,
-  SignatureAlgorithm,
 } from './key-pair';
 export { generateSerialNumber, InvalidSerialNumberError, normalizeSerialNumber, SERIAL_NUMBER_BYTES } from './serial-number';
 export {

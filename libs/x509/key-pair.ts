@@ -1,6 +1,5 @@
-import { createPrivateKey, createPublicKey, type KeyObject, type webcrypto } from 'node:crypto';
+import { createPrivateKey, createPublicKey, KeyObject, webcrypto } from 'node:crypto';
 import { decodePem, encodePem, PRIVATE_KEY_PEM_LABEL } from './pem';
-import { cryptoEngine } from './x509-runtime';
 import { X509EngineError } from './x509-error';
 
 export type CryptoKey = webcrypto.CryptoKey;
@@ -25,13 +24,17 @@ export type KeyAlgorithm =
   | { readonly type: 'ed25519' };
 
 /**
- * A WebCrypto signing algorithm. `hash` is given for RSA too (WebCrypto takes it from the key) because
- * @peculiar/x509 derives the certificate's signatureAlgorithm OID from it.
+ * A public key as it goes into a certificate: its DER SubjectPublicKeyInfo (a CSR's, copied as is),
+ * the same key as a Node KeyObject (to verify with) and what it is.
  */
-export interface SignatureAlgorithm {
-  readonly name: string;
-  readonly hash?: string;
+export interface PublicKeyInfo {
+  readonly der: Uint8Array;
+  readonly keyObject: KeyObject;
+  readonly algorithm: KeyAlgorithm;
 }
+
+/** What a certificate can be issued for: a key generated here (WebCrypto) or one read from a CSR. */
+export type CertifiablePublicKey = CryptoKey | PublicKeyInfo;
 
 /** Smallest RSA modulus accepted from outside (imported keys, CSRs). */
 export const MIN_RSA_KEY_SIZE = 2048;
@@ -43,7 +46,6 @@ export class InvalidKeyError extends X509EngineError<InvalidKeyErrorCode> {}
 const RSA_ALGORITHM = 'RSASSA-PKCS1-v1_5';
 const RSA_PUBLIC_EXPONENT = new Uint8Array([0x01, 0x00, 0x01]);
 const NODE_CURVE_NAMES: Readonly<Record<string, EcCurve>> = { prime256v1: 'P-256', secp384r1: 'P-384' };
-const CURVE_HASH: Readonly<Record<EcCurve, string>> = { 'P-256': 'SHA-256', 'P-384': 'SHA-384' };
 
 /**
  * Generates an extractable signing key pair. WebCrypto runs the generation on libuv's thread pool,
@@ -56,7 +58,7 @@ export async function generateKeyPair(spec: KeySpec): Promise<CryptoKeyPair> {
       if (!RSA_KEY_SIZES.includes(spec.size)) {
         throw new InvalidKeyError('unsupported_key_algorithm', `RSA key size must be one of ${RSA_KEY_SIZES.join(', ')}, got ${spec.size}`);
       }
-      return cryptoEngine.subtle.generateKey(
+      return webcrypto.subtle.generateKey(
         { name: RSA_ALGORITHM, modulusLength: spec.size, publicExponent: RSA_PUBLIC_EXPONENT, hash: 'SHA-256' },
         true,
         usages,
@@ -65,20 +67,26 @@ export async function generateKeyPair(spec: KeySpec): Promise<CryptoKeyPair> {
       if (!EC_CURVES.includes(spec.curve)) {
         throw new InvalidKeyError('unsupported_key_algorithm', `EC curve must be one of ${EC_CURVES.join(', ')}, got ${spec.curve}`);
       }
-      return cryptoEngine.subtle.generateKey({ name: 'ECDSA', namedCurve: spec.curve }, true, usages);
+      return webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: spec.curve }, true, usages);
     case 'ed25519':
-      return (await cryptoEngine.subtle.generateKey({ name: 'Ed25519' }, true, usages)) as CryptoKeyPair;
+      return (await webcrypto.subtle.generateKey({ name: 'Ed25519' }, true, usages)) as CryptoKeyPair;
     default:
       throw new InvalidKeyError('unsupported_key_algorithm', `Unsupported key type "${(spec as { type?: unknown })?.type}"`);
   }
 }
 
-/** Exports a private key as unencrypted PKCS#8 PEM (label `PRIVATE KEY`). */
+/**
+ * Exports a private key as unencrypted PKCS#8 PEM (label `PRIVATE KEY`). Node's native export of the
+ * key's KeyObject: no trip through WebCrypto's job queue.
+ */
 export async function exportPrivateKeyPem(privateKey: CryptoKey): Promise<string> {
   // Only keys of the engine's algorithms leave it.
   keyAlgorithmOf(privateKey);
-  const der = await cryptoEngine.subtle.exportKey('pkcs8', privateKey);
-  return encodePem(new Uint8Array(der), PRIVATE_KEY_PEM_LABEL);
+  if (privateKey.type !== 'private' || !privateKey.extractable) {
+    throw new InvalidKeyError('invalid_private_key', 'Only an extractable private key can be exported');
+  }
+  const der = KeyObject.from(privateKey).export({ format: 'der', type: 'pkcs8' });
+  return encodePem(der, PRIVATE_KEY_PEM_LABEL);
 }
 
 /**
@@ -94,19 +102,49 @@ export async function importPrivateKeyPem(pem: string): Promise<CryptoKey> {
   }
   const algorithm = keyAlgorithmOfKeyObject(keyObject);
   const der = keyObject.export({ format: 'der', type: 'pkcs8' });
-  return cryptoEngine.subtle.importKey('pkcs8', der, importParameters(algorithm), true, ['sign']);
+  return webcrypto.subtle.importKey('pkcs8', der, importParameters(algorithm), true, ['sign']);
 }
 
-/** Imports a DER SubjectPublicKeyInfo (e.g. from a CSR) as a verification key of a supported algorithm. */
-export async function importPublicKeySpki(spki: Uint8Array): Promise<CryptoKey> {
+/**
+ * Reads a DER SubjectPublicKeyInfo (e.g. from a CSR) of a supported algorithm. The bytes are kept as
+ * given: they are what a certificate for this key carries.
+ */
+export function readPublicKeyInfo(spki: Uint8Array): PublicKeyInfo {
   let keyObject: KeyObject;
   try {
-    keyObject = createPublicKey({ key: Buffer.from(spki), format: 'der', type: 'spki' });
+    keyObject = createPublicKey({ key: Buffer.from(spki.buffer, spki.byteOffset, spki.byteLength), format: 'der', type: 'spki' });
   } catch (error) {
     throw new InvalidKeyError('unsupported_key_algorithm', `Unreadable public key: ${(error as Error).message}`);
   }
-  const algorithm = keyAlgorithmOfKeyObject(keyObject);
-  return cryptoEngine.subtle.importKey('spki', spki, importParameters(algorithm), true, ['verify']);
+  return { der: spki, keyObject, algorithm: keyAlgorithmOfKeyObject(keyObject) };
+}
+
+/** The SubjectPublicKeyInfo of a key to certify; a WebCrypto key must be one of the engine's algorithms. */
+export function publicKeyInfoOf(key: CertifiablePublicKey): PublicKeyInfo {
+  if (!isCryptoKey(key)) return key;
+  const algorithm = keyAlgorithmOf(key);
+  const keyObject = KeyObject.from(key);
+  const publicKey = keyObject.type === 'private' ? createPublicKey(keyObject) : keyObject;
+  return { der: publicKey.export({ format: 'der', type: 'spki' }), keyObject: publicKey, algorithm };
+}
+
+/** A private key ready for node:crypto signing, and what it is. */
+export interface SigningKey {
+  readonly keyObject: KeyObject;
+  readonly algorithm: KeyAlgorithm;
+}
+
+/** The KeyObject behind a WebCrypto signing key (no copy) and its algorithm; rejects public keys. */
+export function signingKeyOf(key: CryptoKey): SigningKey {
+  const algorithm = keyAlgorithmOf(key);
+  if (key.type !== 'private') {
+    throw new InvalidKeyError('invalid_private_key', 'A signing key must be a private key');
+  }
+  return { keyObject: KeyObject.from(key), algorithm };
+}
+
+function isCryptoKey(key: CertifiablePublicKey): key is CryptoKey {
+  return !('keyObject' in key);
 }
 
 /** Identifies a WebCrypto key; throws InvalidKeyError for algorithms the engine does not sign with. */
@@ -142,23 +180,8 @@ export function describeKeyAlgorithm(algorithm: KeyAlgorithm): string {
   }
 }
 
-/**
- * The WebCrypto signature algorithm used when `signingKey` signs a certificate or CRL:
- * RSASSA-PKCS1-v1_5/SHA-256, ECDSA with the curve's matching hash (P-256 → SHA-256, P-384 → SHA-384), Ed25519.
- */
-export function signatureAlgorithmFor(signingKey: CryptoKey): SignatureAlgorithm {
-  const algorithm = keyAlgorithmOf(signingKey);
-  switch (algorithm.type) {
-    case 'rsa':
-      return { name: RSA_ALGORITHM, hash: 'SHA-256' };
-    case 'ec':
-      return { name: 'ECDSA', hash: CURVE_HASH[algorithm.curve] };
-    case 'ed25519':
-      return { name: 'Ed25519' };
-  }
-}
-
-function keyAlgorithmOfKeyObject(keyObject: KeyObject): KeyAlgorithm {
+/** Identifies a Node key; throws InvalidKeyError for algorithms and sizes the engine does not accept. */
+export function keyAlgorithmOfKeyObject(keyObject: KeyObject): KeyAlgorithm {
   const details = keyObject.asymmetricKeyDetails ?? {};
   switch (keyObject.asymmetricKeyType) {
     case 'rsa': {

@@ -25,7 +25,8 @@ const BASE64_BODY = /^[A-Za-z0-9+/]*={0,2}$/;
 /** Encodes DER as RFC 7468 PEM: 64-character base64 lines and a trailing newline. */
 export function encodePem(der: Uint8Array, label: string): string {
   const base64 = Buffer.from(der.buffer, der.byteOffset, der.byteLength).toString('base64');
-  const lines = base64.match(/.{1,64}/g) ?? [];
+  const lines: string[] = [];
+  for (let offset = 0; offset < base64.length; offset += 64) lines.push(base64.slice(offset, offset + 64));
   return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
 }
 

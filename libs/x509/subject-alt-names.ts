@@ -131,6 +131,27 @@ export function normalizeEmailAddress(value: string): string {
   return value.slice(0, at) + value.slice(at).toLowerCase();
 }
 
+/** The canonical text of a 4- or 16-octet iPAddress (as normalizeIpAddress renders it), or null for other lengths. */
+export function ipAddressFromOctets(octets: Uint8Array): string | null {
+  if (octets.length === 4) return Array.from(octets).join('.');
+  if (octets.length !== 16) return null;
+  const groups: number[] = [];
+  for (let index = 0; index < 16; index += 2) groups.push((octets[index] << 8) | octets[index + 1]);
+  return formatIpv6(groups);
+}
+
+/** The iPAddress octets of a valid IP address (4 for IPv4, 16 for IPv6). */
+export function ipAddressOctets(value: string): Buffer {
+  const groups = ipAddressGroups(value);
+  if (groups === null) {
+    throw new SubjectAltNameError('invalid_ip_address', `Invalid IP address "${value}"`, String(value));
+  }
+  if (groups.family === 4) return Buffer.from(groups.parts);
+  const octets = Buffer.alloc(16);
+  groups.parts.forEach((group, index) => octets.writeUInt16BE(group, index * 2));
+  return octets;
+}
+
 function dnsNameProblem(value: unknown): string | null {
   if (typeof value !== 'string' || value === '') {
     return 'it is empty';
