@@ -209,7 +209,11 @@ async function usersMe(target) {
   report({ scenario: '`GET /api/v1/users/me` with a bearer token', ours: `${fixed(me.rps)} req/s`, peer: 'limit 3000 req/s', ratio: fixed(me.rps / 3000, 2), target: '>= 3000 req/s', met: me.rps >= 3000 && me.failed === 0 });
 }
 
-/** Copies one real certificate row `count` times as revoked certificates with unique random serials. */
+/**
+ * Copies one real certificate row `count` times as revoked certificates with unique random serials.
+ * Columns are read from the schema, so columns added later are copied too; a per-CA revocation
+ * counter, where the schema has one, is raised as revocations through the API would.
+ */
 async function seedRevoked(databaseUrl, templateId, count) {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
@@ -234,6 +238,15 @@ async function seedRevoked(databaseUrl, templateId, count) {
        SELECT ${values.join(', ')} FROM certificates t CROSS JOIN generate_series(1, $2::int) g WHERE t.id = $1`,
       [templateId, count],
     );
+    const counter = await client.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'certificate_authorities' AND column_name = 'revocation_count'`,
+    );
+    if (counter.rowCount) {
+      await client.query(
+        'UPDATE certificate_authorities SET revocation_count = revocation_count + $2 WHERE id = (SELECT issuer_id FROM certificates WHERE id = $1)',
+        [templateId, count],
+      );
+    }
     await client.query('ANALYZE certificates');
   } finally {
     await client.end();
