@@ -470,6 +470,13 @@ describe('certificates', () => {
       const listed = text.split('Serial Number: ').slice(1).map((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`));
       expect(listed.sort()).toEqual(certs.map((cert) => BigInt(`0x${cert.serial_number}`)).sort());
       expect(/X509v3 CRL Number:\s*\n\s*(\d+)/.exec(text)?.[1]).toBe(String(rows[0].crl_number));
+      expect(crl.headers.get('etag')).toBe(`"crl-${rows[0].crl_number}"`);
+      const unchanged = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`, {
+        // fetch would add Cache-Control: no-cache to a conditional request, which forbids a 304.
+        headers: { 'if-none-match': `"crl-${rows[0].crl_number}"`, 'cache-control': 'max-age=0' },
+      });
+      expect(unchanged.status).toBe(304);
+      expect((await fetch(`${testApp.baseUrl}/crl/${ca.slug}.pem`)).headers.get('etag')).toBe(`"crl-${rows[0].crl_number}-pem"`);
     });
 
     it('needs can_revoke_cert for plain users and hides other organizations’ certificates', async () => {

@@ -27,6 +27,9 @@ export class PublicPkiController {
     const slug = pem ? file.slice(0, -'.pem'.length) : file;
     const crl = await this.publicPki.crl(slug);
     res.setHeader('Cache-Control', 'public, max-age=300');
+    // A CRL number names one CRL of this CA, so it is the entity tag; Express would otherwise hash
+    // the whole list (megabytes) on every fetch. It also answers If-None-Match with 304.
+    res.setHeader('ETag', `"crl-${crl.crlNumber}${pem ? '-pem' : ''}"`);
     if (pem) {
       res.type('application/x-pem-file').setHeader('Content-Disposition', `attachment; filename="${slug}.crl.pem"`);
       res.send(crlPem(crl));
