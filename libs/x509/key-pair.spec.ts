@@ -151,4 +151,17 @@ describe('key pairs', () => {
     const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' });
     expect(() => readPublicKeyInfo(short)).toThrow(/RSA key size 1024 is below the minimum of 2048/);
   });
+
+  it.each<[KeySpec, number]>([
+    [{ type: 'ec', curve: 'P-256' }, 300],
+    [{ type: 'ec', curve: 'P-384' }, 100],
+    [{ type: 'ed25519' }, 100],
+    [{ type: 'rsa', size: 2048 }, 5],
+  ])('encodes the SubjectPublicKeyInfo of generated %j keys exactly as OpenSSL exports it', async (spec, count) => {
+    // Enough EC keys that some coordinate starts with a zero octet.
+    for (let index = 0; index < count; index++) {
+      const { publicKey } = await generateKeyPair(spec);
+      expect(Buffer.from(publicKeyInfoOf(publicKey).der)).toEqual(Buffer.from(await webcrypto.subtle.exportKey('spki', publicKey)));
+    }
+  });
 });

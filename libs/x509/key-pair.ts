@@ -1,5 +1,18 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey, KeyObject, webcrypto } from 'node:crypto';
-import { children, childrenTagged, content, DerTag, readBitStringOctets, readObjectIdentifier, readRoot } from './der';
+import {
+  bitString,
+  children,
+  childrenTagged,
+  content,
+  DER_NULL,
+  DerTag,
+  objectIdentifier,
+  readBitStringOctets,
+  readObjectIdentifier,
+  readRoot,
+  sequence,
+  unsignedInteger,
+} from './der';
 import { decodePem, encodePem, PRIVATE_KEY_PEM_LABEL } from './pem';
 import { X509EngineError } from './x509-error';
 
@@ -126,13 +139,43 @@ export function readPublicKeyInfo(spki: Uint8Array): PublicKeyInfo {
   return { der: spki, keyObject, algorithm: keyAlgorithmOfKeyObject(keyObject) };
 }
 
-/** The SubjectPublicKeyInfo of a key to certify; a WebCrypto key must be one of the engine's algorithms. */
+/**
+ * The SubjectPublicKeyInfo of a key to certify; a WebCrypto key must be one of the engine's
+ * algorithms. Encoded here from the key's numbers (the same bytes OpenSSL's export gives, which
+ * costs an order of magnitude more in OpenSSL 3).
+ */
 export function publicKeyInfoOf(key: CertifiablePublicKey): PublicKeyInfo {
   if (!isCryptoKey(key)) return key;
   const algorithm = keyAlgorithmOf(key);
   const keyObject = KeyObject.from(key);
   const publicKey = keyObject.type === 'private' ? createPublicKey(keyObject) : keyObject;
-  return { der: publicKey.export({ format: 'der', type: 'spki' }), keyObject: publicKey, algorithm };
+  return { der: encodeSubjectPublicKeyInfo(publicKey.export({ format: 'jwk' }), algorithm), keyObject: publicKey, algorithm };
+}
+
+const EC_PUBLIC_KEY_OID = '1.2.840.10045.2.1';
+const CURVE_OIDS: Readonly<Record<EcCurve, string>> = { 'P-256': '1.2.840.10045.3.1.7', 'P-384': '1.3.132.0.34' };
+const CURVE_COORDINATE_LENGTHS: Readonly<Record<EcCurve, number>> = { 'P-256': 32, 'P-384': 48 };
+
+function encodeSubjectPublicKeyInfo(jwk: JsonWebKey, algorithm: KeyAlgorithm): Buffer {
+  const number = (value: unknown) => Buffer.from(String(value), 'base64url');
+  switch (algorithm.type) {
+    case 'rsa':
+      return sequence([
+        sequence([objectIdentifier(RSA_ENCRYPTION_OID), DER_NULL]),
+        bitString(sequence([unsignedInteger(number(jwk.n)), unsignedInteger(number(jwk.e))])),
+      ]);
+    case 'ec': {
+      const length = CURVE_COORDINATE_LENGTHS[algorithm.curve];
+      const point = Buffer.concat([Buffer.of(0x04), leftPad(number(jwk.x), length), leftPad(number(jwk.y), length)]);
+      return sequence([sequence([objectIdentifier(EC_PUBLIC_KEY_OID), objectIdentifier(CURVE_OIDS[algorithm.curve])]), bitString(point)]);
+    }
+    case 'ed25519':
+      return sequence([sequence([objectIdentifier(ED25519_OID)]), bitString(number(jwk.x))]);
+  }
+}
+
+function leftPad(octets: Buffer, length: number): Buffer {
+  return octets.length >= length ? octets : Buffer.concat([Buffer.alloc(length - octets.length), octets]);
 }
 
 /** A private key ready for node:crypto signing, and what it is. */
