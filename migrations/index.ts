@@ -1,3 +1,4 @@
+import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
 import { FreeTextRevocationReason1795598661236 } from './1795598661236-FreeTextRevocationReason';
 import { CableTerminationConnector1795256838820 } from './1795256838820-CableTerminationConnector';
@@ -15,4 +16,4 @@ import type { MigrationInterface } from 'typeorm';
  * app, the migration command and jest all load the same classes; a unit test checks that every
  * file in this folder is listed.
  */
-export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716, CircuitTerminationTargets1795255650887, CableTerminationConnector1795256838820, FreeTextRevocationReason1795598661236, CaCertificateType1795600289278];
+export const MIGRATIONS: Array<new () => MigrationInterface> = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716, CircuitTerminationTargets1795255650887, CableTerminationConnector1795256838820, FreeTextRevocationReason1795598661236, CaCertificateType1795600289278, CrlRevocationCount1795700000000];

@@ -452,6 +452,26 @@ describe('certificates', () => {
       expect(await auditEntries('cert_revoke', cert.id)).toHaveLength(1);
     });
 
+    it('lets concurrent revocations under one CA share CRL rebuilds, and each answer comes after a CRL that lists it', async () => {
+      const ca = await createCa(w.admin1.token);
+      const certs = await Promise.all(Array.from({ length: 20 }, () => issue(ca.id)));
+      await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
+      const before = (await db.query('SELECT crl_number FROM certificate_authorities WHERE id = $1', [ca.id])).rows[0].crl_number;
+      const responses = await Promise.all(certs.map((cert) => api.post(`/certificates/${cert.id}/revoke`, {}, w.admin1.token)));
+      expect(responses.map((response) => response.status)).toEqual(certs.map(() => 200));
+      const { rows } = await db.query('SELECT crl_number, revocation_count, crl_revocation_count FROM certificate_authorities WHERE id = $1', [ca.id]);
+      expect(rows[0]).toMatchObject({ revocation_count: 20, crl_revocation_count: 20 });
+      const rebuilds = Number(rows[0].crl_number) - Number(before);
+      expect(rebuilds).toBeGreaterThanOrEqual(1);
+      expect(rebuilds).toBeLessThan(10);
+
+      const crl = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
+      const text = ssl.run('crl', '-inform', 'DER', '-in', ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())), '-noout', '-text').output;
+      const listed = text.split('Serial Number: ').slice(1).map((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`));
+      expect(listed.sort()).toEqual(certs.map((cert) => BigInt(`0x${cert.serial_number}`)).sort());
+      expect(/X509v3 CRL Number:\s*\n\s*(\d+)/.exec(text)?.[1]).toBe(String(rows[0].crl_number));
+    });
+
     it('needs can_revoke_cert for plain users and hides other organizations’ certificates', async () => {
       const cert = await issue(org1Ca.id);
       expect(await api.post(`/certificates/${cert.id}/revoke`, {}, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });

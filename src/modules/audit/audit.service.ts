@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, InsertQueryBuilder, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import { Principal } from '../../common/auth/principal';
 import { AuditAction } from './audit-action';
@@ -54,6 +54,39 @@ export class AuditService {
       resourceId: entry.resourceId ?? null,
       detail: entry.detail ?? null,
     });
+  }
+
+  /**
+   * Runs `insert` and records `entry` for the row it creates in one statement (one round trip, atomic
+   * without a transaction): the audit row takes its resource id and organization from that row, so
+   * `insert` must return `id` and `organization_id`. Returns the columns `insert` returns.
+   */
+  async insertAudited<T extends ObjectLiteral>(
+    manager: EntityManager,
+    insert: InsertQueryBuilder<T>,
+    entry: Omit<AuditEntry, 'organizationId' | 'resourceId'>,
+  ): Promise<Record<string, unknown>> {
+    const [insertSql, parameters] = insert.getQueryAndParameters();
+    const actor = entry.actor;
+    const values = [
+      entry.action,
+      actor?.kind === 'user' ? actor.id : null,
+      actor?.kind === 'user' ? actor.name : (entry.username ?? null),
+      actor?.kind === 'service_account' ? actor.id : null,
+      actor?.kind === 'service_account' ? actor.name : null,
+      entry.resourceType ?? null,
+      entry.detail ?? null,
+    ];
+    const at = (index: number) => `$${parameters.length + index + 1}`;
+    const rows: Array<Record<string, unknown>> = await manager.query(
+      `WITH inserted AS (${insertSql}),
+            audited AS (
+              INSERT INTO audit_logs (action, user_id, username, service_account_id, service_account_name, organization_id, resource_type, resource_id, detail)
+              SELECT ${at(0)}, ${at(1)}::integer, ${at(2)}, ${at(3)}::integer, ${at(4)}, inserted.organization_id, ${at(5)}, inserted.id, ${at(6)} FROM inserted)
+       SELECT * FROM inserted`,
+      [...parameters, ...values],
+    );
+    return rows[0];
   }
 
   /** Newest first; admins see their organization's entries, superusers all. */

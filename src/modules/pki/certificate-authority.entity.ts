@@ -92,9 +92,20 @@ export class CertificateAuthorityEntity {
   @Column({ name: 'crl_number', type: 'bigint', default: 0 })
   crlNumber: string;
 
-  /** The current CRL (DER), rebuilt on revocation and before it expires. */
-  @Column({ name: 'crl_der', type: 'bytea', nullable: true })
-  crlDer: Buffer | null;
+  /**
+   * The stored CRL (DER), rebuilt on revocation and before it expires. Not loaded with the CA: it can
+   * be megabytes, and only the CRL service reads it.
+   */
+  @Column({ name: 'crl_der', type: 'bytea', nullable: true, select: false })
+  crlDer?: Buffer | null;
+
+  /** Revocations of certificates this CA issued, ever: a revocation increments it in its transaction. */
+  @Column({ name: 'revocation_count', type: 'integer', default: 0 })
+  revocationCount: number;
+
+  /** The revocation count the stored CRL covers; null when there is none. */
+  @Column({ name: 'crl_revocation_count', type: 'integer', nullable: true })
+  crlRevocationCount: number | null;
 
   @Column({ name: 'crl_next_update', type: 'timestamptz', nullable: true })
   crlNextUpdate: Date | null;

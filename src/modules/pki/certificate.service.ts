@@ -239,6 +239,7 @@ export class CertificateService {
         .where("id = :id AND status = 'valid'", { id })
         .execute();
       if (!result.affected) throw new AlreadyRevokedError(id);
+      await manager.increment(CertificateAuthorityEntity, { id: certificate.issuerId }, 'revocationCount', 1);
       await this.audit.record(manager, {
         action: 'cert_revoke',
         actor,
@@ -249,8 +250,9 @@ export class CertificateService {
       });
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
-    // The CRL is rebuilt now so it lists the revocation at once; if that fails, the next fetch rebuilds it.
-    await this.crls.rebuild(revoked.issuerId).catch((error: unknown) => {
+    // The CRL is brought up to date now so it lists the revocation at once (concurrent revocations
+    // share a rebuild); if that fails, the next fetch rebuilds it.
+    await this.crls.refresh(revoked.issuerId).catch((error: unknown) => {
       this.logger.error({ err: error, ca_id: revoked.issuerId }, 'CRL rebuild after revocation failed');
     });
     return revoked;
@@ -376,41 +378,41 @@ export class CertificateService {
             }),
       (error) => sanField(error, request.sans),
     );
-    return this.dataSource.transaction(async (manager) => {
-      const certificate = await manager.save(
-        manager.create(CertificateEntity, {
-          issuerId: request.ca.id,
-          commonName: request.commonName,
-          subjectDn: formatDistinguishedName(request.subject),
-          certificateType: request.type,
-          origin: request.origin,
-          keyType: request.keyType,
-          keySize: request.keySize,
-          validDays: request.validDays,
-          status: 'valid',
-          sanDnsNames: [...issued.sans.dns],
-          sanIpAddresses: [...issued.sans.ip],
-          sanEmailAddresses: [...issued.sans.email],
-          certificate: issued.pem,
-          privateKey: request.storedPrivateKey,
-          serialNumber: issued.serialNumber,
-          notBefore: issued.notBefore,
-          notAfter: issued.notAfter,
-          organizationId: request.ca.organizationId,
-          createdByUserId: actor.kind === 'user' ? actor.id : null,
-          createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
-          renewedFromId: request.renewedFromId,
-        }),
-      );
-      await this.audit.record(manager, {
-        action: 'cert_create',
-        actor,
-        organizationId: certificate.organizationId,
-        resourceType: 'certificate',
-        resourceId: certificate.id,
-        detail: request.auditDetail,
-      });
-      return certificate;
+    const values = {
+      issuerId: request.ca.id,
+      commonName: request.commonName,
+      subjectDn: formatDistinguishedName(request.subject),
+      certificateType: request.type,
+      origin: request.origin,
+      keyType: request.keyType,
+      keySize: request.keySize,
+      validDays: request.validDays,
+      status: 'valid' as const,
+      sanDnsNames: [...issued.sans.dns],
+      sanIpAddresses: [...issued.sans.ip],
+      sanEmailAddresses: [...issued.sans.email],
+      certificate: issued.pem,
+      privateKey: request.storedPrivateKey,
+      serialNumber: issued.serialNumber,
+      notBefore: issued.notBefore,
+      notAfter: issued.notAfter,
+      organizationId: request.ca.organizationId,
+      createdByUserId: actor.kind === 'user' ? actor.id : null,
+      createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
+      renewedFromId: request.renewedFromId,
+    };
+    // The certificate and its audit row are written by one statement: one round trip, atomic.
+    const inserted = await this.audit.insertAudited(
+      this.dataSource.manager,
+      this.dataSource.createQueryBuilder().insert().into(CertificateEntity).values(values).returning('id, organization_id, created_at, updated_at'),
+      { action: 'cert_create', actor, resourceType: 'certificate', detail: request.auditDetail },
+    );
+    return Object.assign(new CertificateEntity(), values, {
+      id: inserted.id as number,
+      revokedAt: null,
+      revocationReason: null,
+      createdAt: inserted.created_at as Date,
+      updatedAt: inserted.updated_at as Date,
     });
   }
 }

@@ -1,10 +1,11 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { certificatePemToDer, crlDerToPem } from '@libs/x509';
+import { certificatePemToDer } from '@libs/x509';
 import { Public } from '../../common/auth/authenticated.decorator';
 import { ApiErrorResponses } from '../../common/openapi/api-error-responses.decorator';
 import { ApiFileResponse } from '../../common/openapi/api-file-response.decorator';
+import { crlPem } from './crl.service';
 import { PublicPkiService } from './public-pki.service';
 
 /**
@@ -24,14 +25,14 @@ export class PublicPkiController {
   async crl(@Param('file') file: string, @Res() res: Response): Promise<void> {
     const pem = file.endsWith('.pem');
     const slug = pem ? file.slice(0, -'.pem'.length) : file;
-    const der = await this.publicPki.crl(slug);
+    const crl = await this.publicPki.crl(slug);
     res.setHeader('Cache-Control', 'public, max-age=300');
     if (pem) {
       res.type('application/x-pem-file').setHeader('Content-Disposition', `attachment; filename="${slug}.crl.pem"`);
-      res.send(Buffer.from(crlDerToPem(der)));
+      res.send(crlPem(crl));
     } else {
       res.type('application/pkix-crl').setHeader('Content-Disposition', `attachment; filename="${slug}.crl"`);
-      res.send(der);
+      res.send(crl.der);
     }
   }
 

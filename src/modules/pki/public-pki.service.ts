@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { parseCaSlug, slugify } from './ca-slug';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
-import { CrlService } from './crl.service';
+import { CrlDocument, CrlService } from './crl.service';
 
 function publicCaNotFound(): NotFoundError {
   return new NotFoundError('CA not found', 'ca_not_found');
@@ -26,7 +26,7 @@ export class PublicPkiService {
     return ca;
   }
 
-  async crl(slug: string): Promise<Buffer> {
+  async crl(slug: string): Promise<CrlDocument> {
     return this.crls.current(await this.ca(slug));
   }
 }
