@@ -1,5 +1,5 @@
 import { formatX509Name } from './distinguished-name';
-import { type CertificateSource, certificateDerToPem, certificateSourceToDer, sha256Fingerprint } from './pem';
+import { type CertificateSource, certificateSourceToDer, sha256Fingerprint } from './pem';
 import { isIpAddress, normalizeIpAddress, type SubjectAltNames } from './subject-alt-names';
 import {
   AuthorityKeyIdentifierExtension,
@@ -72,10 +72,6 @@ export function describeCertificate(certificate: X509Certificate): CertificateIn
     pathLength: basicConstraints?.pathLength ?? null,
     fingerprintSha256: sha256Fingerprint(new Uint8Array(certificate.rawData)),
   };
-}
-
-export function certificatePem(certificate: X509Certificate): string {
-  return certificateDerToPem(new Uint8Array(certificate.rawData));
 }
 
 /** Sorts SAN entries into DNS / IP / email; anything else (URI, directory name, malformed IP) is reported as unsupported. */

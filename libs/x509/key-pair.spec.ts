@@ -1,4 +1,4 @@
-import { sign, verify, webcrypto } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, sign, verify, webcrypto } from 'node:crypto';
 import {
   describeKeyAlgorithm,
   exportPrivateKeyPem,
@@ -123,4 +123,45 @@ describe('key pairs', () => {
     // Generation takes hundreds of milliseconds; had it blocked the loop, not a single tick could have run.
     expect(ticks).toBeGreaterThanOrEqual(3);
   }, 120_000);
+
+  it.each<[string, () => KeyObject]>([
+    ['RSA 2048', () => generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey],
+    ['RSA 3072 with e = 3', () => generateKeyPairSync('rsa', { modulusLength: 3072, publicExponent: 3 }).publicKey],
+    ['P-256', () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey],
+    ['P-384', () => generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey],
+    ['Ed25519', () => generateKeyPairSync('ed25519').publicKey],
+  ])('reads a %s SubjectPublicKeyInfo into the same key, keeping its bytes', (_label, generate) => {
+    const original = generate();
+    const spki = original.export({ format: 'der', type: 'spki' });
+    const info = readPublicKeyInfo(spki);
+    expect(info.der).toBe(spki);
+    expect(info.keyObject.equals(original)).toBe(true);
+    expect(info.keyObject.export({ format: 'der', type: 'spki' })).toEqual(spki);
+  });
+
+  it('leaves SubjectPublicKeyInfos not in the standard form to OpenSSL to judge', () => {
+    const spki = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' });
+    // The same RSA key without the NULL algorithm parameters RFC 3279 asks for: OpenSSL takes it, and the bytes stay as given.
+    const withoutNull = Buffer.concat([Buffer.of(0x30, 0x82, 0x01, 0x20, 0x30, 0x0b), spki.subarray(6, 17), spki.subarray(19)]);
+    const info = readPublicKeyInfo(withoutNull);
+    expect(info.algorithm).toEqual({ type: 'rsa', size: 2048 });
+    expect(info.der).toBe(withoutNull);
+    expect(info.keyObject.export({ format: 'der', type: 'spki' })).toEqual(spki);
+    expect(() => readPublicKeyInfo(Buffer.concat([spki, Buffer.of(0)]))).toThrow(/Unreadable public key/);
+    const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' });
+    expect(() => readPublicKeyInfo(short)).toThrow(/RSA key size 1024 is below the minimum of 2048/);
+  });
+
+  it.each<[KeySpec, number]>([
+    [{ type: 'ec', curve: 'P-256' }, 300],
+    [{ type: 'ec', curve: 'P-384' }, 100],
+    [{ type: 'ed25519' }, 100],
+    [{ type: 'rsa', size: 2048 }, 5],
+  ])('encodes the SubjectPublicKeyInfo of generated %j keys exactly as OpenSSL exports it', async (spec, count) => {
+    // Enough EC keys that some coordinate starts with a zero octet.
+    for (let index = 0; index < count; index++) {
+      const { publicKey } = await generateKeyPair(spec);
+      expect(Buffer.from(publicKeyInfoOf(publicKey).der)).toEqual(Buffer.from(await webcrypto.subtle.exportKey('spki', publicKey)));
+    }
+  });
 });

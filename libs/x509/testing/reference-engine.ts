@@ -4,7 +4,7 @@
  * differential test (and bench/x509-engine.js) hold the native engine to; the product never calls it.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { type CertificateInfo, certificatePem, describeCertificate, extractSubjectAltNames, loadCertificate } from '../certificate-reader';
+import { type CertificateInfo, describeCertificate, extractSubjectAltNames, loadCertificate } from '../certificate-reader';
 import { type IssuedCertificate, type IssuerUrls, MAX_VALID_DAYS, NOT_BEFORE_BACKDATE_SECONDS } from '../certificate-builder';
 import { type CrlRequest, revocationReasonCode } from '../crl-builder';
 import { type ParsedCsr, InvalidCsrError } from '../csr';
@@ -19,7 +19,7 @@ import {
 } from '../distinguished-name';
 import { IssuanceError, type IssuerTask } from '../issuer';
 import { type CryptoKey, InvalidKeyError, type KeyAlgorithm, keyAlgorithmOf, keyAlgorithmOfKeyObject, describeKeyAlgorithm } from '../key-pair';
-import { type CertificateSource, decodePem } from '../pem';
+import { certificateDerToPem, type CertificateSource, decodePem } from '../pem';
 import { generateSerialNumber, normalizeSerialNumber, positiveIntegerOctets } from '../serial-number';
 import { type CertificateProfile, resolveSubjectAltNames, type SubjectAltNames } from '../subject-alt-names';
 import {
@@ -287,7 +287,8 @@ async function signCertificate(
       : `The signing key does not belong to the issuer certificate "${issuer.certificate.subject}"`,
   );
   const info: CertificateInfo = describeCertificate(certificate);
-  return { ...info, pem: certificatePem(certificate), der: new Uint8Array(certificate.rawData) };
+  const der = new Uint8Array(certificate.rawData);
+  return { ...info, pem: certificateDerToPem(der), der };
 }
 
 function resolveSubject(subject: DistinguishedName | DistinguishedNameFields | string): DistinguishedName {
