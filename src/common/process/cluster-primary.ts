@@ -3,13 +3,6 @@ import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 
-/** Replacing a crashed worker waits this long, doubled for each crash in a row, up to the maximum. */
-const RESTART_DELAY_MS = 500;
-const MAX_RESTART_DELAY_MS = 30_000;
-/** A worker serving this long ends a crash streak: its successor's crash waits the base delay again. */
-const STABLE_AFTER_MS = 60_000;
-/** Replacements that die before listening, in a row, after which the primary gives up (exit 1). */
-const MAX_START_FAILURES = 5;
 /** Time the primary allows beyond SHUTDOWN_GRACE_SECONDS, so a worker's own overrun exit comes first. */
 const SHUTDOWN_MARGIN_MS = 2000;
 
@@ -21,6 +14,50 @@ const SHUTDOWN_MARGIN_MS = 2000;
 export function serverProcessCount(config: Pick<AppConfig, 'databaseUrl' | 'webConcurrency'>): number {
   if (!config.databaseUrl) return 1;
   return config.webConcurrency ?? availableParallelism();
+}
+
+/** What to do about a worker that exited while the cluster was not shutting down. */
+export type ExitDecision = { action: 'replace'; delayMs: number } | { action: 'give-up'; reason: 'first-start' | 'crash-loop' };
+
+/**
+ * When to replace a dead worker and when to stop trying. The first worker failing to start is
+ * final (a single process would exit 1 too). Otherwise a replacement waits 0.5 s, doubled for each
+ * failure in a row (at most 30 s); a worker that serves for a minute ends the streak. Five
+ * replacements in a row that die before listening are a crash loop: give up.
+ */
+export class RestartPolicy {
+  static readonly BASE_DELAY_MS = 500;
+  static readonly MAX_DELAY_MS = 30_000;
+  static readonly STABLE_AFTER_MS = 60_000;
+  static readonly MAX_START_FAILURES = 5;
+
+  private anyListened = false;
+  private crashStreak = 0;
+  private startFailures = 0;
+
+  /** A worker started listening. Returns true for the first one of the cluster's life. */
+  listening(): boolean {
+    this.startFailures = 0;
+    const first = !this.anyListened;
+    this.anyListened = true;
+    return first;
+  }
+
+  /** A worker has served for {@link STABLE_AFTER_MS}. */
+  stable(): void {
+    this.crashStreak = 0;
+  }
+
+  exited(wasListening: boolean): ExitDecision {
+    if (!wasListening) {
+      if (!this.anyListened) return { action: 'give-up', reason: 'first-start' };
+      if (++this.startFailures >= RestartPolicy.MAX_START_FAILURES) return { action: 'give-up', reason: 'crash-loop' };
+    } else {
+      this.crashStreak++;
+    }
+    const failures = this.crashStreak + this.startFailures;
+    return { action: 'replace', delayMs: Math.min(RestartPolicy.MAX_DELAY_MS, RestartPolicy.BASE_DELAY_MS * 2 ** (failures - 1)) };
+  }
 }
 
 export interface ClusterPrimaryOptions {
@@ -44,15 +81,13 @@ interface WorkerState {
  * once that one listens, replaces a worker that dies, and on SIGTERM/SIGINT has every worker drain
  * its requests and exits 0 once all have exited cleanly.
  *
- * The first worker failing to start ends the primary with exit 1, as a single process would; so do
- * {@link MAX_START_FAILURES} replacements in a row that die before listening (a crash loop).
+ * A worker that dies is replaced as {@link RestartPolicy} decides; when it gives up (the first worker
+ * failed to start, or replacements crash-loop) the primary exits 1.
  */
 export class ClusterPrimary {
   private readonly workers = new Map<number, WorkerState>();
   private readonly restartTimers = new Set<NodeJS.Timeout>();
-  private anyListened = false;
-  private crashStreak = 0;
-  private startFailures = 0;
+  private readonly policy = new RestartPolicy();
   private shuttingDown = false;
   private exitCode = 0;
 
@@ -76,11 +111,9 @@ export class ClusterPrimary {
 
   private onListening(state: WorkerState): void {
     state.listening = true;
-    this.startFailures = 0;
-    state.stableTimer = setTimeout(() => (this.crashStreak = 0), STABLE_AFTER_MS);
+    state.stableTimer = setTimeout(() => this.policy.stable(), RestartPolicy.STABLE_AFTER_MS);
     state.stableTimer.unref();
-    if (this.anyListened || this.shuttingDown) return;
-    this.anyListened = true;
+    if (!this.policy.listening() || this.shuttingDown) return;
     // The first worker has applied the migrations; the others need not take the migration lock.
     for (let i = 1; i < this.options.processes; i++) this.fork({ MIGRATE_ON_START: 'false' });
   }
@@ -98,27 +131,21 @@ export class ClusterPrimary {
       return;
     }
     const fields = { exited_worker: worker.id, pid: worker.process.pid, code, signal };
-    if (!state?.listening) {
-      if (!this.anyListened) {
+    const decision = this.policy.exited(state?.listening ?? false);
+    if (decision.action === 'give-up') {
+      if (decision.reason === 'first-start') {
         logger.fatal(fields, 'server process failed to start');
         process.exit(1);
       }
-      this.startFailures++;
-      if (this.startFailures >= MAX_START_FAILURES) {
-        logger.fatal({ ...fields, failures: this.startFailures }, 'server processes keep failing at start; stopping');
-        this.shutdown(undefined, 1);
-        return;
-      }
-    } else {
-      this.crashStreak++;
+      logger.fatal(fields, 'server processes keep failing at start; stopping');
+      this.shutdown(undefined, 1);
+      return;
     }
-    const failures = this.crashStreak + this.startFailures;
-    const delayMs = Math.min(MAX_RESTART_DELAY_MS, RESTART_DELAY_MS * 2 ** Math.max(0, failures - 1));
-    logger.error({ ...fields, restart_in_ms: delayMs }, 'server process exited unexpectedly; replacing it');
+    logger.error({ ...fields, restart_in_ms: decision.delayMs }, 'server process exited unexpectedly; replacing it');
     const timer = setTimeout(() => {
       this.restartTimers.delete(timer);
       if (!this.shuttingDown) this.fork({ MIGRATE_ON_START: 'false' });
-    }, delayMs);
+    }, decision.delayMs);
     this.restartTimers.add(timer);
   }
 
