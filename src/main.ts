@@ -1,16 +1,47 @@
-import 'reflect-metadata';
+import cluster from 'node:cluster';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'pino';
-import { closeApp, createApp } from './app.factory';
+import type { Logger } from 'pino';
 import { AppConfig } from './common/config/app-config';
 import { loadEnvironmentOrExit } from './common/config/load-environment';
-import { DatabaseConnection, openDatabaseConnection } from './common/database/database-connection';
+import type { DatabaseConnection } from './common/database/database-connection';
 import { createRootLogger } from './common/logging/root-logger';
+import { ClusterPrimary, serverProcessCount } from './common/process/cluster-primary';
 
-async function main(): Promise<void> {
+/**
+ * One process serves HTTP, or (PostgreSQL server, WEB_CONCURRENCY above 1) a primary supervises a
+ * cluster of workers that each run the whole application. The configuration is validated before
+ * anything else, in the primary too, so a bad setting fails at once with its message.
+ */
+function main(): void {
   const config = loadEnvironmentOrExit();
-  const logger = createRootLogger(config.logLevel);
-  warnAboutGeneratedSecret(config, logger);
+  const rootLogger = createRootLogger(config.logLevel);
+  if (cluster.isWorker) {
+    void serve(config, rootLogger.child({ worker: cluster.worker!.id }));
+    return;
+  }
+  warnAboutGeneratedSecret(config, rootLogger);
+  const processes = serverProcessCount(config);
+  if (processes === 1) {
+    void serve(config, rootLogger);
+    return;
+  }
+  new ClusterPrimary({
+    processes,
+    // Workers must sign and verify with one key, so a generated one is handed down.
+    workerEnv: config.secretKeyGenerated ? { SECRET_KEY: config.secretKey } : {},
+    shutdownGraceSeconds: config.shutdownGraceSeconds,
+    logger: rootLogger.child({ worker: 0 }),
+  }).start();
+}
+
+/** Runs the application in this process until a signal stops it. */
+async function serve(config: AppConfig, logger: Logger): Promise<void> {
+  // Loaded here, not at the top: a cluster primary never needs the application's modules.
+  await import('reflect-metadata');
+  const [{ closeApp, createApp }, { openDatabaseConnection }] = await Promise.all([
+    import('./app.factory.js'),
+    import('./common/database/database-connection.js'),
+  ]);
   let database: DatabaseConnection | undefined;
   try {
     database = await openDatabaseConnection(config, logger);
@@ -20,7 +51,7 @@ async function main(): Promise<void> {
       { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' },
       'server listening',
     );
-    handleShutdownSignals(app, database, config, logger);
+    handleShutdownSignals(app, database, config, logger, closeApp);
   } catch (error) {
     logger.fatal({ err: error }, 'server failed to start');
     await database?.close().catch(() => undefined);
@@ -47,6 +78,7 @@ function handleShutdownSignals(
   database: DatabaseConnection,
   config: AppConfig,
   logger: Logger,
+  closeApp: (app: NestExpressApplication) => Promise<void>,
 ): void {
   let shuttingDown = false;
   const shutdown = async (signal: NodeJS.Signals) => {
@@ -72,4 +104,4 @@ function handleShutdownSignals(
   process.once('SIGINT', (signal) => void shutdown(signal));
 }
 
-void main();
+main();

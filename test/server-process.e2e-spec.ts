@@ -4,7 +4,8 @@ import { createConnection, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient, createBootstrapSuperuser } from './support/api-client';
-import { freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
+import { request as httpRequest } from 'node:http';
+import { childPids, freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
 
 /** The built server as an operator runs it: `node dist/src/main.js`, configured by environment. */
@@ -95,14 +96,23 @@ describe('server process', () => {
     }
   });
 
-  it('on SIGTERM refuses new connections, lets an in-flight request finish past 10 s, then exits 0', async () => {
-    // The database of the run: the PostgreSQL server, or the embedded one (closed last at shutdown).
-    const database = process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
+  it.each([
+    ['one process', 1],
+    ['a primary and two workers', 2],
+  ])('on SIGTERM (%s) refuses new connections, lets an in-flight request finish past 10 s, then exits 0', async (_, processes) => {
+    // One process runs on the PostgreSQL server or on the embedded one (closed last at shutdown);
+    // a cluster needs a database server (a PGlite clone behind a socket in embedded test runs).
+    const clustered = processes > 1;
+    const database = clustered || process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
     const port = await freePort();
     const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
-    const server = ServerProcess.spawn({ PORT: String(port), ...databaseEnv, SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' }, workDir);
+    const server = ServerProcess.spawn(
+      { PORT: String(port), ...databaseEnv, WEB_CONCURRENCY: String(processes), SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' },
+      workDir,
+    );
     try {
       await server.waitUntilHealthy();
+      await waitFor(() => listeningWorkers(server).length === (clustered ? processes : 1));
       const root = await createBootstrapSuperuser(new ApiClient(server.baseUrl));
       const body = JSON.stringify({ name: 'Slow Root', subject_dn: 'CN=Slow Root' });
       const inFlight = await RawRequest.open(port, 'POST', '/api/v1/cas/', { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' }, body.length);
@@ -118,12 +128,66 @@ describe('server process', () => {
       expect(response.status).toBe(201);
       expect(JSON.parse(response.body)).toMatchObject({ name: 'Slow Root' });
       expect(await server.waitForExit()).toBe(0);
-      expect(server.logEntries().map((entry) => entry.msg)).toContain('shutdown complete');
+      const completions = server.logEntries().filter((entry) => entry.msg === 'shutdown complete');
+      // Every worker drained and exited 0, then the primary (worker 0).
+      expect(completions.map((entry) => entry.worker).sort()).toEqual(clustered ? [...listeningWorkers(server), 0].sort() : [undefined]);
     } finally {
       await server.stop('SIGKILL');
       await database?.drop();
     }
+  }, 90_000);
+
+  it('with WEB_CONCURRENCY=2 shares the port between two workers, each naming itself in its logs, and replaces one that dies', async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const server = ServerProcess.spawn({ PORT: String(port), DATABASE_URL: database.url, WEB_CONCURRENCY: '2' }, workDir);
+    try {
+      await server.waitUntilHealthy();
+      await waitFor(() => listeningWorkers(server).length === 2);
+      expect(listeningWorkers(server)).toEqual([1, 2]);
+      // The primary holds the listening socket and hands each connection to a worker.
+      expect(listeningTcpPorts(server.pid)).toEqual([port]);
+      const workers = childPids(server.pid);
+      expect(workers).toHaveLength(2);
+      expect(await workersAnswering(server, 8)).toEqual([1, 2]);
+      // Only the first worker migrated: the others start with MIGRATE_ON_START=false.
+      expect(server.logEntries().filter((entry) => /migrations/.test(String(entry.msg)) && entry.worker === 2)).toEqual([]);
+
+      process.kill(workers[0], 'SIGKILL');
+      await waitFor(() => listeningWorkers(server).length === 3);
+      expect(server.logEntries().find((entry) => entry.msg === 'server process exited unexpectedly; replacing it')).toMatchObject({
+        level: 'error',
+        worker: 0,
+        pid: workers[0],
+        signal: 'SIGKILL',
+      });
+      const replaced = childPids(server.pid);
+      expect(replaced).toHaveLength(2);
+      expect(replaced).not.toContain(workers[0]);
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+    } finally {
+      expect(await server.stop('SIGTERM')).toBe(0);
+      await database.drop();
+    }
+  }, 90_000);
+
+  it('exits 1 with the worker’s reason when the first worker cannot start, and starts no other', async () => {
+    const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    const server = ServerProcess.spawn({ PORT: String(await freePort()), DATABASE_URL: unreachable, WEB_CONCURRENCY: '2' }, workDir);
+    expect(await server.waitForExit()).toBe(1);
+    const entries = server.logEntries();
+    const failed = entries.find((entry) => entry.msg === 'server failed to start');
+    expect(failed).toMatchObject({ level: 'fatal', worker: 1 });
+    expect(JSON.stringify(failed)).toContain('ECONNREFUSED');
+    expect(entries.find((entry) => entry.msg === 'server process failed to start')).toMatchObject({ level: 'fatal', worker: 0, code: 1 });
+    expect(entries.filter((entry) => entry.worker === 2)).toEqual([]);
   }, 60_000);
+
+  it('checks the configuration in the primary: a bad value exits 1 with its line before any worker starts', async () => {
+    const server = ServerProcess.spawn({ PORT: 'abc', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', WEB_CONCURRENCY: '2' }, workDir);
+    expect(await server.waitForExit()).toBe(1);
+    expect(server.logs().trim().split('\n')).toEqual(['Invalid configuration: PORT must be an integer from 1 to 65535 (got "abc")']);
+  });
 
   it('runs on the PostgreSQL server named by DATABASE_URL', async () => {
     const database = await createTestDatabase();
@@ -146,6 +210,41 @@ describe('server process', () => {
     }
   });
 });
+
+/** Worker ids that logged "server listening" (none in a single process, which logs no worker id). */
+function listeningWorkers(server: ServerProcess): number[] {
+  return server
+    .logEntries()
+    .filter((entry) => entry.msg === 'server listening')
+    .map((entry) => (entry.worker as number | undefined) ?? 0)
+    .sort((a, b) => a - b);
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 45_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(100);
+  }
+}
+
+/** The worker ids in the access-log lines of `count` requests, each on a connection of its own. */
+async function workersAnswering(server: ServerProcess, count: number): Promise<number[]> {
+  const requestIds = Array.from({ length: count }, (_, i) => `cluster-probe-${i}`);
+  for (const requestId of requestIds) {
+    await new Promise<void>((resolve, reject) => {
+      httpRequest({ port: server.port, host: '127.0.0.1', path: '/health/live', agent: false, headers: { 'x-request-id': requestId } }, (response) => {
+        response.resume();
+        response.on('end', resolve);
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+  const accessLog = () => server.logEntries().filter((entry) => entry.msg === 'request completed' && requestIds.includes(String(entry.request_id)));
+  await waitFor(() => accessLog().length === count);
+  return [...new Set(accessLog().map((entry) => entry.worker as number))].sort((a, b) => a - b);
+}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));

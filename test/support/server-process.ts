@@ -102,6 +102,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The pids of a process's children (Linux: the parent pid field of /proc/<pid>/stat). */
+export function childPids(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // fields after the parenthesised command name: state ppid …
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return children.sort((a, b) => a - b);
+}
+
 /** The TCP ports a process listens on (Linux: its socket inodes matched against /proc/net/tcp{,6}). */
 export function listeningTcpPorts(pid: number): number[] {
   const inodes = new Set<string>();

@@ -151,6 +151,15 @@ describe('readConfig', () => {
     expect(problemsOf({ MAX_BODY_SIZE: '100' })[0]).toContain('MAX_BODY_SIZE must be an integer from 1024 to 104857600');
   });
 
+  it('reads WEB_CONCURRENCY as a process count, unset meaning one per CPU', () => {
+    expect(readConfig({}).config.webConcurrency).toBeUndefined();
+    expect(readConfig({ WEB_CONCURRENCY: '1' }).config.webConcurrency).toBe(1);
+    expect(readConfig({ WEB_CONCURRENCY: '4' }).config.webConcurrency).toBe(4);
+    for (const bad of ['0', 'auto', '1.5']) {
+      expect(problemsOf({ WEB_CONCURRENCY: bad })).toEqual([`Invalid configuration: WEB_CONCURRENCY must be an integer from 1 to 256 (got "${bad}")`]);
+    }
+  });
+
   it('is frozen', () => {
     const { config } = readConfig({});
     expect(() => Object.assign(config, { port: 1 })).toThrow(TypeError);

@@ -87,6 +87,11 @@ export class AppConfig {
   readonly logLevel: LogLevel;
   readonly trustProxy: TrustProxy;
   readonly shutdownGraceSeconds: number;
+  /**
+   * HTTP server processes (a node:cluster of workers sharing the port) with a PostgreSQL server;
+   * undefined: one per available CPU. The embedded database always serves from one process.
+   */
+  readonly webConcurrency: number | undefined;
   /** How often an idle job worker looks for due jobs; 0 turns the worker off in this process. */
   readonly jobPollIntervalMs: number;
   /** A failed job's n-th retry waits 2^n times this. */
@@ -167,6 +172,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
     trustProxy: readTrustProxy(r),
     shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
+    webConcurrency: r.optionalInt('WEB_CONCURRENCY', { min: 1, max: 256 }),
     jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
     jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
     maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),

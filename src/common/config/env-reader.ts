@@ -59,12 +59,16 @@ export class EnvReader {
   }
 
   int(name: string, fallback: number, range: { min: number; max: number }): number {
+    return this.optionalInt(name, range) ?? fallback;
+  }
+
+  optionalInt(name: string, range: { min: number; max: number }): number | undefined {
     const value = this.raw(name);
-    if (value === undefined) return fallback;
+    if (value === undefined) return undefined;
     const parsed = /^-?\d+$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(parsed) || parsed < range.min || parsed > range.max) {
       this.problem(name, `must be an integer from ${range.min} to ${range.max} (got ${JSON.stringify(value)})`);
-      return fallback;
+      return undefined;
     }
     return parsed;
   }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import * as jwt from 'jsonwebtoken';
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
 import { ROLES, Role } from '../../common/auth/principal';
 import { UnauthenticatedError } from '../../common/errors/common-errors';
+import { HmacJwt } from './hmac-jwt';
 
 export interface AccessTokenClaims {
   /** username */
@@ -30,7 +30,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Signs and verifies access tokens: HMAC JWTs with the configured key and algorithm only. */
 @Injectable()
 export class AccessTokenService {
-  constructor(private readonly config: AppConfig) {}
+  private readonly jwt: HmacJwt;
+
+  constructor(private readonly config: AppConfig) {
+    this.jwt = new HmacJwt(createSecretKey(Buffer.from(config.secretKey)), config.algorithm);
+  }
 
   sign(user: { id: number; username: string; role: Role }, sessionId: string): SignedAccessToken {
     const iat = Math.floor(Date.now() / 1000);
@@ -43,8 +47,7 @@ export class AccessTokenService {
       jti: randomUUID(),
       sid: sessionId,
     };
-    const token = jwt.sign(claims, this.config.secretKey, { algorithm: this.config.algorithm });
-    return { token, claims };
+    return { token: this.jwt.sign(claims), claims };
   }
 
   /**
@@ -52,13 +55,8 @@ export class AccessTokenService {
    * expiry and the shape of every claim. Any failure is the same 401.
    */
   verify(token: string): AccessTokenClaims {
-    let payload: unknown;
-    try {
-      payload = jwt.verify(token, this.config.secretKey, { algorithms: [this.config.algorithm] });
-    } catch {
-      throw invalidCredentials();
-    }
-    if (!isAccessTokenClaims(payload)) throw invalidCredentials();
+    const payload = this.jwt.verify(token, Math.floor(Date.now() / 1000));
+    if (!payload || !isAccessTokenClaims(payload)) throw invalidCredentials();
     return payload;
   }
 }

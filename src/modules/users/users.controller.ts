@@ -49,7 +49,7 @@ export class UsersController {
   @ApiOperation({ operationId: 'getCurrentUser', summary: 'The calling user' })
   @ApiOkResponse({ type: UserDto })
   async me(@CurrentPrincipal() principal: Principal): Promise<UserDto> {
-    return UserDto.from(await this.users.get(principal, principal.id));
+    return UserDto.from(await this.users.current(principal));
   }
 
   @Get(':user_id')

@@ -6,7 +6,7 @@ import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { ROLES } from '../../common/auth/principal';
 import type { Role } from '../../common/auth/principal';
-import { UserEntity } from './user.entity';
+import type { UserRecord } from './user-principal';
 
 export const MIN_PASSWORD_LENGTH = 8;
 const USERNAME_PATTERN = /^[A-Za-z0-9_.@+-]+$/;
@@ -118,7 +118,7 @@ export class UserDto {
   updated_at: Date;
 
   /** The only way a user leaves the service: no hash, no invalidation timestamp. */
-  static from(user: UserEntity): UserDto {
+  static from(user: UserRecord): UserDto {
     return {
       id: user.id,
       username: user.username,

@@ -14,6 +14,7 @@ import { SessionService } from '../auth/session.service';
 import { OrganizationEntity } from '../orgs/organization.entity';
 import { CreateUserDto, UpdateUserDto } from './users.dto';
 import { UserEntity } from './user.entity';
+import { UserRecord, userRowOf } from './user-principal';
 
 /** Serializes user creation so that two simultaneous "first user" requests cannot both bootstrap. */
 const USER_CREATION_LOCK_KEY = 7_310_442_020;
@@ -84,6 +85,11 @@ export class UsersService {
   }
 
   /** Self, admins of the user's organization and superusers may read a user; others get 403 or 404. */
+  /** The calling user: the row its credential was checked against in this request, else read now. */
+  async current(actor: Principal): Promise<UserRecord> {
+    return userRowOf(actor) ?? this.get(actor, actor.id);
+  }
+
   async get(actor: Principal, id: number): Promise<UserEntity> {
     const user = await this.findVisible(actor, id);
     if (actor.id !== user.id && actor.role === 'user') throw new ForbiddenError();

@@ -8,7 +8,7 @@ import { UserCredentialRevocation } from '../../common/auth/user-credential-revo
 import { AppConfig } from '../../common/config/app-config';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { UserEntity } from '../../modules/users/user.entity';
-import { principalOfUser } from '../../modules/users/user-principal';
+import { principalOfUser, USER_RECORD_COLUMNS, userRecordOfRow, UserRecordRow } from '../../modules/users/user-principal';
 import { AuthService } from '../../modules/auth/auth.service';
 import { parseScalarInput } from '../framework/resource/field-input';
 import { FieldErrors, ResourceValidationError } from '../framework/resource/resource-errors';
@@ -48,18 +48,22 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
     });
   }
 
+  /** The token and its user in one statement (the FK deletes a user's tokens with the user). */
   async resolve(key: string): Promise<Principal> {
     if (!KEY_PATTERN.test(key)) throw new PlatformAccessDenied('Invalid token');
-    const manager = this.dataSource.manager;
-    const [token] = (await manager.query(`SELECT * FROM ${API_TOKEN_TABLE} WHERE key_digest = $1`, [this.digest(key)])) as ApiTokenRow[];
-    if (!token) throw new PlatformAccessDenied('Invalid token');
-    if (token.expires && token.expires.getTime() <= Date.now()) throw new PlatformAccessDenied('Token expired');
-    const user = await manager.findOne(UserEntity, { where: { id: token.user_id } });
-    if (!user || !user.isActive) throw new PlatformAccessDenied('User inactive');
-    if (!token.last_used || Date.now() - token.last_used.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await manager.query(`UPDATE ${API_TOKEN_TABLE} SET last_used = now() WHERE id = $1`, [token.id]);
+    const [row] = (await this.dataSource.query(
+      `SELECT t.id AS token_id, t.expires, t.last_used, t.write_enabled, ${USER_RECORD_COLUMNS}
+         FROM ${API_TOKEN_TABLE} t JOIN users u ON u.id = t.user_id
+        WHERE t.key_digest = $1`,
+      [this.digest(key)],
+    )) as Array<UserRecordRow & { token_id: number } & Pick<ApiTokenRow, 'expires' | 'last_used' | 'write_enabled'>>;
+    if (!row) throw new PlatformAccessDenied('Invalid token');
+    if (row.expires && row.expires.getTime() <= Date.now()) throw new PlatformAccessDenied('Token expired');
+    if (!row.is_active) throw new PlatformAccessDenied('User inactive');
+    if (!row.last_used || Date.now() - row.last_used.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.dataSource.query(`UPDATE ${API_TOKEN_TABLE} SET last_used = now() WHERE id = $1`, [row.token_id]);
     }
-    return principalOfUser(user, { apiToken: { id: token.id, writeEnabled: token.write_enabled } });
+    return principalOfUser(userRecordOfRow(row), { apiToken: { id: row.token_id, writeEnabled: row.write_enabled } });
   }
 
   async list(query: QueryParameters, scope: RequestScope): Promise<ListEnvelope> {
