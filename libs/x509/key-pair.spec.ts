@@ -148,6 +148,9 @@ describe('key pairs', () => {
     expect(info.der).toBe(withoutNull);
     expect(info.keyObject.export({ format: 'der', type: 'spki' })).toEqual(spki);
     expect(() => readPublicKeyInfo(Buffer.concat([spki, Buffer.of(0)]))).toThrow(/Unreadable public key/);
+    const offCurve = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'der', type: 'spki' });
+    offCurve[offCurve.length - 1] ^= 0x01;
+    expect(() => readPublicKeyInfo(offCurve)).toThrow(InvalidKeyError);
     const short = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' });
     expect(() => readPublicKeyInfo(short)).toThrow(/RSA key size 1024 is below the minimum of 2048/);
   });
