@@ -4,7 +4,7 @@ import { createConnection, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient, createBootstrapSuperuser } from './support/api-client';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { childPids, freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
 
@@ -150,6 +150,8 @@ describe('server process', () => {
       const workers = childPids(server.pid);
       expect(workers).toHaveLength(2);
       expect(await workersAnswering(server, 8)).toEqual([1, 2]);
+      // A keep-alive connection is closed after 1000 requests, so long-lived clients spread over the workers.
+      expect(await requestsUntilClosed(port)).toBe(1000);
       // Only the first worker migrated: the others start with MIGRATE_ON_START=false.
       expect(server.logEntries().filter((entry) => /migrations/.test(String(entry.msg)) && entry.worker === 2)).toEqual([]);
 
@@ -244,6 +246,27 @@ async function workersAnswering(server: ServerProcess, count: number): Promise<n
   const accessLog = () => server.logEntries().filter((entry) => entry.msg === 'request completed' && requestIds.includes(String(entry.request_id)));
   await waitFor(() => accessLog().length === count);
   return [...new Set(accessLog().map((entry) => entry.worker as number))].sort((a, b) => a - b);
+}
+
+/** How many requests one keep-alive connection carries before the server answers `Connection: close`. */
+async function requestsUntilClosed(port: number, limit = 2000): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (let count = 1; count <= limit; count++) {
+      const connection = await new Promise<string | undefined>((resolve, reject) => {
+        httpRequest({ port, host: '127.0.0.1', path: '/health/live', agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.headers.connection));
+        })
+          .on('error', reject)
+          .end();
+      });
+      if (connection === 'close') return count;
+    }
+    return Infinity;
+  } finally {
+    agent.destroy();
+  }
 }
 
 function sleep(ms: number): Promise<void> {
