@@ -13,7 +13,7 @@ import { ObjectEventSink } from './framework/resource/object-events';
 import { resourceController } from './framework/resource/resource-controller.factory';
 import { buildEntityClasses } from './framework/resource/resource-entities';
 import { ResourceInputReader } from './framework/resource/resource-input.reader';
-import { PLATFORM_RESOURCES, ResourceRegistry } from './framework/resource/resource-registry';
+import { PLATFORM_RESOURCES, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
 import { PLATFORM_RESOURCE_DEFINITIONS } from './platform-resources';
@@ -22,9 +22,25 @@ import { PlatformStatus } from './platform-status';
 import { ApiTokenEntity } from './users/api-token.entity';
 import { ApiTokensController } from './users/api-tokens.controller';
 import { ApiTokensService } from './users/api-tokens.service';
+import { PluginJobs } from './plugins/plugin-jobs';
+import type { PluginDefinition } from './plugins/plugin-declaration';
+import { PluginSet } from './plugins/plugin-set';
+import { PluginsRootController } from './plugins/plugins-root.controller';
 
-/** Every table of the platform, for the data source and the migration generator. */
-export const PLATFORM_ENTITIES = [...buildEntityClasses(PLATFORM_RESOURCE_DEFINITIONS), TaggedItemEntity, ApiTokenEntity];
+const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], Function[]>();
+
+/**
+ * Every table of the platform and of its available plugins, mounted or not, for the data source and
+ * the migration generator. Built once per list: TypeORM keeps the classes' metadata globally.
+ */
+function platformEntities(plugins: PluginSet): Function[] {
+  let entities = entitiesByPluginList.get(plugins.available);
+  if (!entities) {
+    entities = [...buildEntityClasses([...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()]), TaggedItemEntity, ApiTokenEntity];
+    entitiesByPluginList.set(plugins.available, entities);
+  }
+  return entities;
+}
 
 /**
  * The NetBox-style platform: one generic controller per declared resource plus the API root,
@@ -40,13 +56,18 @@ export class PlatformModule implements NestModule {
     consumer.apply(apiVersionHeader(this.config.apiV1Str)).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
-  static forRoot(): DynamicModule {
+  /** The platform with the given plugins mounted (see PluginSet.select). */
+  static forRoot(plugins: PluginSet): DynamicModule {
+    const served = [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.mountedResources()];
     return {
       module: PlatformModule,
-      imports: [TypeOrmModule.forFeature(PLATFORM_ENTITIES), AuthModule, JobsModule],
-      controllers: [ApiTokensController, PlatformRootController, ...PLATFORM_RESOURCE_DEFINITIONS.map(resourceController)],
+      imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],
+      controllers: [ApiTokensController, PlatformRootController, PluginsRootController, ...served.map(resourceController)],
       providers: [
-        { provide: PLATFORM_RESOURCES, useValue: PLATFORM_RESOURCE_DEFINITIONS },
+        { provide: PluginSet, useValue: plugins },
+        { provide: PLATFORM_RESOURCES, useValue: served },
+        { provide: STORED_RESOURCES, useValue: [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()] },
+        PluginJobs,
         ResourceRegistry,
         ResourceSerializer,
         ResourceInputReader,
@@ -59,7 +80,7 @@ export class PlatformModule implements NestModule {
         EventRulesDispatcher,
         { provide: ObjectEventSink, useExisting: EventRulesDispatcher },
       ],
-      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer],
+      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet],
     };
   }
 }

@@ -3,12 +3,17 @@ import { DataSource } from 'typeorm';
 import { OBJECT_TYPE_TABLE } from './resource-entities';
 import { ResourceDefinition } from './resource-definition';
 
+/** The served models: the platform's own and those of the mounted plugins. */
 export const PLATFORM_RESOURCES = Symbol('PLATFORM_RESOURCES');
+/** Every model whose table exists: the served ones and those of available plugins that are not mounted. */
+export const STORED_RESOURCES = Symbol('STORED_RESOURCES');
 
 /**
- * Every declared resource, and the ids of their object types. The object-type rows are created at
- * boot for any declaration that lacks one (idempotent, safe with several replicas starting at once),
- * so their ids are stable references for permissions, custom fields, the change log and tags.
+ * The served resources, and the ids of the object types of every stored one. The object-type rows
+ * are created at boot for any declaration that lacks one (idempotent, safe with several replicas
+ * starting at once), so their ids are stable references for permissions, custom fields, the change
+ * log and tags. Models of a plugin that is not mounted are not served, but deleting what they refer
+ * to still protects, cascades and records as when it is (`storedDefinitions`).
  */
 @Injectable()
 export class ResourceRegistry implements OnModuleInit {
@@ -18,6 +23,7 @@ export class ResourceRegistry implements OnModuleInit {
 
   constructor(
     @Inject(PLATFORM_RESOURCES) readonly definitions: readonly ResourceDefinition[],
+    @Inject(STORED_RESOURCES) readonly storedDefinitions: readonly ResourceDefinition[],
     private readonly dataSource: DataSource,
   ) {
     for (const definition of definitions) this.byObjectType.set(definition.objectType, definition);
@@ -29,7 +35,7 @@ export class ResourceRegistry implements OnModuleInit {
       present: boolean;
     }>;
     if (!present) return;
-    const labels = this.definitions.map((definition) => [definition.appLabel, definition.model]);
+    const labels = this.storedDefinitions.map((definition) => [definition.appLabel, definition.model]);
     await this.dataSource.query(
       `INSERT INTO ${OBJECT_TYPE_TABLE} (app_label, model)
        SELECT pair->>0, pair->>1 FROM jsonb_array_elements($1::jsonb) AS pair

@@ -248,7 +248,7 @@ export class ResourceService {
     await this.assertNotProtected(manager, definition, ids);
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const { field, column } of columnFields(other)) {
         if (field.kind !== 'relation' || field.target() !== definition || field.onDelete === 'PROTECT') continue;
         const dependents = await this.rowsWhere(manager, other, `${quoteIdentifier(column)} = ANY($1) AND NOT (id = ANY($2))`, [
@@ -260,7 +260,7 @@ export class ResourceService {
       }
     }
     const objectTypeId = this.registry.objectTypeId(definition.objectType);
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const [name, field] of Object.entries(other.fields)) {
         if (field.kind !== 'generic' || !field.onDelete) continue;
         const columns = genericColumns(name);
@@ -604,7 +604,7 @@ export class ResourceService {
   /** NetBox answers a PROTECT violation with 409 naming the objects in the way. */
   private async assertNotProtected(manager: EntityManager, definition: ResourceDefinition, ids: number[]): Promise<void> {
     const blockers: string[] = [];
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const { field, column } of columnFields(other)) {
         if (field.kind !== 'relation' || field.onDelete !== 'PROTECT' || field.target() !== definition) continue;
         const raws = (await manager.query(
