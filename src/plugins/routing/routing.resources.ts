@@ -1,13 +1,15 @@
-import { DeviceResource } from '../dcim/dcim.resources';
-import { boolean, choice, integer, relation, text } from '../framework/resource/fields';
-import { defineResource } from '../framework/resource/resource-definition';
-import { AsnResource, IpAddressResource, VrfResource } from '../ipam/ipam.resources';
-import { parseIpNetwork } from '../ipam/ip-network';
-import { TenantResource } from '../tenancy/tenancy.resources';
+import { DeviceResource } from '../../platform/dcim/dcim.resources';
+import { boolean, choice, integer, relation, text } from '../../platform/framework/resource/fields';
+import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { AsnResource, IpAddressResource, VrfResource } from '../../platform/ipam/ipam.resources';
+import { parseIpNetwork } from '../../platform/ipam/ip-network';
+import { TenantResource } from '../../platform/tenancy/tenancy.resources';
 
 /**
  * The routing plugin's models (what netbox-routing provides and the peering plugin needs). As a
  * plugin, its GraphQL queries carry the plugin's name: `routing_bgp_peer`, `routing_prefix_list_list`.
+ * Their tables were created by the platform's CoreModels migration, before routing became a plugin;
+ * later changes to them are migrations of this plugin (see ./migrations).
  */
 const apiPrefix = '/api/plugins/routing/';
 const named = { name: text({ maxLength: 100, required: true, unique: true, search: true }), description: text({ maxLength: 200, search: true }) };
