@@ -27,6 +27,7 @@ export class ResourceRegistry implements OnModuleInit {
     private readonly dataSource: DataSource,
   ) {
     for (const definition of definitions) this.byObjectType.set(definition.objectType, definition);
+    assertRelationsResolve(storedDefinitions);
   }
 
   async onModuleInit(): Promise<void> {
@@ -78,5 +79,28 @@ export class ResourceRegistry implements OnModuleInit {
       if (/^\d+$/.test(value)) return this.resolveObjectType(Number(value));
     }
     return undefined;
+  }
+}
+
+/**
+ * Every relation of every stored model must reach a stored model: a target named by an object type
+ * no declaration has, or a model outside the platform and the available plugins (it has no table),
+ * stops the boot with the field's name.
+ */
+function assertRelationsResolve(definitions: readonly ResourceDefinition[]): void {
+  const stored = new Set(definitions);
+  for (const definition of definitions) {
+    for (const [name, field] of Object.entries(definition.fields)) {
+      if (field.kind !== 'relation' && field.kind !== 'many') continue;
+      let target: ResourceDefinition;
+      try {
+        target = field.target();
+      } catch (error) {
+        throw new Error(`${definition.objectType}.${name}: ${(error as Error).message}`);
+      }
+      if (!stored.has(target)) {
+        throw new Error(`${definition.objectType}.${name} refers to ${target.objectType}, which is neither a platform model nor one of an available plugin`);
+      }
+    }
   }
 }

@@ -19,22 +19,12 @@ import { columnFields, genericColumns, joinTableOf, quoteIdentifier, ResourceDef
 import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
 import { MAX_OBJECT_ID } from './field-input';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
-import type { ResourceAction } from './resource-definition';
+import type { RequestScope, ResourceAction } from './resource-declaration';
+
+export type { RequestScope } from './resource-declaration';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
 import { ResourceSerializer, SerializedObject, TAG_TABLE, TAGGED_ITEM_TABLE } from './resource-serializer';
-
-/** Who is asking and how the request looked: what every operation needs besides its input. */
-export interface RequestScope {
-  principal: Principal;
-  /** `scheme://host` as the client addressed us (X-Forwarded-* honoured when trusted). */
-  baseUrl: string;
-  /** The absolute URL of the request, for `next`/`previous` links. */
-  requestUrl: URL;
-  requestId: string;
-  /** From `X-Changelog-Message` (a body's `changelog_message` wins). */
-  changelogMessage?: string;
-}
 
 export interface ListEnvelope {
   count: number;
@@ -147,7 +137,9 @@ export class ResourceService {
     if (definition.afterCreate) {
       await definition.afterCreate({
         manager,
-        createChildren: async (childDefinition, childItems) => {
+        createChildren: async (childType, childItems) => {
+          const childDefinition = this.registry.definition(childType);
+          if (!childDefinition) throw new Error(`afterCreate of ${definition.objectType}: ${childType} is not a served model`);
           const plans = await this.readAll(manager, childDefinition, childItems, () => null, { partial: false, bulk: false, scope });
           const children: ResourceRow[] = [];
           for (const [index, childPlan] of plans.entries()) {
