@@ -18,6 +18,7 @@ import { ServiceAccountsModule } from './modules/service-accounts/service-accoun
 import { UsersModule } from './modules/users/users.module';
 import { PlatformGraphqlModule } from './platform/graphql/platform-graphql.module';
 import { PlatformModule } from './platform/platform.module';
+import type { PluginDefinition } from './platform/plugins/plugin-declaration';
 import { PluginSet } from './platform/plugins/plugin-set';
 import { AVAILABLE_PLUGINS } from './plugins';
 
@@ -34,6 +35,8 @@ export interface AppModuleOptions {
   database: Pick<DatabaseConnection, 'url' | 'embedded'>;
   /** Extra modules mounted beside the application's (used by tests to probe the global pipeline). */
   extraModules?: Array<Type | DynamicModule>;
+  /** The available plugins (default: the repository's list); tests add probe plugins here. Their tables must already exist. */
+  plugins?: readonly PluginDefinition[];
 }
 
 @Module({})
@@ -59,7 +62,7 @@ export class AppModule {
         HealthModule,
         ...API_V1_MODULES,
         PublicPkiModule,
-        PlatformModule.forRoot(PluginSet.select(AVAILABLE_PLUGINS, config)),
+        PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),
         PlatformGraphqlModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),

@@ -9,11 +9,11 @@ import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
 import { TaggedItemEntity } from './extras/tagged-item.entity';
 import { ObjectPermissions } from './framework/permissions/object-permissions';
 import { ChangeLogWriter } from './framework/resource/change-log.writer';
-import { ObjectEventSink } from './framework/resource/object-events';
-import { resourceController } from './framework/resource/resource-controller.factory';
+import { OBJECT_EVENT_SUBSCRIBERS, ObjectEventSink, ObjectEventSubscriber } from './framework/resource/object-events';
+import { resourceControllers } from './framework/resource/resource-controller.factory';
 import { buildEntityClasses } from './framework/resource/resource-entities';
 import { ResourceInputReader } from './framework/resource/resource-input.reader';
-import { PLATFORM_RESOURCES, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
+import { PLATFORM_RESOURCES, RESOURCE_BINDINGS, ResourceBindings, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
 import { PLATFORM_RESOURCE_DEFINITIONS } from './platform-resources';
@@ -42,6 +42,27 @@ function platformEntities(plugins: PluginSet): Function[] {
   return entities;
 }
 
+/** The mounted plugins' subscribers, each with its plugin's settings, in PLUGINS order. */
+function pluginSubscribers(plugins: PluginSet): ObjectEventSubscriber[] {
+  return plugins.mounted.flatMap(({ plugin, settings }) =>
+    (plugin.subscribers ?? []).map((subscriber) => ({
+      name: `${plugin.name}: ${subscriber.name}`,
+      objectTypes: subscriber.objectTypes,
+      handle: (manager, event) => subscriber.handle(manager, event, { settings }),
+    })),
+  );
+}
+
+/** The mounted plugins' hooks, by object type, and the settings their models' code sees. */
+function resourceBindings(plugins: PluginSet): ResourceBindings {
+  return {
+    hooks: plugins.mounted.flatMap(({ plugin, settings }) =>
+      (plugin.hooks ?? []).flatMap((hooks) => hooks.objectTypes.map((objectType) => ({ objectType, hooks, settings }))),
+    ),
+    settings: new Map(plugins.mounted.flatMap(({ plugin, settings }) => plugin.resources.map((resource) => [resource.objectType, settings] as const))),
+  };
+}
+
 /**
  * The NetBox-style platform: one generic controller per declared resource plus the API root,
  * tokens, permissions, change log and event rules. Global so that the authentication guard can
@@ -62,7 +83,7 @@ export class PlatformModule implements NestModule {
     return {
       module: PlatformModule,
       imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],
-      controllers: [ApiTokensController, PlatformRootController, PluginsRootController, ...served.map(resourceController)],
+      controllers: [ApiTokensController, PlatformRootController, PluginsRootController, ...served.flatMap(resourceControllers)],
       providers: [
         { provide: PluginSet, useValue: plugins },
         { provide: PLATFORM_RESOURCES, useValue: served },
@@ -78,7 +99,13 @@ export class PlatformModule implements NestModule {
         ApiTokensService,
         { provide: ApiTokenResolver, useExisting: ApiTokensService },
         EventRulesDispatcher,
-        { provide: ObjectEventSink, useExisting: EventRulesDispatcher },
+        {
+          provide: OBJECT_EVENT_SUBSCRIBERS,
+          inject: [EventRulesDispatcher],
+          useFactory: (eventRules: EventRulesDispatcher): ObjectEventSubscriber[] => [eventRules, ...pluginSubscribers(plugins)],
+        },
+        ObjectEventSink,
+        { provide: RESOURCE_BINDINGS, useValue: resourceBindings(plugins) },
       ],
       exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet],
     };

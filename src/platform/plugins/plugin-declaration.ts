@@ -1,5 +1,8 @@
-import type { DataSource, MigrationInterface } from 'typeorm';
+import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
+import type { ObjectEvent } from '../framework/resource/object-events';
+import type { ResourceHooks } from '../framework/resource/resource-declaration';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
+import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
 import { PluginSettingSpec, PluginSettingValues, SETTING_NAME } from './plugin-settings';
 
 export type MigrationClass = new () => MigrationInterface;
@@ -15,6 +18,19 @@ export interface PluginJobContext {
 export interface PluginJob {
   queue: string;
   handle(payload: Record<string, unknown>, context: PluginJobContext): Promise<void>;
+}
+
+/** Receives changes to objects (any model's), in the changing transaction; a throw refuses the change. */
+export interface PluginSubscriber {
+  name: string;
+  /** Object types (`'dcim.cable'`) it wants; every type when absent. */
+  objectTypes?: readonly string[];
+  handle(manager: EntityManager, event: ObjectEvent, context: { settings: PluginSettingValues }): Promise<void>;
+}
+
+/** Write hooks a plugin puts on models, its own or the platform's (e.g. refusing to delete a port a circuit holds). */
+export interface PluginHooks extends ResourceHooks {
+  objectTypes: readonly string[];
 }
 
 /**
@@ -36,6 +52,12 @@ export interface PluginDeclaration {
   jobs?: readonly PluginJob[];
   /** Settings with their defaults, read from `PLUGIN_<NAME>_<SETTING>` and validated at boot. */
   settings?: Readonly<Record<string, PluginSettingSpec>>;
+  /** Subscribers to object events (created, updated, deleted), run after the platform's event rules. */
+  subscribers?: readonly PluginSubscriber[];
+  /** Hooks on writes to models named by object type, run after the model's own hooks. */
+  hooks?: readonly PluginHooks[];
+  /** Extra GraphQL queries: fields of the root Query type, named `<plugin>_…`. */
+  graphqlQueries?: GraphqlQueryExtension;
 }
 
 export interface PluginDefinition extends PluginDeclaration {

@@ -1,3 +1,4 @@
+import { GraphQLNonNull, GraphQLString } from 'graphql';
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
 import { MIGRATIONS } from './migrations';
 import {
@@ -29,4 +30,15 @@ export const RoutingPlugin = definePlugin({
     BgpPeerAddressFamilyResource,
   ],
   migrations: MIGRATIONS,
+  graphqlQueries: ({ typeOf, definition }) => ({
+    routing_prefix_list_by_name: {
+      type: typeOf('routing.prefixlist'),
+      description: 'The prefix list with this name (names are unique), as router configurations refer to them; null when none is visible.',
+      args: { name: { type: new GraphQLNonNull(GraphQLString) } },
+      resolve: async (_source, args: { name: string }, context) => {
+        const [list] = await context.loaders.list(definition('routing.prefixlist'), { name: [args.name] }, { limit: 1, offset: 0 });
+        return list ?? null;
+      },
+    },
+  }),
 });

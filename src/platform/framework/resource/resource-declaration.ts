@@ -198,31 +198,85 @@ export interface StandardAttributes {
   changeLogged: boolean;
 }
 
-/** What an `afterCreate` hook may do: create dependent objects in the same transaction (recorded in the change log). */
+/**
+ * What a hook gets: the writing transaction, who is writing, the settings of the plugin that
+ * declared the hook (`{}` for the platform's own), and a way to create dependent objects.
+ */
 export interface ResourceHookContext {
   manager: EntityManager;
+  scope: RequestScope;
+  settings: Readonly<Record<string, unknown>>;
   /** Creates objects of a served model, named by object type (`'dcim.frontport'`), validated and recorded as through the API. */
   createChildren(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
 }
 
-export interface ResourceActionContext {
+/**
+ * Hooks around writes, run in the writing transaction, after the permission checks and validation.
+ * A hook that throws refuses the write and rolls back everything the request did: a
+ * `ResourceValidationError` (`nonFieldError`) answers 400, a `ProtectedObjectError` 409, a
+ * `ForbiddenError` 403. Declared on a model, or by a plugin for any model (`PluginDeclaration.hooks`).
+ */
+export interface ResourceHooks {
+  /** After the object is inserted and recorded (e.g. instantiating components). */
+  afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /** Before an update is written: the row as stored, and the validated values about to be written, by column. */
+  beforeUpdate?: (context: ResourceHookContext, existing: ResourceRow, changes: Readonly<Record<string, unknown>>) => Promise<void>;
+  /** After the update is written and recorded. Not run for references cleared by a SET NULL (as Django's collector sends no save signals). */
+  afterUpdate?: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) => Promise<void>;
+  /** Before the object is deleted, directly or by a cascade (e.g. refusing while something holds it). */
+  beforeDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /** After the object is deleted and recorded. */
+  afterDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+}
+
+export type OpenApiSchema = Record<string, unknown>;
+
+/** How an action appears in the platform's OpenAPI document. */
+export interface ActionDocumentation {
+  summary: string;
+  /** Schema of a POST's JSON body. */
+  request?: OpenApiSchema;
+  /** Query parameters it reads. */
+  parameters?: ReadonlyArray<{ name: string; description: string; schema: OpenApiSchema }>;
+  /** Schema of the 200 answer. */
+  response: OpenApiSchema;
+}
+
+export interface CollectionActionContext {
   manager: EntityManager;
-  row: ResourceRow;
   body: unknown;
   query: QueryParameters;
   scope: RequestScope;
   serializer: ObjectSerializer;
+  /** Settings of the plugin that declared the model (`{}` for the platform's own). */
+  settings: Readonly<Record<string, unknown>>;
+  /** Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`). */
+  visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
 }
 
-/** A custom operation on one object, e.g. `GET /api/dcim/front-ports/{id}/trace/`. */
-export interface ResourceAction {
+export interface ResourceActionContext extends CollectionActionContext {
+  row: ResourceRow;
+}
+
+interface ActionCommon {
+  /** URL segment: lowercase words joined by hyphens. */
   name: string;
   method: 'GET' | 'POST';
-  /** The object permission it needs on the object (`view` for reads). */
+  /** The object permission it needs on the model (`view` for reads, or a custom one such as `approve`). */
   permission: string;
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
+  openapi: ActionDocumentation;
+}
+
+/** A custom operation on one object, e.g. `GET /api/dcim/front-ports/{id}/trace/`; the object must be within the permission. */
+export interface ResourceAction extends ActionCommon {
   handle(context: ResourceActionContext): Promise<unknown>;
+}
+
+/** A custom operation on the model's list URL, e.g. `POST /api/plugins/fms/fiber-circuits/protecting/`. */
+export interface ResourceCollectionAction extends ActionCommon {
+  handle(context: CollectionActionContext): Promise<unknown>;
 }
 
 /**
@@ -257,7 +311,7 @@ export interface UniqueGroup {
   caseInsensitive?: readonly string[];
 }
 
-export interface ResourceDeclaration {
+export interface ResourceDeclaration extends ResourceHooks {
   /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
   appLabel: string;
   /** Lowercase model name without separators: `site`, `journalentry`. */
@@ -296,10 +350,10 @@ export interface ResourceDeclaration {
   naturalKey?: string;
   /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
   relatedObject?: string;
-  /** Runs in the creating transaction after the object is inserted (e.g. instantiating components). */
-  afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
   /** Custom operations on one object, served at `{id}/<name>/`. */
   actions?: readonly ResourceAction[];
+  /** Custom operations on the list URL, served at `<name>/` (before `{id}/`, so a name never reads as an id). */
+  collectionActions?: readonly ResourceCollectionAction[];
   /** Body keys handled beside the fields (e.g. cable terminations). */
   extensions?: readonly ResourceExtension[];
   /** Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`. */

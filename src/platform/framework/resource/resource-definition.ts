@@ -1,15 +1,19 @@
 import type { FieldSpec, ManyField, RelationField, ResourceDeclaration, ResourceDefinition, StandardAttributes, UniqueGroup } from './resource-declaration';
 
 export type {
+  ActionDocumentation,
+  CollectionActionContext,
   ExtraFilter,
   ObjectSerializer,
   RequestScope,
   ResourceAction,
   ResourceActionContext,
+  ResourceCollectionAction,
   ResourceDeclaration,
   ResourceDefinition,
   ResourceExtension,
   ResourceHookContext,
+  ResourceHooks,
   ResourceRow,
   StandardAttributes,
   UniqueGroup,
@@ -22,6 +26,8 @@ const DEFAULT_STANDARD: StandardAttributes = {
   lastUpdated: 'last_updated',
   changeLogged: true,
 };
+
+const ACTION_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
 /** Every declared model by object type, so relations may name their target by its object type. */
 const declaredResources = new Map<string, ResourceDefinition>();
@@ -39,6 +45,16 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
     // An optional NOT NULL number with no default would fail its insert with a database error.
     if ((field.kind === 'integer' || field.kind === 'decimal') && !field.required && !field.nullable && field.default === undefined && !field.readOnly) {
       throw new Error(`${declaration.appLabel}.${declaration.model}.${name}: an optional number needs a default or nullable`);
+    }
+  }
+  const actions = new Set<string>();
+  for (const [kind, list] of [['object', declaration.actions], ['collection', declaration.collectionActions]] as const) {
+    for (const action of list ?? []) {
+      if (!ACTION_NAME.test(action.name)) throw new Error(`${declaration.appLabel}.${declaration.model}: action name ${action.name} must be lowercase words joined by hyphens`);
+      // Operation ids end in the method's verb, not the kind: one POST name per model.
+      const key = action.method === 'POST' ? `POST ${action.name}` : `${kind} GET ${action.name}`;
+      if (actions.has(key)) throw new Error(`${declaration.appLabel}.${declaration.model}: two actions ${key}`);
+      actions.add(key);
     }
   }
   const apiPrefix = declaration.apiPrefix ?? `/api/${declaration.appLabel}/`;

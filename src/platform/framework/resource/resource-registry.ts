@@ -1,7 +1,27 @@
-import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ResourceHooks } from './resource-declaration';
 import { OBJECT_TYPE_TABLE } from './resource-entities';
 import { ResourceDefinition } from './resource-definition';
+
+type Settings = Readonly<Record<string, unknown>>;
+
+/** Hooks a plugin declares on a model (its own or another's), with that plugin's settings. */
+export interface ResourceHookBinding {
+  objectType: string;
+  hooks: ResourceHooks;
+  settings: Settings;
+}
+
+/** What the mounted plugins add to the served models: hooks on any model, and the settings their own models' code sees. */
+export interface ResourceBindings {
+  hooks: readonly ResourceHookBinding[];
+  /** Settings by object type of the mounted plugins' models. */
+  settings: ReadonlyMap<string, Settings>;
+}
+
+export const RESOURCE_BINDINGS = Symbol('RESOURCE_BINDINGS');
+const NO_BINDINGS: ResourceBindings = { hooks: [], settings: new Map() };
 
 /** The served models: the platform's own and those of the mounted plugins. */
 export const PLATFORM_RESOURCES = Symbol('PLATFORM_RESOURCES');
@@ -25,9 +45,15 @@ export class ResourceRegistry implements OnModuleInit {
     @Inject(PLATFORM_RESOURCES) readonly definitions: readonly ResourceDefinition[],
     @Inject(STORED_RESOURCES) readonly storedDefinitions: readonly ResourceDefinition[],
     private readonly dataSource: DataSource,
+    @Optional() @Inject(RESOURCE_BINDINGS) private readonly bindings: ResourceBindings = NO_BINDINGS,
   ) {
     for (const definition of definitions) this.byObjectType.set(definition.objectType, definition);
     assertRelationsResolve(storedDefinitions);
+    for (const binding of bindings.hooks) {
+      if (!storedDefinitions.some((definition) => definition.objectType === binding.objectType)) {
+        throw new Error(`hooks on ${binding.objectType}: no platform or plugin model has that object type`);
+      }
+    }
   }
 
   async onModuleInit(): Promise<void> {
@@ -57,6 +83,20 @@ export class ResourceRegistry implements OnModuleInit {
 
   definition(objectType: string): ResourceDefinition | undefined {
     return this.byObjectType.get(objectType);
+  }
+
+  /** Settings of the plugin a served model belongs to (`{}` for the platform's own). */
+  settingsOf(definition: ResourceDefinition): Settings {
+    return this.bindings.settings.get(definition.objectType) ?? {};
+  }
+
+  /**
+   * The hooks that run on writes to a model: its own (when it is served: a left-out plugin's code
+   * does not run), then those the mounted plugins declare on it, in PLUGINS order.
+   */
+  hooksOf(definition: ResourceDefinition): ResourceHookBinding[] {
+    const own = this.byObjectType.get(definition.objectType) === definition ? [{ objectType: definition.objectType, hooks: definition, settings: this.settingsOf(definition) }] : [];
+    return [...own, ...this.bindings.hooks.filter((binding) => binding.objectType === definition.objectType)];
   }
 
   objectTypeId(objectType: string): number {
