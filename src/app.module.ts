@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { Logger } from 'pino';
 import { AccessControlModule } from './common/auth/access-control.module';
-import { AppConfig } from './common/config/app-config';
+import { AppConfig, registerConfigurationCheck } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
@@ -18,6 +18,12 @@ import { ServiceAccountsModule } from './modules/service-accounts/service-accoun
 import { UsersModule } from './modules/users/users.module';
 import { PlatformGraphqlModule } from './platform/graphql/platform-graphql.module';
 import { PlatformModule } from './platform/platform.module';
+import type { PluginDefinition } from './platform/plugins/plugin-declaration';
+import { PluginSet } from './platform/plugins/plugin-set';
+import { AVAILABLE_PLUGINS } from './plugins';
+
+// PLUGINS and the plugins' settings are checked with the other variables, before the database opens.
+registerConfigurationCheck((config) => PluginSet.configurationProblems(AVAILABLE_PLUGINS, config));
 
 /** Modules whose controllers are served under API_V1_STR. */
 const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule];
@@ -29,6 +35,8 @@ export interface AppModuleOptions {
   database: Pick<DatabaseConnection, 'url' | 'embedded'>;
   /** Extra modules mounted beside the application's (used by tests to probe the global pipeline). */
   extraModules?: Array<Type | DynamicModule>;
+  /** The available plugins (default: the repository's list); tests add probe plugins here. Their tables must already exist. */
+  plugins?: readonly PluginDefinition[];
 }
 
 @Module({})
@@ -54,7 +62,7 @@ export class AppModule {
         HealthModule,
         ...API_V1_MODULES,
         PublicPkiModule,
-        PlatformModule.forRoot(),
+        PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),
         PlatformGraphqlModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),

@@ -152,7 +152,7 @@ describe('platform REST API (/api/…)', () => {
       expect(response.body.status).toBe(`${PROXY_ORIGIN}/api/status/`);
     });
 
-    it('GET /api/status/ reports versions, installed apps, plugins and workers', async () => {
+    it('GET /api/status/ reports versions, installed apps, mounted plugins and workers', async () => {
       const version = (JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version: string }).version;
       const response = await client.get('/api/status/');
       expect(response.status).toBe(200);
@@ -167,11 +167,10 @@ describe('platform REST API (/api/…)', () => {
           dcim: version,
           extras: version,
           ipam: version,
-          routing: version,
           tenancy: version,
           users: version,
         },
-        plugins: {},
+        plugins: { routing: '1.0.0' },
         'workers-running': expect.any(Number),
       });
     });

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
+import { AVAILABLE_PLUGINS } from '../plugins';
 import { AppModule } from '../app.module';
 import { AppConfig } from '../common/config/app-config';
 import { loadEnvironmentOrExit } from '../common/config/load-environment';
@@ -12,16 +13,18 @@ import { dataSourceOptions } from '../common/database/data-source-options';
 import { runPendingMigrations } from '../common/database/migration-runner';
 import { createRootLogger } from '../common/logging/root-logger';
 
-const USAGE = 'usage: migrate run | revert | show | generate <PascalCaseName>';
-/** Source folder of the migrations (this file runs from dist/src/bin). */
+const USAGE = 'usage: migrate run | revert | show | generate <PascalCaseName> [--plugin <name>]';
+/** Source folder of the platform's migrations (this file runs from dist/src/bin). */
 const MIGRATIONS_DIR = join(__dirname, '..', '..', '..', 'migrations');
+/** Source folder of a plugin's migrations. */
+const pluginMigrationsDir = (plugin: string) => join(__dirname, '..', '..', '..', 'src', 'plugins', plugin, 'migrations');
 
 /**
  * `npm run migration:<command>`: applies, reverts, lists or generates migrations on the database
  * the server would use (DATABASE_URL, or the embedded one under DATA_DIR).
  */
 async function main(): Promise<void> {
-  const [command, name] = process.argv.slice(2);
+  const [command, name, option, plugin] = process.argv.slice(2);
   const config = loadEnvironmentOrExit();
   const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const database = await openDatabaseConnection(config, logger);
@@ -39,10 +42,14 @@ async function main(): Promise<void> {
       case 'show':
         await withDataSource(database, config, async (dataSource) => print(await migrationStatus(dataSource)));
         break;
-      case 'generate':
+      case 'generate': {
         if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new UsageError(USAGE);
-        print([await generateMigration(database, config, name)]);
+        if (option !== undefined && (option !== '--plugin' || !AVAILABLE_PLUGINS.some((available) => available.name === plugin))) {
+          throw new UsageError(`${USAGE}\n--plugin takes an available plugin: ${AVAILABLE_PLUGINS.map((available) => available.name).join(', ')}`);
+        }
+        print([await generateMigration(database, config, name, plugin === undefined ? MIGRATIONS_DIR : pluginMigrationsDir(plugin))]);
         break;
+      }
       default:
         throw new UsageError(USAGE);
     }
@@ -76,9 +83,10 @@ async function migrationStatus(dataSource: DataSource): Promise<string[]> {
 
 /**
  * Diffs the entities of the whole application against the migrated database and writes the
- * difference as a new migration, registered in migrations/index.ts.
+ * difference as a new migration into `directory` (migrations/, or a plugin's migrations folder),
+ * registered in that folder's index.ts.
  */
-async function generateMigration(database: DatabaseConnection, config: AppConfig, name: string): Promise<string> {
+async function generateMigration(database: DatabaseConnection, config: AppConfig, name: string, directory: string): Promise<string> {
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot({ config, logger: createRootLogger('warn'), database }),
     { logger: false, abortOnError: false },
@@ -92,7 +100,7 @@ async function generateMigration(database: DatabaseConnection, config: AppConfig
       queries.map((query) => `    await queryRunner.query(\`${query.query.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${')}\`);`).join('\n');
     const file = `${timestamp}-${name}.ts`;
     writeFileSync(
-      join(MIGRATIONS_DIR, file),
+      join(directory, file),
       `import { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ${className} implements MigrationInterface {
@@ -108,15 +116,15 @@ ${statements([...sql.downQueries].reverse())}
 }
 `,
     );
-    registerInIndex(className, file);
-    return `wrote migrations/${file}; review it, then run npm run migration:run`;
+    registerInIndex(directory, className, file);
+    return `wrote ${join(directory, file)}; review it, then run npm run migration:run`;
   } finally {
     await app.close();
   }
 }
 
-function registerInIndex(className: string, file: string): void {
-  const indexPath = join(MIGRATIONS_DIR, 'index.ts');
+function registerInIndex(directory: string, className: string, file: string): void {
+  const indexPath = join(directory, 'index.ts');
   const source = readFileSync(indexPath, 'utf8');
   const withImport = `import { ${className} } from './${file.slice(0, -3)}';\n${source}`;
   const withEntry = withImport.replace(/= \[([\s\S]*?)\];/, (_match, entries: string) => {

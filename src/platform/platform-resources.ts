@@ -34,17 +34,6 @@ import {
 } from './extras/extras.resources';
 import { AsnResource, IpAddressResource, PrefixResource, RirResource, VlanResource, VrfResource } from './ipam/ipam.resources';
 import {
-  BfdProfileResource,
-  BgpPeerAddressFamilyResource,
-  BgpPeerResource,
-  BgpPeerTemplateResource,
-  BgpRouterResource,
-  BgpScopeResource,
-  PrefixListEntryResource,
-  PrefixListResource,
-  RouteMapResource,
-} from './routing/routing.resources';
-import {
   ContactAssignmentResource,
   ContactGroupResource,
   ContactResource,
@@ -55,7 +44,7 @@ import {
 import { GroupResource, ObjectPermissionResource, UserResource } from './users/users.resources';
 import type { ResourceDefinition } from './framework/resource/resource-definition';
 
-/** Every platform model. A new model is one declaration plus one line here. */
+/** The platform's own models (plugins bring theirs: src/plugins). A new model is one declaration plus one line here. */
 export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   // core, users, extras
   ObjectTypeResource,
@@ -111,14 +100,4 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   VlanResource,
   PrefixResource,
   IpAddressResource,
-  // routing
-  BgpRouterResource,
-  BgpScopeResource,
-  BgpPeerTemplateResource,
-  BfdProfileResource,
-  BgpPeerResource,
-  PrefixListResource,
-  PrefixListEntryResource,
-  RouteMapResource,
-  BgpPeerAddressFamilyResource,
 ];

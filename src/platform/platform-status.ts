@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { NETBOX_COMPATIBLE_VERSION } from './framework/http/api-version';
 import { buildPlatformOpenApi } from './framework/resource/resource-openapi';
 import { ResourceRegistry } from './framework/resource/resource-registry';
+import { PluginSet } from './plugins/plugin-set';
 
 /** The project's version, from the nearest package.json above this file (in src/ under jest, in dist/ when built). */
 function packageVersion(): string {
@@ -22,6 +23,7 @@ export class PlatformStatus {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly dataSource: DataSource,
+    private readonly plugins: PluginSet,
   ) {}
 
   private document?: Record<string, unknown>;
@@ -49,9 +51,11 @@ export class PlatformStatus {
       'node-version': process.versions.node,
       'postgresql-version': version,
       'installed-apps': Object.fromEntries(
-        [...new Set(this.registry.definitions.map((definition) => definition.appLabel))].sort().map((label) => [label, PACKAGE_VERSION]),
+        [...new Set(this.registry.definitions.filter((definition) => !this.plugins.pluginOf(definition)).map((definition) => definition.appLabel))]
+          .sort()
+          .map((label) => [label, PACKAGE_VERSION]),
       ),
-      plugins: {},
+      plugins: this.plugins.versions(),
       'workers-running': workers[0]?.running ?? 0,
     };
   }

@@ -9,11 +9,11 @@ import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
 import { TaggedItemEntity } from './extras/tagged-item.entity';
 import { ObjectPermissions } from './framework/permissions/object-permissions';
 import { ChangeLogWriter } from './framework/resource/change-log.writer';
-import { ObjectEventSink } from './framework/resource/object-events';
-import { resourceController } from './framework/resource/resource-controller.factory';
+import { OBJECT_EVENT_SUBSCRIBERS, ObjectEventSink, ObjectEventSubscriber } from './framework/resource/object-events';
+import { resourceControllers } from './framework/resource/resource-controller.factory';
 import { buildEntityClasses } from './framework/resource/resource-entities';
 import { ResourceInputReader } from './framework/resource/resource-input.reader';
-import { PLATFORM_RESOURCES, ResourceRegistry } from './framework/resource/resource-registry';
+import { PLATFORM_RESOURCES, RESOURCE_BINDINGS, ResourceBindings, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
 import { PLATFORM_RESOURCE_DEFINITIONS } from './platform-resources';
@@ -22,9 +22,46 @@ import { PlatformStatus } from './platform-status';
 import { ApiTokenEntity } from './users/api-token.entity';
 import { ApiTokensController } from './users/api-tokens.controller';
 import { ApiTokensService } from './users/api-tokens.service';
+import { PluginJobs } from './plugins/plugin-jobs';
+import type { PluginDefinition } from './plugins/plugin-declaration';
+import { PluginSet } from './plugins/plugin-set';
+import { PluginsRootController } from './plugins/plugins-root.controller';
 
-/** Every table of the platform, for the data source and the migration generator. */
-export const PLATFORM_ENTITIES = [...buildEntityClasses(PLATFORM_RESOURCE_DEFINITIONS), TaggedItemEntity, ApiTokenEntity];
+const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], Function[]>();
+
+/**
+ * Every table of the platform and of its available plugins, mounted or not, for the data source and
+ * the migration generator. Built once per list: TypeORM keeps the classes' metadata globally.
+ */
+function platformEntities(plugins: PluginSet): Function[] {
+  let entities = entitiesByPluginList.get(plugins.available);
+  if (!entities) {
+    entities = [...buildEntityClasses([...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()]), TaggedItemEntity, ApiTokenEntity];
+    entitiesByPluginList.set(plugins.available, entities);
+  }
+  return entities;
+}
+
+/** The mounted plugins' subscribers, each with its plugin's settings, in PLUGINS order. */
+function pluginSubscribers(plugins: PluginSet): ObjectEventSubscriber[] {
+  return plugins.mounted.flatMap(({ plugin, settings }) =>
+    (plugin.subscribers ?? []).map((subscriber) => ({
+      name: `${plugin.name}: ${subscriber.name}`,
+      objectTypes: subscriber.objectTypes,
+      handle: (manager, event) => subscriber.handle(manager, event, { settings }),
+    })),
+  );
+}
+
+/** The mounted plugins' hooks, by object type, and the settings their models' code sees. */
+function resourceBindings(plugins: PluginSet): ResourceBindings {
+  return {
+    hooks: plugins.mounted.flatMap(({ plugin, settings }) =>
+      (plugin.hooks ?? []).flatMap((hooks) => hooks.objectTypes.map((objectType) => ({ objectType, hooks, settings }))),
+    ),
+    settings: new Map(plugins.mounted.flatMap(({ plugin, settings }) => plugin.resources.map((resource) => [resource.objectType, settings] as const))),
+  };
+}
 
 /**
  * The NetBox-style platform: one generic controller per declared resource plus the API root,
@@ -40,13 +77,18 @@ export class PlatformModule implements NestModule {
     consumer.apply(apiVersionHeader(this.config.apiV1Str)).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
   }
 
-  static forRoot(): DynamicModule {
+  /** The platform with the given plugins mounted (see PluginSet.select). */
+  static forRoot(plugins: PluginSet): DynamicModule {
+    const served = [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.mountedResources()];
     return {
       module: PlatformModule,
-      imports: [TypeOrmModule.forFeature(PLATFORM_ENTITIES), AuthModule, JobsModule],
-      controllers: [ApiTokensController, PlatformRootController, ...PLATFORM_RESOURCE_DEFINITIONS.map(resourceController)],
+      imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],
+      controllers: [ApiTokensController, PlatformRootController, PluginsRootController, ...served.flatMap(resourceControllers)],
       providers: [
-        { provide: PLATFORM_RESOURCES, useValue: PLATFORM_RESOURCE_DEFINITIONS },
+        { provide: PluginSet, useValue: plugins },
+        { provide: PLATFORM_RESOURCES, useValue: served },
+        { provide: STORED_RESOURCES, useValue: [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()] },
+        PluginJobs,
         ResourceRegistry,
         ResourceSerializer,
         ResourceInputReader,
@@ -57,9 +99,15 @@ export class PlatformModule implements NestModule {
         ApiTokensService,
         { provide: ApiTokenResolver, useExisting: ApiTokensService },
         EventRulesDispatcher,
-        { provide: ObjectEventSink, useExisting: EventRulesDispatcher },
+        {
+          provide: OBJECT_EVENT_SUBSCRIBERS,
+          inject: [EventRulesDispatcher],
+          useFactory: (eventRules: EventRulesDispatcher): ObjectEventSubscriber[] => [eventRules, ...pluginSubscribers(plugins)],
+        },
+        ObjectEventSink,
+        { provide: RESOURCE_BINDINGS, useValue: resourceBindings(plugins) },
       ],
-      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer],
+      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet],
     };
   }
 }

@@ -17,14 +17,17 @@ export class PgliteBroker {
   constructor(private readonly template: PGlite) {}
 
   async start(): Promise<string> {
+    // Each answer closes its connection: tests run in this process, and under load the event loop
+    // can hand a request to a kept-alive socket just as the server's idle timer closes it (ECONNRESET).
+    const headers = { 'content-type': 'application/json', connection: 'close' };
     this.http = createServer((req, res) => {
       this.handle(req.method ?? '', req.url ?? '')
         .then((body) => {
-          res.writeHead(200, { 'content-type': 'application/json' });
+          res.writeHead(200, headers);
           res.end(JSON.stringify(body));
         })
         .catch((error: Error) => {
-          res.writeHead(500, { 'content-type': 'application/json' });
+          res.writeHead(500, headers);
           res.end(JSON.stringify({ error: error.message }));
         });
     });

@@ -1,6 +1,7 @@
 import type { Client } from 'pg';
 import { ApiClient, ApiResponse, PASSWORD, readResponse } from './api-client';
 import { SeededApp, startSeededApp } from './seeded-app';
+import type { TestAppOptions } from './test-app';
 
 /**
  * A client of the NetBox-style platform API (`/api/…`), authenticating with a platform token
@@ -69,8 +70,11 @@ export async function provisionToken(api: ApiClient, username: string, password:
 }
 
 /** A seeded app with a platform client acting as its superuser, as the platform e2e files use it. */
-export async function startPlatformApp(env: Record<string, string> = {}): Promise<{ seeded: SeededApp; api: PlatformClient; base: string }> {
-  const seeded = await startSeededApp(env);
+export async function startPlatformApp(
+  env: Record<string, string> = {},
+  options: Omit<TestAppOptions, 'env'> = {},
+): Promise<{ seeded: SeededApp; api: PlatformClient; base: string }> {
+  const seeded = await startSeededApp(env, options);
   const base = seeded.testApp.baseUrl;
   const api = new PlatformClient(base, await provisionToken(seeded.api, seeded.w.root.username, PASSWORD));
   return { seeded, api, base };

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { ApiClient, seedIdentities } from './api-client';
-import { startTestApp, TestApp } from './test-app';
+import { startTestApp, TestApp, TestAppOptions } from './test-app';
 
 export type World = Awaited<ReturnType<typeof seedIdentities>>;
 
@@ -16,8 +16,8 @@ export interface SeededApp {
  * The app on a fresh database, populated by {@link seedIdentities}. Login rate limiting is relaxed
  * unless `env` says otherwise, because these files log in many times from one address.
  */
-export async function startSeededApp(env: Record<string, string> = {}): Promise<SeededApp> {
-  const testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ...env } });
+export async function startSeededApp(env: Record<string, string> = {}, options: Omit<TestAppOptions, 'env'> = {}): Promise<SeededApp> {
+  const testApp = await startTestApp({ ...options, env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ...env } });
   const api = new ApiClient(testApp.baseUrl);
   const db = new Client({ connectionString: testApp.database.url });
   await db.connect();

@@ -2,6 +2,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AddressInfo } from 'node:net';
 import { closeApp, createApp } from '../../src/app.factory';
+import type { AppModuleOptions } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { createRootLogger } from '../../src/common/logging/root-logger';
 import { LogCapture } from './log-capture';
@@ -16,6 +17,8 @@ export interface TestAppOptions {
   /** Override the database URL the app connects to (e.g. through a proxy); a fresh database is still made. */
   databaseUrl?: (freshUrl: string) => string | Promise<string>;
   extraModules?: Array<Type | DynamicModule>;
+  /** The available plugins, when a test adds its own (see AppModuleOptions.plugins). */
+  plugins?: AppModuleOptions['plugins'];
 }
 
 /** The real application on a fresh database, listening on a random loopback port. */
@@ -42,7 +45,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createRootLogger(config.logLevel, logs);
   const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
   const embedded = process.env.E2E_DB_MODE === 'embedded';
-  const app = await createApp({ config, logger, database: { url: databaseUrl, embedded }, extraModules: options.extraModules });
+  const app = await createApp({ config, logger, database: { url: databaseUrl, embedded }, extraModules: options.extraModules, plugins: options.plugins });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {

@@ -160,6 +160,21 @@ describe('readConfig', () => {
     }
   });
 
+  it('reads PLUGINS: unset means every available plugin, empty means none', () => {
+    expect(readConfig({}).config.plugins).toBeUndefined();
+    expect(readConfig({ PLUGINS: '' }).config.plugins).toEqual([]);
+    expect(readConfig({ PLUGINS: 'routing, fms,routing' }).config.plugins).toEqual(['routing', 'fms']);
+    expect(readConfig({ PLUGINS: '["routing"]' }).config.plugins).toEqual(['routing']);
+    expect(problemsOf({ PLUGINS: 'Routing' })).toEqual([
+      'Invalid configuration: PLUGINS must name plugins in lowercase letters and digits, comma-separated (got "Routing")',
+    ]);
+  });
+
+  it('keeps the PLUGIN_<NAME>_<SETTING> variables for the plugins to read', () => {
+    const { config } = readConfig({ PLUGIN_FMS_MAX_STRANDS: '864', PLUGINS_EXTRA: 'x', PLUGIN_: 'y' });
+    expect(config.pluginVariables).toEqual({ PLUGIN_FMS_MAX_STRANDS: '864' });
+  });
+
   it('is frozen', () => {
     const { config } = readConfig({});
     expect(() => Object.assign(config, { port: 1 })).toThrow(TypeError);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { EnvReader } from './env-reader';
+import { ConfigProblem, EnvReader } from './env-reader';
 
 export const NODE_ENVIRONMENTS = ['development', 'production', 'test'] as const;
 export type NodeEnvironment = (typeof NODE_ENVIRONMENTS)[number];
@@ -98,6 +98,13 @@ export class AppConfig {
   readonly jobBackoffBaseMs: number;
   /** Largest JSON or form request body accepted, in bytes; larger ones get 413. */
   readonly maxBodySize: number;
+  /**
+   * The plugins to mount, by name (PLUGINS); undefined (unset) means every available plugin, an
+   * empty list none. Checked against the available plugins when the platform is built.
+   */
+  readonly plugins: readonly string[] | undefined;
+  /** Every `PLUGIN_<NAME>_<SETTING>` variable, raw: each plugin reads and validates its own settings at boot. */
+  readonly pluginVariables: Readonly<Record<string, string>>;
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
@@ -107,6 +114,21 @@ export class AppConfig {
   get isProduction(): boolean {
     return this.nodeEnv === 'production';
   }
+}
+
+/** A check of settings that only another part of the application can judge (e.g. PLUGINS against the available plugins). */
+export type ConfigurationCheck = (config: AppConfig) => ConfigProblem[];
+
+const configurationChecks = new Set<ConfigurationCheck>();
+
+/**
+ * Adds a check that `readConfig` runs on every configuration it reads, so its problems are reported
+ * with those of the other variables, one line each, before the process opens its database. The
+ * module that owns the rule registers it when it is loaded (the application's root module is
+ * loaded before the configuration is read).
+ */
+export function registerConfigurationCheck(check: ConfigurationCheck): void {
+  configurationChecks.add(check);
 }
 
 export interface LoadedConfig {
@@ -176,9 +198,32 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
     jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
     maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),
+    plugins: readPluginSelection(r, env),
+    pluginVariables: Object.freeze(
+      Object.fromEntries(
+        Object.entries(env).filter((entry): entry is [string, string] => PLUGIN_VARIABLE.test(entry[0]) && entry[1] !== undefined),
+      ),
+    ),
   });
   r.throwIfInvalid();
+  for (const check of configurationChecks) for (const problem of check(config)) r.problem(problem.variable, problem.message);
+  r.throwIfInvalid();
   return { config, variables: r.variables() };
+}
+
+/** A plugin setting's variable: `PLUGIN_<NAME>_<SETTING>`. */
+const PLUGIN_VARIABLE = /^PLUGIN_[A-Z0-9]+_[A-Z0-9_]+$/;
+const PLUGIN_NAME = /^[a-z][a-z0-9]*$/;
+
+/** Unset: every available plugin; set, even to nothing: exactly those named (comma-separated or a JSON array). */
+function readPluginSelection(r: EnvReader, env: Record<string, string | undefined>): string[] | undefined {
+  const names = r.list('PLUGINS');
+  if (env.PLUGINS === undefined) return undefined;
+  const malformed = names.filter((name) => !PLUGIN_NAME.test(name));
+  if (malformed.length > 0) {
+    r.problem('PLUGINS', `must name plugins in lowercase letters and digits, comma-separated (got ${JSON.stringify(env.PLUGINS)})`);
+  }
+  return [...new Set(names)];
 }
 
 function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: string; generated: boolean } {

@@ -1,7 +1,6 @@
 import { choice, genericRelation, json, relation, text, datetime } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
 import { OBJECT_TYPE_TABLE } from '../framework/resource/resource-entities';
-import { UserResource } from '../users/users.resources';
 
 /** NetBox's content types: one row per resource, kept in step with the declarations at boot. */
 export const ObjectTypeResource = defineResource({
@@ -37,7 +36,8 @@ export const ObjectChangeResource = defineResource({
   table: 'core_objectchange',
   fields: {
     time: datetime({ required: true, readOnly: true }),
-    user: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true }),
+    // By object type: users.resources refers to the object types declared here.
+    user: relation('users.user', { onDelete: 'SET NULL', readOnly: true }),
     user_name: text({ maxLength: 150, readOnly: true, search: true }),
     request_id: text({ maxLength: 128, readOnly: true }),
     action: choice(OBJECT_CHANGE_ACTIONS, { required: true, readOnly: true }),

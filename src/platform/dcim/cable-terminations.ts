@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { readObjectId } from '../framework/resource/field-input';
 import { ExtraFilter, ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
-import { ResourceSerializer } from '../framework/resource/resource-serializer';
+import type { ObjectSerializer } from '../framework/resource/resource-declaration';
 
 /** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
 export const CABLE_TERMINATION_TABLES: Readonly<Record<string, string>> = {
@@ -43,7 +43,7 @@ export function cableTerminationsExtension(): ResourceExtension {
   return {
     keys: ENDS.map(([, key]) => key),
 
-    async represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ResourceSerializer) {
+    async represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ObjectSerializer) {
       const stored = await storedTerminations(manager, rows.map((row) => row.id));
       const objects = new Map<string, Map<number, Record<string, unknown>>>();
       for (const type of new Set(stored.map((termination) => termination.object_type))) {

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { ResourceSerializer } from '../framework/resource/resource-serializer';
+import type { ObjectSerializer } from '../framework/resource/resource-declaration';
 import { CABLE_TERMINATION_TABLES, storedTerminations } from './cable-terminations';
 
 /** A trace never walks more hops than this (a loop in the cabling stops it). */
@@ -20,7 +20,7 @@ interface Position {
  * rear port → trunk cable → far rear port → far front port → its patch cable → … until a port
  * without a further cable.
  */
-export async function traceFromFrontPort(manager: EntityManager, serializer: ResourceSerializer, baseUrl: string, frontPortId: number): Promise<unknown[]> {
+export async function traceFromFrontPort(manager: EntityManager, serializer: ObjectSerializer, baseUrl: string, frontPortId: number): Promise<unknown[]> {
   const segments: unknown[] = [];
   let current: Position | undefined = { type: 'dcim.frontport', id: frontPortId, position: 1, via: 'start' };
   const seen = new Set<string>();
@@ -71,7 +71,7 @@ async function throughDevice(manager: EntityManager, at: Position): Promise<Posi
 
 async function represent(
   manager: EntityManager,
-  serializer: ResourceSerializer,
+  serializer: ObjectSerializer,
   baseUrl: string,
   terminations: ReadonlyArray<{ object_type: string; object_id: number }>,
 ): Promise<unknown[]> {

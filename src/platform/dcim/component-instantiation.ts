@@ -1,10 +1,4 @@
-import { ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
-import {
-  FrontPortResource,
-  ModuleBayResource,
-  PortMappingResource,
-  RearPortResource,
-} from './dcim.resources';
+import type { ResourceHookContext, ResourceRow } from '../framework/resource/resource-declaration';
 
 type Row = Record<string, unknown> & { id: number };
 
@@ -43,13 +37,13 @@ export async function instantiateComponents(
   });
 
   const rearTemplates = await templates('dcim_rearporttemplate');
-  const rearPorts = await context.createChildren(RearPortResource, rearTemplates.map(port));
+  const rearPorts = await context.createChildren('dcim.rearport', rearTemplates.map(port));
   const frontTemplates = await templates('dcim_frontporttemplate');
-  const frontPorts = await context.createChildren(FrontPortResource, frontTemplates.map(port));
+  const frontPorts = await context.createChildren('dcim.frontport', frontTemplates.map(port));
   if (type.column === 'device_type_id') {
     const bays = await templates('dcim_modulebaytemplate');
     await context.createChildren(
-      ModuleBayResource,
+      'dcim.modulebay',
       bays.map((bay) => ({ device: parent.device, name: bay.name, label: bay.label, position: bay.position, description: bay.description })),
     );
   }
@@ -57,7 +51,7 @@ export async function instantiateComponents(
   const frontByTemplate = byTemplate(frontTemplates, frontPorts);
   const mappings = await templates('dcim_porttemplatemapping');
   await context.createChildren(
-    PortMappingResource,
+    'dcim.portmapping',
     mappings.map((mapping) => ({
       device: parent.device,
       front_port: frontByTemplate.get(mapping.front_port_id as number),

@@ -327,6 +327,15 @@ export const DeviceResource = defineResource({
       method: 'POST',
       permission: 'view',
       safePost: true,
+      openapi: {
+        summary: "Render the device's config template with the device as `device`",
+        request: { type: 'object', description: 'Ignored (NetBox accepts extra context here; this platform does not).' },
+        response: {
+          type: 'object',
+          required: ['configtemplate', 'content'],
+          properties: { configtemplate: { $ref: '#/components/schemas/BriefExtrasConfigtemplate' }, content: { type: 'string' } },
+        },
+      },
       handle: async ({ manager, row, scope, serializer }) => {
         const [device] = await serializer.serialize(manager, DeviceResource, [row], 'full', scope.baseUrl);
         return renderDeviceConfig(manager, serializer, scope.baseUrl, row, device);
@@ -429,6 +438,19 @@ export const FrontPortResource = defineResource({
       name: 'trace',
       method: 'GET',
       permission: 'view',
+      openapi: {
+        summary: 'Trace the cable path from this front port: segments of [near ends, cable, far ends]',
+        response: {
+          type: 'array',
+          items: {
+            type: 'array',
+            minItems: 3,
+            maxItems: 3,
+            description: '[near-end terminations (brief objects), the cable (brief) or null, far-end terminations]',
+            items: { oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object', nullable: true }] },
+          },
+        },
+      },
       handle: ({ manager, row, scope, serializer }) => traceFromFrontPort(manager, serializer, scope.baseUrl, row.id),
     },
   ],

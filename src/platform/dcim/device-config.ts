@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { ConfigTemplateError, renderConfigTemplate } from '../extras/config-templates/config-template-renderer';
 import { ResourceRow } from '../framework/resource/resource-definition';
-import { ResourceSerializer } from '../framework/resource/resource-serializer';
+import type { ObjectSerializer } from '../framework/resource/resource-declaration';
 
 /** A render-config request that cannot produce a configuration: 400 with the reason. */
 export class ConfigRenderError extends DomainError {
@@ -20,7 +20,7 @@ export class ConfigRenderError extends DomainError {
  */
 export async function renderDeviceConfig(
   manager: EntityManager,
-  serializer: ResourceSerializer,
+  serializer: ObjectSerializer,
   baseUrl: string,
   device: ResourceRow,
   deviceRepresentation: Record<string, unknown>,

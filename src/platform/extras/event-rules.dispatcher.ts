@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { JobQueue } from '../../common/jobs/job-queue';
 import { JobWorker } from '../../common/jobs/job-worker';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
-import { ObjectEvent, ObjectEventSink } from '../framework/resource/object-events';
+import { ObjectEvent, ObjectEventSubscriber } from '../framework/resource/object-events';
 import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { evaluateCondition } from './events/event-condition';
 import { buildEventPayload, buildWebhookRequest, EventPayload, WebhookDefinition } from './events/webhook-request';
@@ -28,22 +28,22 @@ interface MatchingRule {
  * Deliveries run from the PostgreSQL job queue: retried with backoff, one worker per job across replicas.
  */
 @Injectable()
-export class EventRulesDispatcher extends ObjectEventSink implements OnModuleInit {
+export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit {
+  readonly name = 'event rules';
+
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly jobs: JobQueue,
     private readonly worker: JobWorker,
     private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {
-    super();
-  }
+  ) {}
 
   onModuleInit(): void {
     this.worker.register(WEBHOOK_QUEUE, (payload) => this.deliver(payload as { webhook_id: number; body: EventPayload }));
   }
 
-  async publish(manager: EntityManager, event: ObjectEvent): Promise<void> {
+  async handle(manager: EntityManager, event: ObjectEvent): Promise<void> {
     const rules = (await manager.query(
       `SELECT r.id, r.name, r.conditions, r.action_object_type_id, r.action_object_id
          FROM extras_eventrule r

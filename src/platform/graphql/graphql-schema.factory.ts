@@ -26,6 +26,17 @@ export interface GraphqlContext {
   loaders: GraphqlLoaders;
 }
 
+/** What a query extension may use: the generated object types and the served models, by object type. */
+export interface GraphqlSchemaTools {
+  /** The GraphQL type of a served model (`RoutingBgpPeerType` for `'routing.bgppeer'`). */
+  typeOf(objectType: string): GraphQLObjectType;
+  /** The served model, for the loaders (`context.loaders.list(definition, filters, page)`). */
+  definition(objectType: string): ResourceDefinition;
+}
+
+/** Root query fields added to the generated ones (a plugin's `graphqlQueries`). */
+export type GraphqlQueryExtension = (tools: GraphqlSchemaTools) => GraphQLFieldConfigMap<unknown, GraphqlContext>;
+
 /** Any JSON value (custom fields, JSON model fields), passed through as is. */
 const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
@@ -42,8 +53,9 @@ export const MAX_LIMIT = 1000;
  * a type with snake_case fields, `<name>(id: Int!)` and `<name>_list(filters, pagination)`. Filters
  * are the REST filter parameters (each a list of strings, as repeated query parameters), so both
  * APIs select the same rows; related objects are resolved through per-request batch loaders.
+ * `extensions` add root fields of their own (plugins' custom queries).
  */
-export function buildGraphqlSchema(definitions: readonly ResourceDefinition[]): GraphQLSchema {
+export function buildGraphqlSchema(definitions: readonly ResourceDefinition[], extensions: readonly GraphqlQueryExtension[] = []): GraphQLSchema {
   const exposed = definitions.filter((definition) => definition.objectType !== OBJECT_TYPE_OBJECT);
   const types = new Map<ResourceDefinition, GraphQLObjectType>();
   const typeOf = (definition: ResourceDefinition): GraphQLObjectType => {
@@ -89,6 +101,18 @@ export function buildGraphqlSchema(definitions: readonly ResourceDefinition[]): 
           limit: Math.min(Math.max(args.pagination?.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT),
         }),
     };
+  }
+  const served = (objectType: string) => {
+    const definition = exposed.find((candidate) => candidate.objectType === objectType);
+    if (!definition) throw new Error(`GraphQL: ${objectType} is not a served model`);
+    return definition;
+  };
+  const tools: GraphqlSchemaTools = { typeOf: (objectType) => typeOf(served(objectType)), definition: served };
+  for (const extension of extensions) {
+    for (const [name, field] of Object.entries(extension(tools))) {
+      if (Object.hasOwn(queryFields, name)) throw new Error(`GraphQL query ${name} is already defined`);
+      queryFields[name] = field;
+    }
   }
   return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: queryFields }) });
 }

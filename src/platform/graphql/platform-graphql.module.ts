@@ -12,6 +12,7 @@ import { isDatabaseUnavailable } from '../../common/errors/database-unavailable'
 import { AuthModule } from '../../modules/auth/auth.module';
 import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { ResourceService } from '../framework/resource/resource.service';
+import { PluginSet } from '../plugins/plugin-set';
 import { GRAPHQL_PATH, GraphqlExplorerController } from './graphql-explorer.controller';
 import { GraphqlLoaders } from './graphql-loaders';
 import { buildGraphqlSchema, GraphqlContext } from './graphql-schema.factory';
@@ -38,10 +39,19 @@ export class PlatformGraphqlModule {
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [AuthModule],
-          inject: [ResourceRegistry, ResourceService, DataSource, PlatformAuthenticator],
-          useFactory: (registry: ResourceRegistry, resources: ResourceService, dataSource: DataSource, authenticator: PlatformAuthenticator) => ({
+          inject: [ResourceRegistry, ResourceService, DataSource, PlatformAuthenticator, PluginSet],
+          useFactory: (
+            registry: ResourceRegistry,
+            resources: ResourceService,
+            dataSource: DataSource,
+            authenticator: PlatformAuthenticator,
+            plugins: PluginSet,
+          ) => ({
             path: GRAPHQL_PATH,
-            schema: buildGraphqlSchema(registry.definitions),
+            schema: buildGraphqlSchema(
+              registry.definitions,
+              plugins.mounted.flatMap(({ plugin }) => (plugin.graphqlQueries ? [plugin.graphqlQueries] : [])),
+            ),
             playground: false,
             graphiql: false,
             introspection: true,

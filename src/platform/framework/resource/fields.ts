@@ -1,156 +1,41 @@
-import type { ResourceDefinition } from './resource-definition';
+import type {
+  BooleanField,
+  ChoiceField,
+  DateField,
+  DecimalField,
+  GenericRelationField,
+  IntegerField,
+  JsonField,
+  ManyField,
+  RelationField,
+  StringListField,
+  TextField,
+} from './resource-declaration';
+import { resourceOf } from './resource-definition';
+import type { ResourceDefinition } from './resource-declaration';
+
+export type {
+  BooleanField,
+  Choice,
+  ChoiceField,
+  DateField,
+  DecimalField,
+  FieldSpec,
+  GenericRelationField,
+  IntegerField,
+  JsonField,
+  ManyField,
+  OnDelete,
+  RelationField,
+  StringListField,
+  TextField,
+} from './resource-declaration';
 
 /**
  * Field declarations of a platform resource. Each kind knows its column, its JSON shape on read and
  * write, its validation and its filter lookups; the builders below are the vocabulary of a
  * resource declaration.
  */
-
-export type OnDelete = 'CASCADE' | 'SET NULL' | 'PROTECT';
-
-interface CommonOptions {
-  /** Column name; defaults to the field name (`<name>_id` for relations). */
-  column?: string;
-  /** Shown on read, ignored on write (e.g. computed or server-set values). */
-  readOnly?: boolean;
-  /** Accepted on write, never shown on read. */
-  writeOnly?: boolean;
-  /** Matched by the `q` filter (case-insensitive substring). */
-  search?: boolean;
-  /** Unique across the table; checked before writing so the error names the field. */
-  unique?: boolean;
-  /** Not offered as a query filter. */
-  noFilter?: boolean;
-  /** Set on create, refused on update (NetBox's read-only-after-create fields). */
-  createOnly?: boolean;
-  /** How messages name the field ("ASN with this ASN already exists."); default: the name with spaces. */
-  label?: string;
-}
-
-export interface TextField extends CommonOptions {
-  kind: 'text';
-  /** Unlimited (`text` column) when absent. */
-  maxLength?: number;
-  required?: boolean;
-  /** Null allowed (else blank means `''`). */
-  nullable?: boolean;
-  pattern?: { regex: RegExp; message: string };
-  default?: string;
-  /** PostgreSQL network types (IPAM): stored as such, read and filtered as text. */
-  columnType?: 'inet' | 'cidr';
-  /** Parses and normalises a written value (e.g. an IP address), replacing the string checks. */
-  parse?: (raw: unknown) => { value: string } | { problem: string };
-}
-
-export interface IntegerField extends CommonOptions {
-  kind: 'integer';
-  min?: number;
-  max?: number;
-  required?: boolean;
-  nullable?: boolean;
-  default?: number;
-  /** `bigint` column (e.g. 32-bit unsigned ASNs); read back as a number. */
-  big?: boolean;
-}
-
-export interface DecimalField extends CommonOptions {
-  kind: 'decimal';
-  precision: number;
-  scale: number;
-  min?: number;
-  max?: number;
-  required?: boolean;
-  nullable?: boolean;
-  default?: number;
-}
-
-export interface BooleanField extends CommonOptions {
-  kind: 'boolean';
-  default: boolean;
-}
-
-export interface Choice {
-  value: string;
-  label: string;
-}
-
-export interface ChoiceField extends CommonOptions {
-  kind: 'choice';
-  choices: readonly Choice[];
-  required?: boolean;
-  default?: string;
-  /** `''` allowed (NetBox's blank choice). */
-  blank?: boolean;
-}
-
-export interface DateField extends CommonOptions {
-  kind: 'date' | 'datetime';
-  required?: boolean;
-  nullable?: boolean;
-}
-
-export interface JsonField extends CommonOptions {
-  kind: 'json';
-  nullable?: boolean;
-  /** Default for new rows; null when absent. */
-  default?: () => unknown;
-  /** Checks a written value; returns problems (empty when valid). */
-  validate?: (value: unknown) => string[];
-}
-
-/** A list of strings stored as `text[]` (e.g. a permission's actions). */
-export interface StringListField extends CommonOptions {
-  kind: 'string-list';
-  /** When given, every item must be one of these. */
-  choices?: readonly string[];
-  /** Items must match this (when no choices). */
-  itemPattern?: { regex: RegExp; message: string };
-  required?: boolean;
-}
-
-export interface RelationField extends CommonOptions {
-  kind: 'relation';
-  target: () => ResourceDefinition;
-  required?: boolean;
-  onDelete: OnDelete;
-  /** Filled from the caller on create when not given (e.g. `created_by`, a token's `user`). */
-  defaultToCurrentUser?: boolean;
-  /** With SET NULL: other columns reset at the same time (e.g. a port's `cable_end` with its `cable`). */
-  clearAlso?: Record<string, unknown>;
-}
-
-/** Many-to-many through a join table `<table>_<field>`. */
-export interface ManyField extends CommonOptions {
-  kind: 'many';
-  target: () => ResourceDefinition;
-  required?: boolean;
-}
-
-/**
- * A generic foreign key: `<name>_type` (an object type, written as `"app.model"`) and
- * `<name>_id`, read back also as a nested `<name>` object. The pair must name an existing object.
- */
-export interface GenericRelationField extends CommonOptions {
-  kind: 'generic';
-  required?: boolean;
-  /** When the object pointed at is deleted: delete this one too, or clear the pointer; default keep (history). */
-  onDelete?: 'CASCADE' | 'SET NULL';
-  /** Object types it may point at (`"dcim.interface"`); any declared type when absent. */
-  allowedTypes?: readonly string[];
-}
-
-export type FieldSpec =
-  | TextField
-  | IntegerField
-  | DecimalField
-  | BooleanField
-  | ChoiceField
-  | DateField
-  | JsonField
-  | StringListField
-  | RelationField
-  | ManyField
-  | GenericRelationField;
 
 type Options<F> = Omit<F, 'kind'>;
 
@@ -201,22 +86,26 @@ export function choice(
   };
 }
 
-export function relation(target: () => ResourceDefinition, options: Omit<Options<RelationField>, 'target'>): RelationField {
-  return { kind: 'relation', target, ...options };
+/**
+ * A model a relation points at: a function returning its declaration, or its object type
+ * (`'users.user'`), looked up when first needed, so that two models may refer to each other without
+ * their modules importing each other.
+ */
+export type RelationTarget = (() => ResourceDefinition) | string;
+
+function targetOf(target: RelationTarget): () => ResourceDefinition {
+  return typeof target === 'string' ? () => resourceOf(target) : target;
 }
 
-export function many(target: () => ResourceDefinition, options: Omit<Options<ManyField>, 'target'> = {}): ManyField {
-  return { kind: 'many', target, ...options };
+export function relation(target: RelationTarget, options: Omit<Options<RelationField>, 'target'>): RelationField {
+  return { kind: 'relation', target: targetOf(target), ...options };
+}
+
+export function many(target: RelationTarget, options: Omit<Options<ManyField>, 'target'> = {}): ManyField {
+  return { kind: 'many', target: targetOf(target), ...options };
 }
 
 function labelFor(value: string): string {
   const words = value.replace(/[-_]/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** The database column of a field that has one (relations: `<name>_id`; many and generic have none of their own). */
-export function columnOf(name: string, field: FieldSpec): string | undefined {
-  if (field.kind === 'many' || field.kind === 'generic') return undefined;
-  if (field.column) return field.column;
-  return field.kind === 'relation' ? `${name}_id` : name;
 }

@@ -40,6 +40,23 @@ export function parseObjectId(raw: string): number {
 }
 
 /**
+ * The controllers of one resource: its collection actions (`<list>/<name>/`) first, so that Express
+ * matches them before `<list>/:id/`, then {@link resourceController}.
+ */
+export function resourceControllers(definition: ResourceDefinition): Type[] {
+  const main = resourceController(definition);
+  if (!definition.collectionActions?.length) return [main];
+  @ApiExcludeController()
+  @PlatformApi()
+  @Controller(definition.listPath.replace(/^\/|\/$/g, ''))
+  class CollectionActionsController {
+    constructor(readonly resources: ResourceService) {}
+  }
+  addCollectionActionRoutes(CollectionActionsController, definition);
+  return [named(CollectionActionsController, definition, 'CollectionActionsController'), main];
+}
+
+/**
  * The REST endpoints of one resource, as NetBox's model viewsets: list and bulk operations on the
  * list URL, single-object operations on `<id>/`. Built per declaration, so adding a model needs no
  * controller class of its own. Platform endpoints are described by the platform's own OpenAPI
@@ -143,6 +160,25 @@ function addActionRoutes(controller: Type, definition: ResourceDefinition): void
     Body()(prototype, key, 2);
     Query()(prototype, key, 3);
     (action.method === 'GET' ? Get : Post)(`:id/${action.name}`)(prototype, key, descriptor);
+    if (action.method === 'POST') HttpCode(200)(prototype, key, descriptor);
+    PlatformApi({ safePost: action.safePost })(prototype, key, descriptor);
+  }
+}
+
+/** Routes for the declaration's collection actions, `GET|POST <name>/`, added as for object actions. */
+function addCollectionActionRoutes(controller: Type, definition: ResourceDefinition): void {
+  const prototype = controller.prototype as Record<string, unknown>;
+  for (const action of definition.collectionActions ?? []) {
+    const key = `collection_${action.method.toLowerCase()}_${action.name.replace(/-/g, '_')}`;
+    prototype[key] = function (this: { resources: ResourceService }, request: Request, body: unknown, query: QueryParameters) {
+      return this.resources.runCollectionAction(definition, action, body, query, requestScope(request));
+    };
+    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
+    Reflect.defineMetadata('design:paramtypes', [Object, Object, Object], prototype, key);
+    Req()(prototype, key, 0);
+    Body()(prototype, key, 1);
+    Query()(prototype, key, 2);
+    (action.method === 'GET' ? Get : Post)(action.name)(prototype, key, descriptor);
     if (action.method === 'POST') HttpCode(200)(prototype, key, descriptor);
     PlatformApi({ safePost: action.safePost })(prototype, key, descriptor);
   }

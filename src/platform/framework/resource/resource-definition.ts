@@ -1,145 +1,23 @@
-import type { EntityManager } from 'typeorm';
-import type { QueryParameters } from '../query/filter-parser';
-import { columnOf, FieldSpec, ManyField, RelationField } from './fields';
-import type { RequestScope } from './resource.service';
-import type { ResourceSerializer } from './resource-serializer';
+import type { FieldSpec, ManyField, RelationField, ResourceDeclaration, ResourceDefinition, StandardAttributes, UniqueGroup } from './resource-declaration';
 
-/** A row as the framework reads it: standard columns plus one property per field that has a column. */
-export type ResourceRow = Record<string, unknown> & { id: number };
-
-/** Which of the standard NetBox model attributes a resource has (all of them unless it says otherwise). */
-export interface StandardAttributes {
-  tags: boolean;
-  customFields: boolean;
-  /** Column of `created`; false when the table has none. */
-  created: string | false;
-  /** Column of `last_updated`; false when the table has none. */
-  lastUpdated: string | false;
-  /** Recorded in the change log and offered to event rules (NetBox's ChangeLoggingMixin). */
-  changeLogged: boolean;
-}
-
-/** What an `afterCreate` hook may do: create dependent objects in the same transaction (recorded in the change log). */
-export interface ResourceHookContext {
-  manager: EntityManager;
-  createChildren(definition: ResourceDefinition, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
-}
-
-export interface ResourceActionContext {
-  manager: EntityManager;
-  row: ResourceRow;
-  body: unknown;
-  query: QueryParameters;
-  scope: RequestScope;
-  serializer: ResourceSerializer;
-}
-
-/** A custom operation on one object, e.g. `GET /api/dcim/front-ports/{id}/trace/`. */
-export interface ResourceAction {
-  name: string;
-  method: 'GET' | 'POST';
-  /** The object permission it needs on the object (`view` for reads). */
-  permission: string;
-  /** A POST that only reads: allowed to read-only tokens. */
-  safePost?: boolean;
-  handle(context: ResourceActionContext): Promise<unknown>;
-}
-
-/**
- * A filter beyond the field lookups (e.g. IPAM's `parent=10.0.0.0/8`): SQL over the row alias with
- * parameters named from `parameterPrefix`, or a problem for a 400.
- */
-export type ExtraFilter = (
-  values: string[],
-  alias: string,
-  parameterPrefix: string,
-) => { where: string; params: Record<string, unknown> } | { problem: string };
-
-/**
- * Body keys a resource handles itself, beyond its fields, such as a cable's `a_terminations`: how
- * they read, validate and write. Runs in the same transaction as the object's own write.
- */
-export interface ResourceExtension {
-  keys: readonly string[];
-  /** Extra properties of the full representation, by row id (one query per page, not per row). */
-  represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ResourceSerializer): Promise<Map<number, Record<string, unknown>>>;
-  /** Extra properties of the change-log snapshot, by row id. */
-  snapshot(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Map<number, Record<string, unknown>>>;
-  /** Problems with the body's keys as NetBox's `{field: [messages]}`; `existing` is null on create. */
-  validate(manager: EntityManager, body: Record<string, unknown>, existing: ResourceRow | null): Promise<Record<string, string[]>>;
-  /** Writes what the keys say, after the object's row is written. */
-  apply(manager: EntityManager, row: ResourceRow, body: Record<string, unknown>, creating: boolean): Promise<void>;
-}
-
-export interface UniqueGroup {
-  fields: readonly string[];
-  nullsEqual?: boolean;
-  caseInsensitive?: readonly string[];
-}
-
-export function uniqueGroups(definition: ResourceDeclaration): UniqueGroup[] {
-  return (definition.uniqueTogether ?? []).map((group) => ('fields' in group ? group : { fields: group as readonly string[] }));
-}
-
-export interface ResourceDeclaration {
-  /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
-  appLabel: string;
-  /** Lowercase model name without separators: `site`, `journalentry`. */
-  model: string;
-  /** URL segment of the list endpoint: `sites` in `/api/dcim/sites/`. */
-  path: string;
-  /** Path prefix of the app; default `/api/<appLabel>/` (plugins: `/api/plugins/<name>/`). */
-  apiPrefix?: string;
-  /** Human name used in messages: "site with this name already exists." */
-  verboseName: string;
-  table: string;
-  fields: Record<string, FieldSpec>;
-  /** The object's `display` string. */
-  display: (row: ResourceRow) => string;
-  /** Fields of the brief and nested representations, besides `id`, `url` and `display`. */
-  brief: readonly string[];
-  /** Default ordering: field names, `-` for descending. `id` is always the final tie-breaker. */
-  ordering: readonly string[];
-  /** GraphQL query name (default: snake_case of the model). */
-  graphqlName?: string;
-  standard?: Partial<StandardAttributes>;
-  /**
-   * The table belongs to another module (e.g. `users`): no schema is generated for it, and relations
-   * to it target this TypeORM entity name.
-   */
-  externalEntity?: () => Function;
-  /** Only GET routes. */
-  readOnly?: boolean;
-  /**
-   * Sets of fields unique together. As in DRF, a set with an empty field is not checked, unless it
-   * says `nullsEqual` (NetBox's extra constraints such as one device name per site when the tenant
-   * is empty). `caseInsensitive` fields compare lowercased (NetBox's `Lower('name')`).
-   */
-  uniqueTogether?: ReadonlyArray<readonly string[] | UniqueGroup>;
-  /** The field that names an object in filters on relations to it (`user=alice`); default slug, else name. */
-  naturalKey?: string;
-  /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
-  relatedObject?: string;
-  /** Runs in the creating transaction after the object is inserted (e.g. instantiating components). */
-  afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
-  /** Custom operations on one object, served at `{id}/<name>/`. */
-  actions?: readonly ResourceAction[];
-  /** Body keys handled beside the fields (e.g. cable terminations). */
-  extensions?: readonly ResourceExtension[];
-  /** Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`. */
-  validateAsync?: (manager: EntityManager, values: Record<string, unknown>) => Promise<Record<string, string[]>>;
-  /** Query parameters beyond the field lookups. */
-  extraFilters?: Record<string, ExtraFilter>;
-  /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
-  validate?: (values: Record<string, unknown>) => Record<string, string[]>;
-}
-
-export interface ResourceDefinition extends ResourceDeclaration {
-  readonly objectType: string;
-  readonly standardAttributes: StandardAttributes;
-  readonly graphqlQueryName: string;
-  readonly listPath: string;
-}
+export type {
+  ActionDocumentation,
+  CollectionActionContext,
+  ExtraFilter,
+  ObjectSerializer,
+  RequestScope,
+  ResourceAction,
+  ResourceActionContext,
+  ResourceCollectionAction,
+  ResourceDeclaration,
+  ResourceDefinition,
+  ResourceExtension,
+  ResourceHookContext,
+  ResourceHooks,
+  ResourceRow,
+  StandardAttributes,
+  UniqueGroup,
+} from './resource-declaration';
 
 const DEFAULT_STANDARD: StandardAttributes = {
   tags: true,
@@ -149,6 +27,18 @@ const DEFAULT_STANDARD: StandardAttributes = {
   changeLogged: true,
 };
 
+const ACTION_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** Every declared model by object type, so relations may name their target by its object type. */
+const declaredResources = new Map<string, ResourceDefinition>();
+
+/** The declared model of an object type (`'dcim.device'`); a name no declaration has is a programming error. */
+export function resourceOf(objectType: string): ResourceDefinition {
+  const definition = declaredResources.get(objectType);
+  if (!definition) throw new Error(`no model declares object type ${objectType}`);
+  return definition;
+}
+
 /** Declares a platform model; everything else (entity, routes, serializer, filters, GraphQL) derives from this. */
 export function defineResource(declaration: ResourceDeclaration): ResourceDefinition {
   for (const [name, field] of Object.entries(declaration.fields)) {
@@ -157,15 +47,41 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
       throw new Error(`${declaration.appLabel}.${declaration.model}.${name}: an optional number needs a default or nullable`);
     }
   }
+  const actions = new Set<string>();
+  for (const [kind, list] of [['object', declaration.actions], ['collection', declaration.collectionActions]] as const) {
+    for (const action of list ?? []) {
+      if (!ACTION_NAME.test(action.name)) throw new Error(`${declaration.appLabel}.${declaration.model}: action name ${action.name} must be lowercase words joined by hyphens`);
+      // Operation ids end in the method's verb, not the kind: one POST name per model.
+      const key = action.method === 'POST' ? `POST ${action.name}` : `${kind} GET ${action.name}`;
+      if (actions.has(key)) throw new Error(`${declaration.appLabel}.${declaration.model}: two actions ${key}`);
+      actions.add(key);
+    }
+  }
   const apiPrefix = declaration.apiPrefix ?? `/api/${declaration.appLabel}/`;
-  return {
+  const objectType = `${declaration.appLabel}.${declaration.model}`;
+  if (declaredResources.has(objectType)) throw new Error(`object type ${objectType} is declared twice`);
+  const definition: ResourceDefinition = {
     ...declaration,
-    objectType: `${declaration.appLabel}.${declaration.model}`,
+    objectType,
     standardAttributes: { ...DEFAULT_STANDARD, ...declaration.standard },
     graphqlQueryName: declaration.graphqlName ?? declaration.verboseName.replace(/[- ]/g, '_'),
     listPath: `${apiPrefix}${declaration.path}/`,
   };
+  declaredResources.set(objectType, definition);
+  return definition;
 }
+
+export function uniqueGroups(definition: ResourceDeclaration): UniqueGroup[] {
+  return (definition.uniqueTogether ?? []).map((group) => ('fields' in group ? group : { fields: group as readonly string[] }));
+}
+
+/** The database column of a field that has one (relations: `<name>_id`; many and generic have none of their own). */
+export function columnOf(name: string, field: FieldSpec): string | undefined {
+  if (field.kind === 'many' || field.kind === 'generic') return undefined;
+  if (field.column) return field.column;
+  return field.kind === 'relation' ? `${name}_id` : name;
+}
+
 
 /** Fields backed by a column of the resource's own table, with that column. */
 export function columnFields(definition: ResourceDefinition): Array<{ name: string; field: FieldSpec; column: string }> {

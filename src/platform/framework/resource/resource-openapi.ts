@@ -1,5 +1,6 @@
 import { API_LICENSE } from '../../../common/openapi/api-license';
 import { FieldSpec } from './fields';
+import type { ResourceAction, ResourceCollectionAction } from './resource-declaration';
 import { genericColumns, ResourceDefinition } from './resource-definition';
 import { filterSetOf } from './resource-filters';
 import { supportedLookups } from '../query/filter-fields';
@@ -125,7 +126,41 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
       responses: { '204': { description: 'Deleted' }, '409': { description: 'Protected by references', content: json(ref('Detail')) }, ...ERROR_RESPONSES },
     };
   }
-  return { [definition.listPath]: list, [`${definition.listPath}{id}/`]: detail };
+  const paths: Record<string, Schema> = { [definition.listPath]: list, [`${definition.listPath}{id}/`]: detail };
+  for (const action of definition.collectionActions ?? []) {
+    const path = `${definition.listPath}${action.name}/`;
+    paths[path] = { ...paths[path], [action.method.toLowerCase()]: actionOperation(action, `${base}_${snake(action.name)}_${action.method === 'GET' ? 'list' : 'create'}`, tag, []) };
+  }
+  for (const action of definition.actions ?? []) {
+    const path = `${definition.listPath}{id}/${action.name}/`;
+    paths[path] = {
+      ...paths[path],
+      [action.method.toLowerCase()]: actionOperation(action, `${base}_${snake(action.name)}_${action.method === 'GET' ? 'retrieve' : 'create'}`, tag, [idParameter]),
+    };
+  }
+  return paths;
+}
+
+/** A custom action's operation, from the schemas its declaration gives. */
+function actionOperation(action: ResourceAction | ResourceCollectionAction, operationId: string, tag: string, pathParameters: Schema[]): Schema {
+  const documentation = action.openapi;
+  const parameters = [
+    ...pathParameters,
+    ...(documentation.parameters ?? []).map((parameter) => ({ name: parameter.name, in: 'query', description: parameter.description, schema: parameter.schema })),
+  ];
+  return {
+    operationId,
+    summary: documentation.summary,
+    description: `Needs the \`${action.permission}\` permission on the model${action.safePost ? '; read-only tokens may call it' : ''}.`,
+    tags: [tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(action.method === 'POST' && documentation.request ? { requestBody: { required: false, content: json(documentation.request) } } : {}),
+    responses: { '200': { description: 'The result', content: json(documentation.response) }, ...ERROR_RESPONSES },
+  };
+}
+
+function snake(name: string): string {
+  return name.replace(/-/g, '_');
 }
 
 function listParameters(definition: ResourceDefinition): Schema[] {

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FieldSpec } from './fields';
 import { genericColumns, joinTableOf, manyFields, quoteIdentifier, relationFields, ResourceDefinition, ResourceRow } from './resource-definition';
+import type { ObjectSerializer, Representation, SerializedObject } from './resource-declaration';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
 
-export type Representation = 'full' | 'brief';
-export type SerializedObject = Record<string, unknown>;
+export type { Representation, SerializedObject } from './resource-declaration';
 
 /** Tables shared by every resource: tags and their assignments, custom fields. */
 export const TAG_TABLE = 'extras_tag';
@@ -41,7 +41,7 @@ interface ReferenceData {
  * referenced object (`{id, url, display, …brief}`), and the change-log snapshot.
  */
 @Injectable()
-export class ResourceSerializer {
+export class ResourceSerializer implements ObjectSerializer {
   constructor(private readonly registry: ResourceRegistry) {}
 
   async serialize(

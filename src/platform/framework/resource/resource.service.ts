@@ -19,22 +19,19 @@ import { columnFields, genericColumns, joinTableOf, quoteIdentifier, ResourceDef
 import { filterSetOf, naturalKeyOf, orderingColumnsOf, qualified, ROW_ALIAS, searchColumnsOf } from './resource-filters';
 import { MAX_OBJECT_ID } from './field-input';
 import { ResourceInputReader, WritePlan } from './resource-input.reader';
-import type { ResourceAction } from './resource-definition';
+import type {
+  CollectionActionContext,
+  RequestScope,
+  ResourceAction,
+  ResourceCollectionAction,
+  ResourceHookContext,
+  ResourceHooks,
+} from './resource-declaration';
+
+export type { RequestScope } from './resource-declaration';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
 import { ResourceSerializer, SerializedObject, TAG_TABLE, TAGGED_ITEM_TABLE } from './resource-serializer';
-
-/** Who is asking and how the request looked: what every operation needs besides its input. */
-export interface RequestScope {
-  principal: Principal;
-  /** `scheme://host` as the client addressed us (X-Forwarded-* honoured when trusted). */
-  baseUrl: string;
-  /** The absolute URL of the request, for `next`/`previous` links. */
-  requestUrl: URL;
-  requestId: string;
-  /** From `X-Changelog-Message` (a body's `changelog_message` wins). */
-  changelogMessage?: string;
-}
 
 export interface ListEnvelope {
   count: number;
@@ -127,8 +124,8 @@ export class ResourceService {
 
   /**
    * Inserts one validated object, checks the permission's constraints on it, records it, then runs
-   * the declaration's `afterCreate` (e.g. a device instantiating its type's ports) in the same
-   * transaction. Rows the hook creates are recorded too.
+   * the `afterCreate` hooks (e.g. a device instantiating its type's ports) in the same transaction.
+   * Rows the hooks create are recorded too.
    */
   private async insertAndRecord(
     manager: EntityManager,
@@ -144,19 +141,7 @@ export class ResourceService {
     const [row] = await this.loadRows(manager, definition, [id]);
     const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
     await this.record(manager, definition, row, 'create', null, postchange, scope, body);
-    if (definition.afterCreate) {
-      await definition.afterCreate({
-        manager,
-        createChildren: async (childDefinition, childItems) => {
-          const plans = await this.readAll(manager, childDefinition, childItems, () => null, { partial: false, bulk: false, scope });
-          const children: ResourceRow[] = [];
-          for (const [index, childPlan] of plans.entries()) {
-            children.push(await this.insertAndRecord(manager, childDefinition, childPlan, scope, childItems[index], { kind: 'all' }));
-          }
-          return children;
-        },
-      }, row);
-    }
+    await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterCreate?.(context, row));
     return row;
   }
 
@@ -171,15 +156,75 @@ export class ResourceService {
   }
 
   /**
+   * Runs the hooks bound to a model, each with the settings of the plugin that declared it, in the
+   * caller's transaction; a hook that throws refuses the write.
+   */
+  private async runHooks(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    scope: RequestScope,
+    run: (hooks: ResourceHooks, context: ResourceHookContext) => Promise<void> | undefined,
+  ): Promise<void> {
+    for (const binding of this.registry.hooksOf(definition)) {
+      await run(binding.hooks, {
+        manager,
+        scope,
+        settings: binding.settings,
+        createChildren: async (childType, childItems) => {
+          const childDefinition = this.registry.definition(childType);
+          if (!childDefinition) throw new Error(`a hook of ${definition.objectType}: ${childType} is not a served model`);
+          const plans = await this.readAll(manager, childDefinition, childItems, () => null, { partial: false, bulk: false, scope });
+          const children: ResourceRow[] = [];
+          for (const [index, childPlan] of plans.entries()) {
+            children.push(await this.insertAndRecord(manager, childDefinition, childPlan, scope, childItems[index], { kind: 'all' }));
+          }
+          return children;
+        },
+      });
+    }
+  }
+
+  /**
    * A custom action on one object (`GET|POST /<list path>/{id}/<name>/`), allowed by the object
-   * permission the action names and run in a transaction.
+   * permission the action names (the object must lie within it) and run in a transaction.
    */
   async runAction(definition: ResourceDefinition, action: ResourceAction, id: number, body: unknown, query: QueryParameters, scope: RequestScope): Promise<unknown> {
     const restriction = await this.requireAction(definition, scope.principal, action.permission);
     return this.writeTransaction(async (manager) => {
       const row = await this.permittedRow(manager, definition, id, restriction);
-      return action.handle({ manager, row, body, query, scope, serializer: this.serializer });
+      return action.handle({ ...this.actionContext(manager, definition, body, query, scope), row });
     });
+  }
+
+  /**
+   * A custom action on a model's list URL (`GET|POST /<list path>/<name>/`), allowed when the caller
+   * holds the permission it names on the model, and run in a transaction.
+   */
+  async runCollectionAction(
+    definition: ResourceDefinition,
+    action: ResourceCollectionAction,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): Promise<unknown> {
+    await this.requireAction(definition, scope.principal, action.permission);
+    return this.writeTransaction((manager) => action.handle(this.actionContext(manager, definition, body, query, scope)));
+  }
+
+  private actionContext(manager: EntityManager, definition: ResourceDefinition, body: unknown, query: QueryParameters, scope: RequestScope): CollectionActionContext {
+    return {
+      manager,
+      body,
+      query,
+      scope,
+      serializer: this.serializer,
+      settings: this.registry.settingsOf(definition),
+      visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) => {
+        const target = this.registry.definition(objectType);
+        if (!target) throw new Error(`an action of ${definition.objectType}: ${objectType} is not a served model`);
+        return this.visibleRows(manager, target, filters, scope.principal, page);
+      },
+    };
   }
 
   /** PATCH/PUT of one object (`id` given) or of a list of objects that each carry their id (bulk update). */
@@ -206,12 +251,15 @@ export class ResourceService {
       );
       const updated: SerializedObject[] = [];
       for (const [index, item] of items.entries()) {
+        const before = existing.get(item.id)!;
+        await this.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeUpdate?.(context, before, plans[index].columns));
         await this.applyUpdate(manager, definition, item.id, plans[index]);
         await this.applyExtensions(manager, definition, item.id, item.data, false);
         await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
         const [row] = await this.loadRows(manager, definition, [item.id]);
         const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
         await this.record(manager, definition, row, 'update', prechanges[index], postchange, scope, item.data);
+        await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterUpdate?.(context, before, row));
         [updated[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
       }
       return updated;
@@ -246,9 +294,10 @@ export class ResourceService {
     const ids = rows.map((row) => row.id);
     // Checked at every level, so a PROTECT reference to an object reached by a cascade is a 409 too.
     await this.assertNotProtected(manager, definition, ids);
+    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeDelete?.(context, row));
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const { field, column } of columnFields(other)) {
         if (field.kind !== 'relation' || field.target() !== definition || field.onDelete === 'PROTECT') continue;
         const dependents = await this.rowsWhere(manager, other, `${quoteIdentifier(column)} = ANY($1) AND NOT (id = ANY($2))`, [
@@ -260,7 +309,7 @@ export class ResourceService {
       }
     }
     const objectTypeId = this.registry.objectTypeId(definition.objectType);
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const [name, field] of Object.entries(other.fields)) {
         if (field.kind !== 'generic' || !field.onDelete) continue;
         const columns = genericColumns(name);
@@ -279,6 +328,7 @@ export class ResourceService {
     for (const [index, row] of rows.entries()) {
       await this.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
     }
+    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterDelete?.(context, row));
   }
 
   /** SET NULL done by the application, so that each object it changes gets its change record. */
@@ -604,7 +654,7 @@ export class ResourceService {
   /** NetBox answers a PROTECT violation with 409 naming the objects in the way. */
   private async assertNotProtected(manager: EntityManager, definition: ResourceDefinition, ids: number[]): Promise<void> {
     const blockers: string[] = [];
-    for (const other of this.registry.definitions) {
+    for (const other of this.registry.storedDefinitions) {
       for (const { field, column } of columnFields(other)) {
         if (field.kind !== 'relation' || field.onDelete !== 'PROTECT' || field.target() !== definition) continue;
         const raws = (await manager.query(

@@ -1,17 +1,22 @@
-import { DeviceResource } from '../dcim/dcim.resources';
-import { boolean, choice, integer, relation, text } from '../framework/resource/fields';
-import { defineResource } from '../framework/resource/resource-definition';
-import { AsnResource, IpAddressResource, VrfResource } from '../ipam/ipam.resources';
-import { parseIpNetwork } from '../ipam/ip-network';
-import { TenantResource } from '../tenancy/tenancy.resources';
+import { DeviceResource } from '../../platform/dcim/dcim.resources';
+import { boolean, choice, integer, relation, text } from '../../platform/framework/resource/fields';
+import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { AsnResource, IpAddressResource, VrfResource } from '../../platform/ipam/ipam.resources';
+import { parseIpNetwork } from '../../platform/ipam/ip-network';
+import { TenantResource } from '../../platform/tenancy/tenancy.resources';
 
 /**
  * The routing plugin's models (what netbox-routing provides and the peering plugin needs). As a
  * plugin, its GraphQL queries carry the plugin's name: `routing_bgp_peer`, `routing_prefix_list_list`.
+ * Their tables were created by the platform's CoreModels migration, before routing became a plugin;
+ * later changes to them are migrations of this plugin (see ./migrations).
  */
 const apiPrefix = '/api/plugins/routing/';
 const named = { name: text({ maxLength: 100, required: true, unique: true, search: true }), description: text({ maxLength: 200, search: true }) };
 const display = (row: Record<string, unknown>) => String(row.name);
+/** Rows read per query by the peer summary. */
+const PAGE = 1000;
 
 export const BgpRouterResource = defineResource({
   appLabel: 'routing',
@@ -127,6 +132,35 @@ export const BgpPeerResource = defineResource({
   ordering: ['scope', 'peer'],
   uniqueTogether: [['scope', 'peer']],
   relatedObject: 'scope',
+  collectionActions: [
+    {
+      name: 'summary',
+      method: 'GET',
+      permission: 'view',
+      openapi: {
+        summary: 'Count the BGP peers the caller may view, by status; the list filters apply',
+        response: {
+          type: 'object',
+          required: ['count', 'by_status'],
+          properties: {
+            count: { type: 'integer' },
+            by_status: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Every status, with 0 for none' },
+          },
+        },
+      },
+      handle: async ({ query, visibleRows }) => {
+        const byStatus: Record<string, number> = Object.fromEntries(BGP_PEER_STATUS_CHOICES.map(([value]) => [value, 0]));
+        let count = 0;
+        for (let offset = 0; ; offset += PAGE) {
+          const rows = await visibleRows('routing.bgppeer', query, { limit: PAGE, offset });
+          for (const row of rows) byStatus[String(row.status)] += 1;
+          count += rows.length;
+          if (rows.length < PAGE) break;
+        }
+        return { count, by_status: byStatus };
+      },
+    },
+  ],
 });
 
 export const PrefixListResource = defineResource({
@@ -150,6 +184,14 @@ export const PrefixListResource = defineResource({
   display,
   brief: ['name', 'description'],
   ordering: ['name'],
+  beforeUpdate: async ({ manager }, existing, changes) => {
+    if (changes.family === undefined || changes.family === existing.family) return;
+    const [{ entries }] = (await manager.query('SELECT COUNT(*)::int AS entries FROM routing_prefixlistentry WHERE prefix_list_id = $1', [existing.id])) as Array<{
+      entries: number;
+    }>;
+    // Its entries' prefixes are of the old family.
+    if (entries > 0) throw new ResourceValidationError({ family: [`The family of a prefix list with entries cannot change (${entries} entries).`] });
+  },
 });
 
 export const PrefixListEntryResource = defineResource({

@@ -1,0 +1,373 @@
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../../../common/auth/principal';
+import type { QueryParameters } from '../query/filter-parser';
+
+/**
+ * The vocabulary of platform declarations: field specs, resource declarations, hooks, actions and
+ * extensions, as types only. Nothing here interprets a declaration (fields.ts builds field specs,
+ * resource-definition.ts defines resources, the rest of framework/ serves them), so a declaration
+ * never depends on the code that runs it.
+ */
+
+export type OnDelete = 'CASCADE' | 'SET NULL' | 'PROTECT';
+
+interface CommonOptions {
+  /** Column name; defaults to the field name (`<name>_id` for relations). */
+  column?: string;
+  /** Shown on read, ignored on write (e.g. computed or server-set values). */
+  readOnly?: boolean;
+  /** Accepted on write, never shown on read. */
+  writeOnly?: boolean;
+  /** Matched by the `q` filter (case-insensitive substring). */
+  search?: boolean;
+  /** Unique across the table; checked before writing so the error names the field. */
+  unique?: boolean;
+  /** Not offered as a query filter. */
+  noFilter?: boolean;
+  /** Set on create, refused on update (NetBox's read-only-after-create fields). */
+  createOnly?: boolean;
+  /** How messages name the field ("ASN with this ASN already exists."); default: the name with spaces. */
+  label?: string;
+}
+
+export interface TextField extends CommonOptions {
+  kind: 'text';
+  /** Unlimited (`text` column) when absent. */
+  maxLength?: number;
+  required?: boolean;
+  /** Null allowed (else blank means `''`). */
+  nullable?: boolean;
+  pattern?: { regex: RegExp; message: string };
+  default?: string;
+  /** PostgreSQL network types (IPAM): stored as such, read and filtered as text. */
+  columnType?: 'inet' | 'cidr';
+  /** Parses and normalises a written value (e.g. an IP address), replacing the string checks. */
+  parse?: (raw: unknown) => { value: string } | { problem: string };
+}
+
+export interface IntegerField extends CommonOptions {
+  kind: 'integer';
+  min?: number;
+  max?: number;
+  required?: boolean;
+  nullable?: boolean;
+  default?: number;
+  /** `bigint` column (e.g. 32-bit unsigned ASNs); read back as a number. */
+  big?: boolean;
+}
+
+export interface DecimalField extends CommonOptions {
+  kind: 'decimal';
+  precision: number;
+  scale: number;
+  min?: number;
+  max?: number;
+  required?: boolean;
+  nullable?: boolean;
+  default?: number;
+}
+
+export interface BooleanField extends CommonOptions {
+  kind: 'boolean';
+  default: boolean;
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+export interface ChoiceField extends CommonOptions {
+  kind: 'choice';
+  choices: readonly Choice[];
+  required?: boolean;
+  default?: string;
+  /** `''` allowed (NetBox's blank choice). */
+  blank?: boolean;
+}
+
+export interface DateField extends CommonOptions {
+  kind: 'date' | 'datetime';
+  required?: boolean;
+  nullable?: boolean;
+}
+
+export interface JsonField extends CommonOptions {
+  kind: 'json';
+  nullable?: boolean;
+  /** Default for new rows; null when absent. */
+  default?: () => unknown;
+  /** Checks a written value; returns problems (empty when valid). */
+  validate?: (value: unknown) => string[];
+}
+
+/** A list of strings stored as `text[]` (e.g. a permission's actions). */
+export interface StringListField extends CommonOptions {
+  kind: 'string-list';
+  /** When given, every item must be one of these. */
+  choices?: readonly string[];
+  /** Items must match this (when no choices). */
+  itemPattern?: { regex: RegExp; message: string };
+  required?: boolean;
+}
+
+export interface RelationField extends CommonOptions {
+  kind: 'relation';
+  target: () => ResourceDefinition;
+  required?: boolean;
+  onDelete: OnDelete;
+  /** Filled from the caller on create when not given (e.g. `created_by`, a token's `user`). */
+  defaultToCurrentUser?: boolean;
+  /** With SET NULL: other columns reset at the same time (e.g. a port's `cable_end` with its `cable`). */
+  clearAlso?: Record<string, unknown>;
+}
+
+/** Many-to-many through a join table `<table>_<field>`. */
+export interface ManyField extends CommonOptions {
+  kind: 'many';
+  target: () => ResourceDefinition;
+  required?: boolean;
+}
+
+/**
+ * A generic foreign key: `<name>_type` (an object type, written as `"app.model"`) and
+ * `<name>_id`, read back also as a nested `<name>` object. The pair must name an existing object.
+ */
+export interface GenericRelationField extends CommonOptions {
+  kind: 'generic';
+  required?: boolean;
+  /** When the object pointed at is deleted: delete this one too, or clear the pointer; default keep (history). */
+  onDelete?: 'CASCADE' | 'SET NULL';
+  /** Object types it may point at (`"dcim.interface"`); any declared type when absent. */
+  allowedTypes?: readonly string[];
+}
+
+export type FieldSpec =
+  | TextField
+  | IntegerField
+  | DecimalField
+  | BooleanField
+  | ChoiceField
+  | DateField
+  | JsonField
+  | StringListField
+  | RelationField
+  | ManyField
+  | GenericRelationField;
+
+/** Who is asking and how the request looked: what every operation needs besides its input. */
+export interface RequestScope {
+  principal: Principal;
+  /** `scheme://host` as the client addressed us (X-Forwarded-* honoured when trusted). */
+  baseUrl: string;
+  /** The absolute URL of the request, for `next`/`previous` links. */
+  requestUrl: URL;
+  requestId: string;
+  /** From `X-Changelog-Message` (a body's `changelog_message` wins). */
+  changelogMessage?: string;
+}
+
+export type Representation = 'full' | 'brief';
+export type SerializedObject = Record<string, unknown>;
+
+/** The REST representations, as actions, hooks and extensions may ask for them. */
+export interface ObjectSerializer {
+  serialize(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    rows: readonly ResourceRow[],
+    representation: Representation,
+    baseUrl: string,
+  ): Promise<SerializedObject[]>;
+  /** Brief representations of objects of one type, by id (one query). */
+  briefByIds(manager: EntityManager, objectType: string, ids: readonly number[], baseUrl: string): Promise<Map<number, SerializedObject>>;
+}
+
+/** A row as the framework reads it: standard columns plus one property per field that has a column. */
+export type ResourceRow = Record<string, unknown> & { id: number };
+
+/** Which of the standard NetBox model attributes a resource has (all of them unless it says otherwise). */
+export interface StandardAttributes {
+  tags: boolean;
+  customFields: boolean;
+  /** Column of `created`; false when the table has none. */
+  created: string | false;
+  /** Column of `last_updated`; false when the table has none. */
+  lastUpdated: string | false;
+  /** Recorded in the change log and offered to event rules (NetBox's ChangeLoggingMixin). */
+  changeLogged: boolean;
+}
+
+/**
+ * What a hook gets: the writing transaction, who is writing, the settings of the plugin that
+ * declared the hook (`{}` for the platform's own), and a way to create dependent objects.
+ */
+export interface ResourceHookContext {
+  manager: EntityManager;
+  scope: RequestScope;
+  settings: Readonly<Record<string, unknown>>;
+  /** Creates objects of a served model, named by object type (`'dcim.frontport'`), validated and recorded as through the API. */
+  createChildren(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+}
+
+/**
+ * Hooks around writes, run in the writing transaction, after the permission checks and validation.
+ * A hook that throws refuses the write and rolls back everything the request did: a
+ * `ResourceValidationError` (`nonFieldError`) answers 400, a `ProtectedObjectError` 409, a
+ * `ForbiddenError` 403. Declared on a model, or by a plugin for any model (`PluginDeclaration.hooks`).
+ */
+export interface ResourceHooks {
+  /** After the object is inserted and recorded (e.g. instantiating components). */
+  afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /** Before an update is written: the row as stored, and the validated values about to be written, by column. */
+  beforeUpdate?: (context: ResourceHookContext, existing: ResourceRow, changes: Readonly<Record<string, unknown>>) => Promise<void>;
+  /** After the update is written and recorded. Not run for references cleared by a SET NULL (as Django's collector sends no save signals). */
+  afterUpdate?: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) => Promise<void>;
+  /** Before the object is deleted, directly or by a cascade (e.g. refusing while something holds it). */
+  beforeDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /** After the object is deleted and recorded. */
+  afterDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+}
+
+export type OpenApiSchema = Record<string, unknown>;
+
+/** How an action appears in the platform's OpenAPI document. */
+export interface ActionDocumentation {
+  summary: string;
+  /** Schema of a POST's JSON body. */
+  request?: OpenApiSchema;
+  /** Query parameters it reads. */
+  parameters?: ReadonlyArray<{ name: string; description: string; schema: OpenApiSchema }>;
+  /** Schema of the 200 answer. */
+  response: OpenApiSchema;
+}
+
+export interface CollectionActionContext {
+  manager: EntityManager;
+  body: unknown;
+  query: QueryParameters;
+  scope: RequestScope;
+  serializer: ObjectSerializer;
+  /** Settings of the plugin that declared the model (`{}` for the platform's own). */
+  settings: Readonly<Record<string, unknown>>;
+  /** Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`). */
+  visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
+}
+
+export interface ResourceActionContext extends CollectionActionContext {
+  row: ResourceRow;
+}
+
+interface ActionCommon {
+  /** URL segment: lowercase words joined by hyphens. */
+  name: string;
+  method: 'GET' | 'POST';
+  /** The object permission it needs on the model (`view` for reads, or a custom one such as `approve`). */
+  permission: string;
+  /** A POST that only reads: allowed to read-only tokens. */
+  safePost?: boolean;
+  openapi: ActionDocumentation;
+}
+
+/** A custom operation on one object, e.g. `GET /api/dcim/front-ports/{id}/trace/`; the object must be within the permission. */
+export interface ResourceAction extends ActionCommon {
+  handle(context: ResourceActionContext): Promise<unknown>;
+}
+
+/** A custom operation on the model's list URL, e.g. `POST /api/plugins/fms/fiber-circuits/protecting/`. */
+export interface ResourceCollectionAction extends ActionCommon {
+  handle(context: CollectionActionContext): Promise<unknown>;
+}
+
+/**
+ * A filter beyond the field lookups (e.g. IPAM's `parent=10.0.0.0/8`): SQL over the row alias with
+ * parameters named from `parameterPrefix`, or a problem for a 400.
+ */
+export type ExtraFilter = (
+  values: string[],
+  alias: string,
+  parameterPrefix: string,
+) => { where: string; params: Record<string, unknown> } | { problem: string };
+
+/**
+ * Body keys a resource handles itself, beyond its fields, such as a cable's `a_terminations`: how
+ * they read, validate and write. Runs in the same transaction as the object's own write.
+ */
+export interface ResourceExtension {
+  keys: readonly string[];
+  /** Extra properties of the full representation, by row id (one query per page, not per row). */
+  represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ObjectSerializer): Promise<Map<number, Record<string, unknown>>>;
+  /** Extra properties of the change-log snapshot, by row id. */
+  snapshot(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Map<number, Record<string, unknown>>>;
+  /** Problems with the body's keys as NetBox's `{field: [messages]}`; `existing` is null on create. */
+  validate(manager: EntityManager, body: Record<string, unknown>, existing: ResourceRow | null): Promise<Record<string, string[]>>;
+  /** Writes what the keys say, after the object's row is written. */
+  apply(manager: EntityManager, row: ResourceRow, body: Record<string, unknown>, creating: boolean): Promise<void>;
+}
+
+export interface UniqueGroup {
+  fields: readonly string[];
+  nullsEqual?: boolean;
+  caseInsensitive?: readonly string[];
+}
+
+export interface ResourceDeclaration extends ResourceHooks {
+  /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
+  appLabel: string;
+  /** Lowercase model name without separators: `site`, `journalentry`. */
+  model: string;
+  /** URL segment of the list endpoint: `sites` in `/api/dcim/sites/`. */
+  path: string;
+  /** Path prefix of the app; default `/api/<appLabel>/` (plugins: `/api/plugins/<name>/`). */
+  apiPrefix?: string;
+  /** Human name used in messages: "site with this name already exists." */
+  verboseName: string;
+  table: string;
+  fields: Record<string, FieldSpec>;
+  /** The object's `display` string. */
+  display: (row: ResourceRow) => string;
+  /** Fields of the brief and nested representations, besides `id`, `url` and `display`. */
+  brief: readonly string[];
+  /** Default ordering: field names, `-` for descending. `id` is always the final tie-breaker. */
+  ordering: readonly string[];
+  /** GraphQL query name (default: snake_case of the model). */
+  graphqlName?: string;
+  standard?: Partial<StandardAttributes>;
+  /**
+   * The table belongs to another module (e.g. `users`): no schema is generated for it, and relations
+   * to it target this TypeORM entity name.
+   */
+  externalEntity?: () => Function;
+  /** Only GET routes. */
+  readOnly?: boolean;
+  /**
+   * Sets of fields unique together. As in DRF, a set with an empty field is not checked, unless it
+   * says `nullsEqual` (NetBox's extra constraints such as one device name per site when the tenant
+   * is empty). `caseInsensitive` fields compare lowercased (NetBox's `Lower('name')`).
+   */
+  uniqueTogether?: ReadonlyArray<readonly string[] | UniqueGroup>;
+  /** The field that names an object in filters on relations to it (`user=alice`); default slug, else name. */
+  naturalKey?: string;
+  /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
+  relatedObject?: string;
+  /** Custom operations on one object, served at `{id}/<name>/`. */
+  actions?: readonly ResourceAction[];
+  /** Custom operations on the list URL, served at `<name>/` (before `{id}/`, so a name never reads as an id). */
+  collectionActions?: readonly ResourceCollectionAction[];
+  /** Body keys handled beside the fields (e.g. cable terminations). */
+  extensions?: readonly ResourceExtension[];
+  /** Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`. */
+  validateAsync?: (manager: EntityManager, values: Record<string, unknown>) => Promise<Record<string, string[]>>;
+  /** Query parameters beyond the field lookups. */
+  extraFilters?: Record<string, ExtraFilter>;
+  /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
+  validate?: (values: Record<string, unknown>) => Record<string, string[]>;
+}
+
+export interface ResourceDefinition extends ResourceDeclaration {
+  readonly objectType: string;
+  readonly standardAttributes: StandardAttributes;
+  readonly graphqlQueryName: string;
+  readonly listPath: string;
+}
+

@@ -1,0 +1,91 @@
+import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
+import type { ObjectEvent } from '../framework/resource/object-events';
+import type { ResourceHooks } from '../framework/resource/resource-declaration';
+import type { ResourceDefinition } from '../framework/resource/resource-definition';
+import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
+import { PluginSettingSpec, PluginSettingValues, SETTING_NAME } from './plugin-settings';
+
+export type MigrationClass = new () => MigrationInterface;
+
+/** What a plugin's job handler gets besides the payload. */
+export interface PluginJobContext {
+  dataSource: DataSource;
+  settings: PluginSettingValues;
+  job: { id: string; attempt: number };
+}
+
+/** A queue of the PostgreSQL job queue served by the plugin (named `<plugin>.<name>`). */
+export interface PluginJob {
+  queue: string;
+  handle(payload: Record<string, unknown>, context: PluginJobContext): Promise<void>;
+}
+
+/** Receives changes to objects (any model's), in the changing transaction; a throw refuses the change. */
+export interface PluginSubscriber {
+  name: string;
+  /** Object types (`'dcim.cable'`) it wants; every type when absent. */
+  objectTypes?: readonly string[];
+  handle(manager: EntityManager, event: ObjectEvent, context: { settings: PluginSettingValues }): Promise<void>;
+}
+
+/** Write hooks a plugin puts on models, its own or the platform's (e.g. refusing to delete a port a circuit holds). */
+export interface PluginHooks extends ResourceHooks {
+  objectTypes: readonly string[];
+}
+
+/**
+ * Everything a plugin brings, in one object (NetBox's PluginConfig): the platform mounts it when
+ * PLUGINS names it and derives routes, GraphQL, OpenAPI, entities and migrations from it.
+ */
+export interface PluginDeclaration {
+  /** Lowercase letters and digits: the URL segment (`/api/plugins/<name>/`), the app label of its models, the prefix of its settings. */
+  name: string;
+  version: string;
+  description: string;
+  /** Plugins that must be mounted with this one (e.g. peering needs routing). */
+  dependencies?: readonly string[];
+  /** Its models; each has `appLabel` = the plugin's name and is served under its base path. */
+  resources: readonly ResourceDefinition[];
+  /** Its own migrations, oldest first (the platform runs those of every available plugin). */
+  migrations?: readonly MigrationClass[];
+  /** Handlers of its job queues. */
+  jobs?: readonly PluginJob[];
+  /** Settings with their defaults, read from `PLUGIN_<NAME>_<SETTING>` and validated at boot. */
+  settings?: Readonly<Record<string, PluginSettingSpec>>;
+  /** Subscribers to object events (created, updated, deleted), run after the platform's event rules. */
+  subscribers?: readonly PluginSubscriber[];
+  /** Hooks on writes to models named by object type, run after the model's own hooks. */
+  hooks?: readonly PluginHooks[];
+  /** Extra GraphQL queries: fields of the root Query type, named `<plugin>_…`. */
+  graphqlQueries?: GraphqlQueryExtension;
+}
+
+export interface PluginDefinition extends PluginDeclaration {
+  /** `/api/plugins/<name>/` */
+  readonly basePath: string;
+}
+
+export const PLUGIN_NAME = /^[a-z][a-z0-9]*$/;
+
+/** Declares a plugin; mistakes in the declaration stop the process at load, before anything is served. */
+export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
+  const { name } = declaration;
+  const fail = (problem: string) => {
+    throw new Error(`plugin ${name}: ${problem}`);
+  };
+  if (!PLUGIN_NAME.test(name)) fail('its name must be lowercase letters and digits, starting with a letter');
+  if (!/^\d+\.\d+\.\d+/.test(declaration.version)) fail(`version ${JSON.stringify(declaration.version)} is not a semantic version`);
+  const basePath = `/api/plugins/${name}/`;
+  for (const resource of declaration.resources) {
+    if (resource.appLabel !== name) fail(`model ${resource.objectType} must have app label ${name}`);
+    if (!resource.listPath.startsWith(basePath)) fail(`model ${resource.objectType} must be served under ${basePath} (apiPrefix)`);
+  }
+  for (const job of declaration.jobs ?? []) {
+    if (!job.queue.startsWith(`${name}.`)) fail(`job queue ${job.queue} must be named ${name}.<queue>`);
+  }
+  for (const settingName of Object.keys(declaration.settings ?? {})) {
+    if (!SETTING_NAME.test(settingName)) fail(`setting ${settingName} must be lowercase snake_case`);
+  }
+  if (declaration.dependencies?.includes(name)) fail('it cannot depend on itself');
+  return Object.freeze({ ...declaration, basePath });
+}

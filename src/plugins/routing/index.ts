@@ -1,0 +1,44 @@
+import { GraphQLNonNull, GraphQLString } from 'graphql';
+import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { MIGRATIONS } from './migrations';
+import {
+  BfdProfileResource,
+  BgpPeerAddressFamilyResource,
+  BgpPeerResource,
+  BgpPeerTemplateResource,
+  BgpRouterResource,
+  BgpScopeResource,
+  PrefixListEntryResource,
+  PrefixListResource,
+  RouteMapResource,
+} from './routing.resources';
+
+/** BGP routers, scopes, peers and their address families, peer templates, BFD profiles, prefix lists and route maps. */
+export const RoutingPlugin = definePlugin({
+  name: 'routing',
+  version: '1.0.0',
+  description: 'BGP, BFD, prefix lists and route maps (as netbox-routing); the peering plugin builds on it.',
+  resources: [
+    BgpRouterResource,
+    BgpScopeResource,
+    BgpPeerTemplateResource,
+    BfdProfileResource,
+    BgpPeerResource,
+    PrefixListResource,
+    PrefixListEntryResource,
+    RouteMapResource,
+    BgpPeerAddressFamilyResource,
+  ],
+  migrations: MIGRATIONS,
+  graphqlQueries: ({ typeOf, definition }) => ({
+    routing_prefix_list_by_name: {
+      type: typeOf('routing.prefixlist'),
+      description: 'The prefix list with this name (names are unique), as router configurations refer to them; null when none is visible.',
+      args: { name: { type: new GraphQLNonNull(GraphQLString) } },
+      resolve: async (_source, args: { name: string }, context) => {
+        const [list] = await context.loaders.list(definition('routing.prefixlist'), { name: [args.name] }, { limit: 1, offset: 0 });
+        return list ?? null;
+      },
+    },
+  }),
+});
