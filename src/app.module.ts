@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { Logger } from 'pino';
 import { AccessControlModule } from './common/auth/access-control.module';
-import { AppConfig, registerConfigurationCheck } from './common/config/app-config';
+import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
@@ -21,9 +21,7 @@ import { PlatformModule } from './platform/platform.module';
 import type { PluginDefinition } from './platform/plugins/plugin-declaration';
 import { PluginSet } from './platform/plugins/plugin-set';
 import { AVAILABLE_PLUGINS } from './plugins';
-
-// PLUGINS and the plugins' settings are checked with the other variables, before the database opens.
-registerConfigurationCheck((config) => PluginSet.configurationProblems(AVAILABLE_PLUGINS, config));
+import './plugin-configuration-check';
 
 /** Modules whose controllers are served under API_V1_STR. */
 const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule];

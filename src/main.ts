@@ -7,6 +7,7 @@ import { loadEnvironmentOrExit } from './common/config/load-environment';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { createRootLogger } from './common/logging/root-logger';
 import { ClusterPrimary, serverProcessCount } from './common/process/cluster-primary';
+import './plugin-configuration-check';
 
 /**
  * One process serves HTTP, or (PostgreSQL server, WEB_CONCURRENCY above 1) a primary supervises a

@@ -1,0 +1,8 @@
+import { registerConfigurationCheck } from './common/config/app-config';
+import { PluginSet } from './platform/plugins/plugin-set';
+import { AVAILABLE_PLUGINS } from './plugins';
+
+// PLUGINS and the plugins' settings are checked with the other variables, before the database opens.
+// Imported for this effect by every entry point that reads the environment (main.ts before it loads the
+// application, which a cluster primary never does) and by the application module.
+registerConfigurationCheck((config) => PluginSet.configurationProblems(AVAILABLE_PLUGINS, config));
