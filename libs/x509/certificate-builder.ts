@@ -289,7 +289,7 @@ function issuerLinkExtensions(issuer: Issuer, urls: IssuerUrls): Buffer[] {
 }
 
 /** URLs end up in IA5String fields, so they must be plain ASCII; only schemes relying parties fetch are allowed. */
-function optionalUrl(field: string, value: string | null | undefined): string | undefined {
+export function optionalUrl(field: string, value: string | null | undefined): string | undefined {
   if (value === undefined || value === null || value === '') {
     return undefined;
   }

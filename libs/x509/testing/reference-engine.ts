@@ -5,7 +5,7 @@
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { type CertificateInfo, describeCertificate, extractSubjectAltNames, loadCertificate } from '../certificate-reader';
-import { type IssuedCertificate, type IssuerUrls, MAX_VALID_DAYS, NOT_BEFORE_BACKDATE_SECONDS } from '../certificate-builder';
+import { type IssuedCertificate, type IssuerUrls, MAX_VALID_DAYS, NOT_BEFORE_BACKDATE_SECONDS, optionalUrl } from '../certificate-builder';
 import { type CrlRequest, revocationReasonCode } from '../crl-builder';
 import { type ParsedCsr, InvalidCsrError } from '../csr';
 import {
@@ -66,7 +66,6 @@ export interface ReferenceLeafRequest extends IssuerUrls {
 
 const ATTRIBUTE_OIDS: Readonly<Record<string, string>> = { C: '2.5.4.6', ST: '2.5.4.8', L: '2.5.4.7', O: '2.5.4.10', OU: '2.5.4.11', CN: '2.5.4.3' };
 const MS_PER_DAY = 86_400_000;
-const URL_SCHEMES = ['http:', 'https:', 'ldap:'];
 const PROFILE_EXTENDED_KEY_USAGES: Readonly<Record<CertificateProfile, readonly ExtendedKeyUsage[]>> = {
   server: [ExtendedKeyUsage.serverAuth],
   client: [ExtendedKeyUsage.clientAuth],
@@ -325,20 +324,6 @@ function issuerLinkExtensions(issuer: ReferenceIssuer, urls: IssuerUrls): Extens
     );
   }
   return extensions;
-}
-
-function optionalUrl(field: string, value: string | null | undefined): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  let scheme: string;
-  try {
-    scheme = new URL(value).protocol;
-  } catch {
-    throw new IssuanceError('invalid_url', `${field} "${value}" is not a valid URL`);
-  }
-  if (!URL_SCHEMES.includes(scheme) || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new IssuanceError('invalid_url', `${field} "${value}" must be an ASCII http, https or ldap URL`);
-  }
-  return value;
 }
 
 /** The reference CRL, DER (its entries without a reason carried an empty crlEntryExtensions). */
