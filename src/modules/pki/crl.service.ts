@@ -42,10 +42,7 @@ export class CrlService {
 
   /** The current CRL of a CA, rebuilt first when it misses revocations or nears its nextUpdate. */
   async current(ca: CrlState): Promise<CrlDocument> {
-    if (!isCurrent(ca)) return this.refresh(ca.id);
-    const cached = this.documents.get(ca.id);
-    if (cached?.crlNumber === ca.crlNumber) return cached;
-    return this.remember(ca.id, ca.crlNumber, await this.storedDer(this.dataSource.manager, ca.id));
+    return isCurrent(ca) ? this.stored(this.dataSource.manager, ca) : this.refresh(ca.id);
   }
 
   /**
@@ -77,10 +74,7 @@ export class CrlService {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [CRL_REBUILD_LOCK, caId]);
       const ca = await manager.findOneOrFail(CertificateAuthorityEntity, { where: { id: caId } });
-      if (isCurrent(ca)) {
-        const cached = this.documents.get(caId);
-        return cached?.crlNumber === ca.crlNumber ? cached : this.remember(caId, ca.crlNumber, await this.storedDer(manager, caId));
-      }
+      if (isCurrent(ca)) return this.stored(manager, ca);
       // Read before the list: a revocation committed in between is listed and merely counted next time.
       const covered = ca.revocationCount;
       const revoked: Array<{ serial_number: string; revoked_at: Date; revocation_reason: string | null }> = await manager.query(
@@ -109,9 +103,12 @@ export class CrlService {
     });
   }
 
-  private async storedDer(manager: EntityManager, caId: number): Promise<Buffer> {
-    const [row]: Array<{ crl_der: Buffer }> = await manager.query('SELECT crl_der FROM certificate_authorities WHERE id = $1', [caId]);
-    return row.crl_der;
+  /** The stored CRL of a CA whose CRL is current: from memory when this number is there, else read. */
+  private async stored(manager: EntityManager, ca: CrlState): Promise<CrlDocument> {
+    const cached = this.documents.get(ca.id);
+    if (cached?.crlNumber === ca.crlNumber) return cached;
+    const [row]: Array<{ crl_der: Buffer }> = await manager.query('SELECT crl_der FROM certificate_authorities WHERE id = $1', [ca.id]);
+    return this.remember(ca.id, ca.crlNumber, row.crl_der);
   }
 
   private remember(caId: number, crlNumber: string, der: Buffer): CrlDocument {
