@@ -208,6 +208,10 @@ export interface ResourceHookContext {
   settings: Readonly<Record<string, unknown>>;
   /** Creates objects of a served model, named by object type (`'dcim.frontport'`), validated and recorded as through the API. */
   createChildren(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+  /** In delete hooks of an object removed by a cascade: the object type whose deletion reached it. */
+  cascadeFrom?: string;
+  /** Whether the caller holds `action` (`'approve'`, `'change'`, …) on the object of that type with that id (its constraints included). */
+  permits(objectType: string, action: string, id: number): Promise<boolean>;
 }
 
 /**
@@ -219,8 +223,12 @@ export interface ResourceHookContext {
 export interface ResourceHooks {
   /** After the object is inserted and recorded (e.g. instantiating components). */
   afterCreate?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
-  /** Before an update is written: the row as stored, and the validated values about to be written, by column. */
-  beforeUpdate?: (context: ResourceHookContext, existing: ResourceRow, changes: Readonly<Record<string, unknown>>) => Promise<void>;
+  /**
+   * Before an update is written: the row as stored, and the validated values about to be written, by
+   * column. May answer server-set columns to write with them (e.g. a splice plan's `submitted_by_id`
+   * on submission), so they are part of the one recorded change.
+   */
+  beforeUpdate?: (context: ResourceHookContext, existing: ResourceRow, changes: Readonly<Record<string, unknown>>) => Promise<void | Record<string, unknown>>;
   /** After the update is written and recorded. Not run for references cleared by a SET NULL (as Django's collector sends no save signals). */
   afterUpdate?: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) => Promise<void>;
   /** Before the object is deleted, directly or by a cascade (e.g. refusing while something holds it). */
@@ -252,6 +260,17 @@ export interface CollectionActionContext {
   settings: Readonly<Record<string, unknown>>;
   /** Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`). */
   visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
+  /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
+  permits(objectType: string, action: string, id: number): Promise<boolean>;
+  /**
+   * Updates one object as a PATCH would (validation, hooks, change log) in this transaction, without
+   * the `change` permission check: the action has decided who may do it. Answers the full representation.
+   */
+  update(objectType: string, id: number, body: Record<string, unknown>): Promise<SerializedObject>;
+  /** Creates objects as a POST would (validation, hooks, change log with the request's message), without the `add` check. */
+  create(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+  /** Deletes objects as a DELETE would (cascades, hooks, change log), without the `delete` check. */
+  remove(objectType: string, ids: readonly number[]): Promise<void>;
 }
 
 export interface ResourceActionContext extends CollectionActionContext {

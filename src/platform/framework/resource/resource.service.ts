@@ -164,24 +164,33 @@ export class ResourceService {
     definition: ResourceDefinition,
     scope: RequestScope,
     run: (hooks: ResourceHooks, context: ResourceHookContext) => Promise<void> | undefined,
+    cascadeFrom?: string,
   ): Promise<void> {
     for (const binding of this.registry.hooksOf(definition)) {
       await run(binding.hooks, {
         manager,
+        cascadeFrom,
         scope,
         settings: binding.settings,
-        createChildren: async (childType, childItems) => {
-          const childDefinition = this.registry.definition(childType);
-          if (!childDefinition) throw new Error(`a hook of ${definition.objectType}: ${childType} is not a served model`);
-          const plans = await this.readAll(manager, childDefinition, childItems, () => null, { partial: false, bulk: false, scope });
-          const children: ResourceRow[] = [];
-          for (const [index, childPlan] of plans.entries()) {
-            children.push(await this.insertAndRecord(manager, childDefinition, childPlan, scope, childItems[index], { kind: 'all' }));
-          }
-          return children;
-        },
+        createChildren: (childType, childItems) => this.createWithin(manager, this.servedDefinition(definition, childType), childItems, scope),
+        permits: (objectType, action, id) => this.permits(manager, objectType, action, id, scope.principal),
       });
     }
+  }
+
+  /** Creates objects in the caller's transaction without a permission check (the caller decided): validated, recorded, hooks run. */
+  private async createWithin(manager: EntityManager, definition: ResourceDefinition, items: Array<Record<string, unknown>>, scope: RequestScope): Promise<ResourceRow[]> {
+    const plans = await this.readAll(manager, definition, items, () => null, { partial: false, bulk: false, scope });
+    const rows: ResourceRow[] = [];
+    for (const [index, plan] of plans.entries()) rows.push(await this.insertAndRecord(manager, definition, plan, scope, items[index], { kind: 'all' }));
+    return rows;
+  }
+
+  /** The served model a hook or an action of `caller` names; naming another is a programming error. */
+  private servedDefinition(caller: ResourceDefinition, objectType: string): ResourceDefinition {
+    const definition = this.registry.definition(objectType);
+    if (!definition) throw new Error(`${caller.objectType}: ${objectType} is not a served model`);
+    return definition;
   }
 
   /**
@@ -219,12 +228,30 @@ export class ResourceService {
       scope,
       serializer: this.serializer,
       settings: this.registry.settingsOf(definition),
-      visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) => {
-        const target = this.registry.definition(objectType);
-        if (!target) throw new Error(`an action of ${definition.objectType}: ${objectType} is not a served model`);
-        return this.visibleRows(manager, target, filters, scope.principal, page);
+      visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) =>
+        this.visibleRows(manager, this.servedDefinition(definition, objectType), filters, scope.principal, page),
+      permits: (objectType, action, id) => this.permits(manager, objectType, action, id, scope.principal),
+      create: (objectType, items) => this.createWithin(manager, this.servedDefinition(definition, objectType), items, scope),
+      update: async (objectType, id, body) => {
+        const target = this.servedDefinition(definition, objectType);
+        const [updated] = await this.updateWithin(manager, target, [{ id, data: body }], { partial: true, bulk: false }, scope, { kind: 'all' });
+        return updated;
+      },
+      remove: async (objectType, ids) => {
+        const target = this.servedDefinition(definition, objectType);
+        await this.deleteRows(manager, target, await this.loadRows(manager, target, [...ids]), scope, undefined);
       },
     };
+  }
+
+  /** Whether the principal holds `action` on one object, its permission's constraints included. */
+  private async permits(manager: EntityManager, objectType: string, action: string, id: number, principal: Principal): Promise<boolean> {
+    const definition = this.registry.definition(objectType);
+    if (!definition) throw new Error(`${objectType} is not a served model`);
+    const restriction = await this.permissions.restriction(manager, principal, objectType, action);
+    if (restriction.kind !== 'some') return restriction.kind === 'all';
+    const builder = (await this.filteredQuery(manager, definition, {}, restriction)).select('1', 'found').andWhere(`${qualified('id')} = :objectId`, { objectId: id });
+    return Boolean(await builder.getRawOne());
   }
 
   /** PATCH/PUT of one object (`id` given) or of a list of objects that each carry their id (bulk update). */
@@ -237,34 +264,47 @@ export class ResourceService {
   ): Promise<SerializedObject | SerializedObject[]> {
     const items = id === null ? this.bulkItems(body) : [{ id, data: body }];
     const restriction = await this.requireAction(definition, scope.principal, 'change');
-    const results = await this.writeTransaction(async (manager) => {
-      const existing = new Map<number, ResourceRow>();
-      // As NetBox: what may be changed is decided by the `change` permission alone (outside it: 404).
-      for (const item of items) existing.set(item.id, await this.permittedRow(manager, definition, item.id, restriction));
-      const prechanges = await this.serializer.snapshots(manager, definition, [...existing.values()]);
-      const plans = await this.readAll(
-        manager,
-        definition,
-        items.map((item) => item.data),
-        (index) => existing.get(items[index].id)!,
-        { partial, bulk: id === null, scope },
-      );
-      const updated: SerializedObject[] = [];
-      for (const [index, item] of items.entries()) {
-        const before = existing.get(item.id)!;
-        await this.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeUpdate?.(context, before, plans[index].columns));
-        await this.applyUpdate(manager, definition, item.id, plans[index]);
-        await this.applyExtensions(manager, definition, item.id, item.data, false);
-        await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
-        const [row] = await this.loadRows(manager, definition, [item.id]);
-        const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
-        await this.record(manager, definition, row, 'update', prechanges[index], postchange, scope, item.data);
-        await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterUpdate?.(context, before, row));
-        [updated[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
-      }
-      return updated;
-    });
+    const results = await this.writeTransaction((manager) => this.updateWithin(manager, definition, items, { partial, bulk: id === null }, scope, restriction));
     return id === null ? results : results[0];
+  }
+
+  /** Updates objects within the caller's transaction: validation, hooks, constraints, change log; returns their representations. */
+  private async updateWithin(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    items: ReadonlyArray<{ id: number; data: unknown }>,
+    options: { partial: boolean; bulk: boolean },
+    scope: RequestScope,
+    restriction: Restriction,
+  ): Promise<SerializedObject[]> {
+    const existing = new Map<number, ResourceRow>();
+    // As NetBox: what may be changed is decided by the `change` permission alone (outside it: 404).
+    for (const item of items) existing.set(item.id, await this.permittedRow(manager, definition, item.id, restriction));
+    const prechanges = await this.serializer.snapshots(manager, definition, [...existing.values()]);
+    const plans = await this.readAll(
+      manager,
+      definition,
+      items.map((item) => item.data),
+      (index) => existing.get(items[index].id)!,
+      { ...options, scope },
+    );
+    const updated: SerializedObject[] = [];
+    for (const [index, item] of items.entries()) {
+      const before = existing.get(item.id)!;
+      await this.runHooks(manager, definition, scope, async (hooks, context) => {
+        const computed = await hooks.beforeUpdate?.(context, before, plans[index].columns);
+        if (computed) Object.assign(plans[index].columns, computed);
+      });
+      await this.applyUpdate(manager, definition, item.id, plans[index]);
+      await this.applyExtensions(manager, definition, item.id, item.data, false);
+      await this.assertWithinConstraints(manager, definition, item.id, restriction, 'change');
+      const [row] = await this.loadRows(manager, definition, [item.id]);
+      const [postchange] = await this.serializer.snapshots(manager, definition, [row]);
+      await this.record(manager, definition, row, 'update', prechanges[index], postchange, scope, item.data);
+      await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterUpdate?.(context, before, row));
+      [updated[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
+    }
+    return updated;
   }
 
   /** DELETE of one object, or of a list of `{id}` (bulk delete). */
@@ -289,12 +329,13 @@ export class ResourceService {
     rows: ResourceRow[],
     scope: RequestScope,
     body: unknown,
+    cascadeFrom?: string,
   ): Promise<void> {
     if (rows.length === 0) return;
     const ids = rows.map((row) => row.id);
     // Checked at every level, so a PROTECT reference to an object reached by a cascade is a 409 too.
     await this.assertNotProtected(manager, definition, ids);
-    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeDelete?.(context, row));
+    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeDelete?.(context, row), cascadeFrom);
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
     for (const other of this.registry.storedDefinitions) {
@@ -304,7 +345,7 @@ export class ResourceService {
           ids,
           other === definition ? ids : [],
         ]);
-        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined);
+        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined, definition.objectType);
         else await this.clearReferences(manager, other, { [column]: null, ...field.clearAlso }, dependents, scope);
       }
     }
@@ -319,7 +360,7 @@ export class ResourceService {
           `${quoteIdentifier(columns.type)} = $1 AND ${quoteIdentifier(columns.id)} = ANY($2) AND NOT (id = ANY($3))`,
           [objectTypeId, ids, other === definition ? ids : []],
         );
-        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined);
+        if (field.onDelete === 'CASCADE') await this.deleteRows(manager, other, dependents, scope, undefined, definition.objectType);
         else await this.clearReferences(manager, other, { [columns.type]: null, [columns.id]: null }, dependents, scope);
       }
     }
@@ -328,7 +369,7 @@ export class ResourceService {
     for (const [index, row] of rows.entries()) {
       await this.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
     }
-    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterDelete?.(context, row));
+    for (const row of rows) await this.runHooks(manager, definition, scope, (hooks, context) => hooks.afterDelete?.(context, row), cascadeFrom);
   }
 
   /** SET NULL done by the application, so that each object it changes gets its change record. */
