@@ -1,8 +1,9 @@
 import type { PluginDefinition } from '../platform/plugins/plugin-declaration';
+import { FmsPlugin } from './fms';
 import { RoutingPlugin } from './routing';
 
 /**
  * Every plugin this repository ships: the only place outside a plugin's own folder that names it.
  * PLUGINS selects which of them are mounted (all of them when unset).
  */
-export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin];
+export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin];

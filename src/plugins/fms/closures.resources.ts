@@ -1,0 +1,139 @@
+import { DeviceResource, LocationResource, ModuleResource, ModuleTypeResource, SiteResource } from '../../platform/dcim/dcim.resources';
+import { computedProperties } from '../../platform/framework/resource/computed-properties';
+import { choice, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
+import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { FMS_API_PREFIX } from './cable-types.resources';
+import { BufferTubeResource, FiberCableResource, swapInvertedMarks } from './fiber-cables.resources';
+import { STORAGE_METHOD_CHOICES, TRAY_ROLE_CHOICES } from './fms.choices';
+
+/** What a closure (a device) holds: the cables entering it, its tray profiles, tube-to-tray assignments, and slack loops along cables. */
+
+export const ClosureCableEntryResource = defineResource({
+  appLabel: 'fms',
+  model: 'closurecableentry',
+  path: 'closure-cable-entries',
+  apiPrefix: FMS_API_PREFIX,
+  verboseName: 'closure cable entry',
+  graphqlName: 'fms_closure_cable_entry',
+  table: 'fms_closurecableentry',
+  fields: {
+    closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    fiber_cable: relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true }),
+    entrance_label: text({ maxLength: 100, search: true }),
+    notes: longText({ search: true }),
+  },
+  display: (row) => `Cable ${String(row.fiber_cable_id)} in closure ${String(row.closure_id)}`,
+  brief: ['closure', 'fiber_cable', 'entrance_label'],
+  ordering: ['closure', 'fiber_cable'],
+  uniqueTogether: [['closure', 'fiber_cable']],
+  relatedObject: 'closure',
+  // A cable that leaves the closure takes its tube assignments there with it.
+  afterDelete: async (context, entry) => {
+    const assignments = (await context.manager.query(
+      'SELECT a.id FROM fms_tubeassignment a JOIN fms_buffertube t ON t.id = a.buffer_tube_id WHERE a.closure_id = $1 AND t.fiber_cable_id = $2',
+      [entry.closure_id, entry.fiber_cable_id],
+    )) as Array<{ id: number }>;
+    if (assignments.length > 0) await context.manager.query('DELETE FROM fms_tubeassignment WHERE id = ANY($1)', [assignments.map((a) => a.id)]);
+  },
+});
+
+export const TrayProfileResource = defineResource({
+  appLabel: 'fms',
+  model: 'trayprofile',
+  path: 'tray-profiles',
+  apiPrefix: FMS_API_PREFIX,
+  verboseName: 'tray profile',
+  graphqlName: 'fms_tray_profile',
+  table: 'fms_trayprofile',
+  fields: {
+    module_type: relation(() => ModuleTypeResource, { onDelete: 'CASCADE', required: true, unique: true }),
+    tray_role: choice(TRAY_ROLE_CHOICES, { default: 'splice_tray' }),
+    max_fibers: integer({ min: 1, max: 10000, default: 24 }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => `Tray profile ${String(row.module_type_id)}`,
+  brief: ['module_type', 'tray_role', 'max_fibers'],
+  ordering: ['module_type'],
+});
+
+export const TubeAssignmentResource = defineResource({
+  appLabel: 'fms',
+  model: 'tubeassignment',
+  path: 'tube-assignments',
+  apiPrefix: FMS_API_PREFIX,
+  verboseName: 'tube assignment',
+  graphqlName: 'fms_tube_assignment',
+  table: 'fms_tubeassignment',
+  fields: {
+    closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    tray: relation(() => ModuleResource, { onDelete: 'CASCADE', required: true }),
+    buffer_tube: relation(() => BufferTubeResource, { onDelete: 'CASCADE', required: true }),
+    position: integer({ min: 1, max: 1000, nullable: true }),
+    notes: longText({ search: true }),
+  },
+  display: (row) => `Tube ${String(row.buffer_tube_id)} on tray ${String(row.tray_id)}`,
+  brief: ['closure', 'tray', 'buffer_tube'],
+  ordering: ['closure', 'tray', 'position'],
+  uniqueTogether: [['closure', 'buffer_tube']],
+  relatedObject: 'closure',
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    const [tray] = (await manager.query(
+      'SELECT m.device_id, p.tray_role FROM dcim_module m LEFT JOIN fms_trayprofile p ON p.module_type_id = m.module_type_id WHERE m.id = $1',
+      [values.tray_id],
+    )) as Array<{ device_id: number; tray_role: string | null }>;
+    if (tray.device_id !== values.closure_id) return { tray: ['The tray must be a module of the closure.'] };
+    if (tray.tray_role !== 'splice_tray') return { tray: ["The tray's module type needs a tray profile with role splice_tray."] };
+    const [entry] = (await manager.query(
+      'SELECT 1 FROM fms_closurecableentry e JOIN fms_buffertube t ON t.fiber_cable_id = e.fiber_cable_id WHERE t.id = $1 AND e.closure_id = $2',
+      [values.buffer_tube_id, values.closure_id],
+    )) as unknown[];
+    return entry ? {} : { buffer_tube: ["The tube's cable does not enter this closure: add a closure cable entry first."] };
+  },
+});
+
+const slackMarks = () => ({
+  start_mark: decimal({ precision: 10, scale: 2, min: 0, required: true }),
+  end_mark: decimal({ precision: 10, scale: 2, min: 0, required: true }),
+});
+
+export const SlackLoopResource = defineResource({
+  appLabel: 'fms',
+  model: 'slackloop',
+  path: 'slack-loops',
+  apiPrefix: FMS_API_PREFIX,
+  verboseName: 'slack loop',
+  graphqlName: 'fms_slack_loop',
+  table: 'fms_slackloop',
+  fields: {
+    fiber_cable: relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true }),
+    site: relation(() => SiteResource, { onDelete: 'PROTECT', required: true }),
+    location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
+    ...slackMarks(),
+    storage_method: choice(STORAGE_METHOD_CHOICES, { blank: true }),
+    notes: longText({ search: true }),
+  },
+  display: (row) => `Slack ${String(row.start_mark)}–${String(row.end_mark)} on cable ${String(row.fiber_cable_id)}`,
+  brief: ['fiber_cable', 'site', 'start_mark', 'end_mark'],
+  ordering: ['fiber_cable', 'start_mark'],
+  uniqueTogether: [['fiber_cable', 'start_mark', 'end_mark']],
+  relatedObject: 'fiber_cable',
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    const [type] = (await manager.query('SELECT t.mark_unit FROM fms_fibercable f JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id WHERE f.id = $1', [
+      values.fiber_cable_id,
+    ])) as Array<{ mark_unit: string }>;
+    return type && !type.mark_unit ? { start_mark: ["Slack loops are measured in the cable type's mark unit: set mark_unit on the type."] } : {};
+  },
+  afterCreate: (context, row) => swapInvertedMarks(context.manager, 'fms_slackloop', row.id),
+  afterUpdate: (context, _before, after) => swapInvertedMarks(context.manager, 'fms_slackloop', after.id),
+  extensions: [
+    computedProperties(['loop_length', 'mark_unit'], async (manager, rows) => {
+      const found = (await manager.query(
+        `SELECT s.id, abs(s.end_mark - s.start_mark) AS loop_length, t.mark_unit
+           FROM fms_slackloop s JOIN fms_fibercable f ON f.id = s.fiber_cable_id JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id
+          WHERE s.id = ANY($1)`,
+        [rows.map((row) => row.id)],
+      )) as Array<{ id: number; loop_length: string; mark_unit: string }>;
+      return new Map(found.map(({ id, loop_length, mark_unit }) => [id, { loop_length: Number(loop_length), mark_unit: mark_unit || null }]));
+    }),
+  ],
+});

@@ -1,0 +1,45 @@
+import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import {
+  BufferTubeTemplateResource,
+  CableElementTemplateResource,
+  FiberAttenuationSpecResource,
+  FiberCableTypeResource,
+  RibbonTemplateResource,
+} from './cable-types.resources';
+import { PROTECTED_OBJECT_TYPES, refuseWhileHeld } from './circuit-protection';
+import { ClosureCableEntryResource, SlackLoopResource, TrayProfileResource, TubeAssignmentResource } from './closures.resources';
+import { BufferTubeResource, CableElementResource, FiberCableResource, FiberStrandResource, RibbonResource } from './fiber-cables.resources';
+import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
+import { MIGRATIONS } from './migrations';
+import { SplicePlanEntryResource, SplicePlanResource, SpliceProjectResource } from './splice-plans.resources';
+
+/** Fiber management: cable types and their templates, fiber cables and their components, splice plans, closures, fiber circuits. */
+export const FmsPlugin = definePlugin({
+  name: 'fms',
+  version: '1.0.0',
+  description: 'Fiber management: fiber cable types, cables with generated tubes, ribbons and strands, splice plans with approval, fiber circuits and protection.',
+  resources: [
+    FiberCableTypeResource,
+    FiberAttenuationSpecResource,
+    BufferTubeTemplateResource,
+    RibbonTemplateResource,
+    CableElementTemplateResource,
+    FiberCableResource,
+    BufferTubeResource,
+    RibbonResource,
+    FiberStrandResource,
+    CableElementResource,
+    SpliceProjectResource,
+    SplicePlanResource,
+    SplicePlanEntryResource,
+    ClosureCableEntryResource,
+    TrayProfileResource,
+    TubeAssignmentResource,
+    SlackLoopResource,
+    FiberCircuitResource,
+    FiberCircuitPathResource,
+    FiberCircuitNodeResource,
+  ],
+  migrations: MIGRATIONS,
+  hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDelete: refuseWhileHeld(objectType) })),
+});
