@@ -221,6 +221,13 @@ function graphqlField(key: string, rest: unknown): { selection: string; value: u
   return { selection: key, value: rest };
 }
 
+/** A REST query string, restricted to these ids, as a GraphQL `filters` argument (each parameter a list of strings). */
+function graphqlFilters(query: string, ids: readonly number[]): string {
+  const params = new Map<string, string[]>([['id', ids.map(String)]]);
+  for (const [name, value] of new URLSearchParams(query)) params.set(name, [...(name === 'id' ? [] : (params.get(name) ?? [])), value]);
+  return `{ ${[...params].map(([name, values]) => `${name}: [${values.map((value) => JSON.stringify(value)).join(', ')}]`).join(', ')} }`;
+}
+
 /**
  * Declares, in a describe named after the model, the generic jest cases of one model's REST and
  * GraphQL API (listed at the top of this file) against the app `spec.app()`.
@@ -243,6 +250,7 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
     const rows = (ids: readonly number[]) => countRows(app.seeded.db, table, 'WHERE id = ANY($1)', [[...ids]]);
     const tableRows = () => countRows(app.seeded.db, table);
     const changeRows = () => countRows(app.seeded.db, 'core_objectchange');
+    const graphql = (client: PlatformClient, query: string) => client.post('/graphql/', { query });
 
     /** The three `create` objects, stored with one bulk POST, in the order of `create`. */
     async function stored(): Promise<Array<Record<string, any>>> {
@@ -486,6 +494,16 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
             expect({ query, ids: selected }).toEqual({ query, ids: indexes.map((index) => ids[index]).sort((a, b) => a - b) });
           }
         });
+
+        it('each filter, as a GraphQL list filter, selects the same objects', async () => {
+          const ids = (await stored()).map((object) => object.id);
+          for (const [query, indexes] of Object.entries(resolve(spec.filters ?? {}, fixtures))) {
+            const response = await graphql(api, `{ list: ${spec.graphqlName}_list(filters: ${graphqlFilters(query, ids)}) { id } }`);
+            expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
+            const selected = response.body.data.list.map((object: { id: string }) => Number(object.id)).sort((a: number, b: number) => a - b);
+            expect({ query, ids: selected }).toEqual({ query, ids: indexes.map((index) => ids[index]).sort((a, b) => a - b) });
+          }
+        });
       });
     }
 
@@ -602,7 +620,6 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
     });
 
     describe('GraphQL', () => {
-      const graphql = (client: PlatformClient, query: string) => client.post('/graphql/', { query });
 
       /**
        * The GraphQL selection of the fields sent on create (each whose kind one of the REST objects
