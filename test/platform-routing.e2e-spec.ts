@@ -20,8 +20,10 @@ const TENANTS = '/api/tenancy/tenants/';
 /**
  * The routing plugin's models under /api/plugins/routing/: BGP routers on devices, their scopes
  * (global or per VRF), peer templates, BFD profiles, peers with their address families, prefix
- * lists with validated entries, and route maps; CRUD, filters, nested reads, validation, and what
- * deleting does to the objects that refer to another.
+ * lists with validated entries, and route maps: their rules (nested reads, validation messages,
+ * uniqueness, filters' refusals, what deleting does to the objects that refer to another). The
+ * generic REST/GraphQL contract of each model (CRUD, bulk, brief, permissions, change log, GraphQL)
+ * is declared in platform-routing-api.e2e-spec.ts.
  */
 describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
   let seeded: SeededApp;
