@@ -77,14 +77,16 @@ describe('platform plugins', () => {
       await seeded?.testApp.close();
     });
 
-    it('lists routing with its version in /api/status/ and as NetBox lists plugins', async () => {
-      expect((await api.get('/api/status/')).body.plugins).toEqual({ routing: '1.0.0' });
+    it('lists every available plugin with its version in /api/status/ and as NetBox lists plugins', async () => {
+      expect((await api.get('/api/status/')).body.plugins).toEqual({ routing: '1.0.0', fms: '1.0.0' });
       expect((await api.get('/api/plugins/')).body).toEqual({
         'installed-plugins': `${base}/api/plugins/installed-plugins/`,
         routing: `${base}/api/plugins/routing/`,
+        fms: `${base}/api/plugins/fms/`,
       });
       expect((await api.get('/api/plugins/installed-plugins/')).body).toEqual([
         { name: 'routing', package: 'routing', description: expect.any(String), version: '1.0.0' },
+        { name: 'fms', package: 'fms', description: expect.any(String), version: '1.0.0' },
       ]);
       const root = await api.get('/api/plugins/routing/');
       expect(root.status).toBe(200);
@@ -326,7 +328,7 @@ describe('platform plugins', () => {
       const server = ServerProcess.spawn({ PLUGINS: 'routing,nope' }, workDir);
       expect(await server.waitForExit()).toBe(1);
       expect(server.logs().trim().split('\n')).toEqual([
-        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing)',
+        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms)',
       ]);
     });
 
