@@ -211,17 +211,51 @@ export class ResourceService {
     return this.writeTransaction((manager) => action.handle(this.actionContext(manager, definition, body, query, scope)));
   }
 
+  /**
+   * Runs plugin code that belongs to no one model (a plugin's route) as actions run: in a transaction
+   * (a unique violation answers 400), with the context an action gets. `owner` names the code in
+   * errors that are the developer's.
+   */
+  runWithActionContext<T>(
+    owner: string,
+    settings: Readonly<Record<string, unknown>>,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+    work: (context: CollectionActionContext) => Promise<T>,
+  ): Promise<T> {
+    return this.writeTransaction((manager) => work(this.codeContext(manager, owner, settings, body, query, scope)));
+  }
+
+  /** 403 unless the caller holds the object permission `action` on the model (in some measure: the restriction tells which objects). */
+  async requirePermission(objectType: string, principal: Principal, action: Action): Promise<Restriction> {
+    const restriction = await this.permissions.restriction(this.dataSource.manager, principal, objectType, action);
+    if (restriction.kind === 'none') throw new ForbiddenError('You do not have permission to perform this action.', 'permission_denied');
+    return restriction;
+  }
+
   private actionContext(manager: EntityManager, definition: ResourceDefinition, body: unknown, query: QueryParameters, scope: RequestScope): CollectionActionContext {
+    return this.codeContext(manager, `an action of ${definition.objectType}`, this.registry.settingsOf(definition), body, query, scope);
+  }
+
+  private codeContext(
+    manager: EntityManager,
+    owner: string,
+    settings: Readonly<Record<string, unknown>>,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): CollectionActionContext {
     return {
       manager,
       body,
       query,
       scope,
       serializer: this.serializer,
-      settings: this.registry.settingsOf(definition),
+      settings,
       visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) => {
         const target = this.registry.definition(objectType);
-        if (!target) throw new Error(`an action of ${definition.objectType}: ${objectType} is not a served model`);
+        if (!target) throw new Error(`${owner}: ${objectType} is not a served model`);
         return this.visibleRows(manager, target, filters, scope.principal, page);
       },
     };
@@ -520,10 +554,8 @@ export class ResourceService {
     throw new NotFoundError('Not found.');
   }
 
-  private async requireAction(definition: ResourceDefinition, principal: Principal, action: Action): Promise<Restriction> {
-    const restriction = await this.permissions.restriction(this.dataSource.manager, principal, definition.objectType, action);
-    if (restriction.kind === 'none') throw new ForbiddenError('You do not have permission to perform this action.', 'permission_denied');
-    return restriction;
+  private requireAction(definition: ResourceDefinition, principal: Principal, action: Action): Promise<Restriction> {
+    return this.requirePermission(definition.objectType, principal, action);
   }
 
   /** The object (before or after the change) must satisfy the constraints of the permission used. */
