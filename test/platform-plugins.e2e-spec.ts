@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
-import { ProtectedObjectError, ResourceValidationError } from '../src/platform/framework/resource/resource-errors';
+import { NotFoundError } from '../src/common/errors/common-errors';
+import { nonFieldError, ProtectedObjectError, ResourceValidationError } from '../src/platform/framework/resource/resource-errors';
 import { definePlugin } from '../src/platform/plugins/plugin-declaration';
+import { RouteResponse } from '../src/platform/plugins/plugin-route';
 import { setting } from '../src/platform/plugins/plugin-settings';
 import { AVAILABLE_PLUGINS } from '../src/plugins';
 import { PASSWORD } from './support/api-client';
@@ -17,7 +19,7 @@ const TENANTS = '/api/tenancy/tenants/';
 /** What the probe plugin's hooks and subscriber saw, in order. */
 const seen: string[] = [];
 
-/** A plugin of this test only: hooks and a subscriber on the platform's tenants, a GraphQL query, a setting. */
+/** A plugin of this test only: hooks and a subscriber on the platform's tenants, a GraphQL query, a setting, routes. */
 const ProbePlugin = definePlugin({
   name: 'probe',
   version: '0.0.1',
@@ -46,6 +48,62 @@ const ProbePlugin = definePlugin({
         if (row.slug === 'keep') throw new ProtectedObjectError(`Unable to delete object. The probe keeps tenant ${String(row.name)}.`);
       },
       afterDelete: async (_context, row) => void seen.push(`deleted ${String(row.name)}`),
+    },
+  ],
+  routes: [
+    {
+      method: 'GET',
+      path: 'tenants/{tenant_id}/echo',
+      permission: { objectType: 'tenancy.tenant', action: 'view' },
+      openapi: {
+        summary: 'One visible tenant, with what the route was given',
+        pathParameters: { tenant_id: { description: 'A tenant id', schema: { type: 'integer', minimum: 1 } } },
+        parameters: [{ name: 'note', description: 'Echoed back', schema: { type: 'string' } }],
+        response: { type: 'object', required: ['tenant', 'params', 'note', 'greeting'], properties: { tenant: { type: 'string' } } },
+      },
+      handle: async ({ params, query, settings, visibleRows }) => {
+        const [tenant] = await visibleRows('tenancy.tenant', { id: [params.tenant_id] });
+        if (!tenant) throw new NotFoundError('Not found.');
+        return { tenant: tenant.name, params, note: query.note ?? null, greeting: settings.greeting };
+      },
+    },
+    {
+      method: 'POST',
+      path: 'tenants/{tenant_id}/describe',
+      permission: { objectType: 'tenancy.tenant', action: 'change' },
+      openapi: {
+        summary: "Sets a tenant's description",
+        pathParameters: { tenant_id: { description: 'A tenant id', schema: { type: 'integer' } } },
+        request: { type: 'object', required: ['description'], properties: { description: { type: 'string' } } },
+        response: { type: 'array', items: { type: 'integer' } },
+      },
+      handle: async ({ params, body, manager }) => {
+        const description = (body as { description?: unknown } | null)?.description;
+        if (typeof description !== 'string') throw nonFieldError('A description is required.');
+        if (description === 'kept') throw new ProtectedObjectError('The probe keeps this description.');
+        const [rows] = (await manager.query('UPDATE tenancy_tenant SET description = $2 WHERE id = $1 RETURNING id', [Number(params.tenant_id), description])) as [Array<{ id: number }>];
+        return rows.map((row) => row.id);
+      },
+    },
+    {
+      method: 'POST',
+      path: 'render',
+      permission: 'authenticated',
+      safePost: true,
+      openapi: {
+        summary: 'Renders the body as text',
+        request: { type: 'object' },
+        response: { type: 'string' },
+        responseMediaType: 'text/plain',
+      },
+      handle: async ({ body, scope }) => RouteResponse.text(`${scope.principal.name}: ${JSON.stringify(body)}\n`),
+    },
+    {
+      method: 'GET',
+      path: 'geo',
+      permission: 'authenticated',
+      openapi: { summary: 'An empty feature collection', response: { type: 'object' }, responseMediaType: 'application/geo+json' },
+      handle: async () => RouteResponse.json({ type: 'FeatureCollection', features: [] }, 'application/geo+json'),
     },
   ],
   graphqlQueries: ({ typeOf, definition }) => ({
@@ -94,6 +152,13 @@ describe('platform plugins', () => {
       expect(Object.keys(root.body)).toHaveLength(9);
       expect((await api.get('/api/plugins/nope/')).status).toBe(404);
       expect((await api.as(undefined).get('/api/plugins/')).status).toBe(403);
+    });
+
+    it('does not serve or document the routes of a plugin that is not mounted', async () => {
+      expect((await api.get('/api/plugins/probe/tenants/1/echo/')).status).toBe(404);
+      expect((await api.post('/api/plugins/probe/render/', {})).status).toBe(404);
+      const schema = await api.get('/api/schema/');
+      expect(Object.keys(schema.body.paths).filter((path) => path.startsWith('/api/plugins/probe/'))).toEqual([]);
     });
 
     it('serves its REST routes, GraphQL queries and OpenAPI paths', async () => {
@@ -232,6 +297,96 @@ describe('platform plugins', () => {
 
       expect((await api.delete(`${TENANTS}${gone.id}/`)).status).toBe(204);
       expect(seen).toEqual(['hi deleted Gone', 'deleted Gone']);
+    });
+
+    it('routes: a GET with a path parameter gets the parameters, query, settings and the visible rows', async () => {
+      const tenant = await api.created(TENANTS, { name: 'Umbrella', slug: 'umbrella' });
+      const echo = await api.get(`/api/plugins/probe/tenants/${tenant.id}/echo/?note=x`);
+      expect(echo.status).toBe(200);
+      expect(echo.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(echo.body).toEqual({ tenant: 'Umbrella', params: { tenant_id: String(tenant.id) }, note: 'x', greeting: 'hi' });
+      expect((await api.get(`/api/plugins/probe/tenants/${tenant.id}/echo`)).status).toBe(200);
+      // Not an integer of the declared range: no such URL. A missing tenant: the handler's 404.
+      for (const id of ['abc', '0', '-1', '01', '99999999999']) {
+        const response = await api.get(`/api/plugins/probe/tenants/${id}/echo/`);
+        expect({ id, status: response.status, body: response.body }).toEqual({ id, status: 404, body: { detail: 'Not found.' } });
+      }
+      expect((await api.get('/api/plugins/probe/tenants/999999/echo/')).body).toEqual({ detail: 'Not found.' });
+    });
+
+    it('routes: the declared permission decides; read-only tokens may GET and safePost, not POST; no credentials is 403', async () => {
+      const tenant = await api.created(TENANTS, { name: 'Hooli', slug: 'hooli' });
+      const readOnly = api.as(await provisionToken(seeded.api, seeded.w.root.username, PASSWORD, { write_enabled: false }));
+      const user = api.as(await provisionToken(seeded.api, seeded.w.user1.username, PASSWORD));
+      const anonymous = api.as(undefined);
+
+      expect((await readOnly.get(`/api/plugins/probe/tenants/${tenant.id}/echo/`)).status).toBe(200);
+      const rendered = await readOnly.post('/api/plugins/probe/render/', { a: 1 });
+      expect(rendered.status).toBe(200);
+      expect(rendered.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(rendered.text).toBe(`${seeded.w.root.username}: {"a":1}\n`);
+      const refused = await readOnly.post(`/api/plugins/probe/tenants/${tenant.id}/describe/`, { description: 'ro' });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ detail: expect.any(String) });
+
+      // 'authenticated' lets any caller in; a model permission needs to be held.
+      expect((await user.post('/api/plugins/probe/render/', {})).status).toBe(200);
+      const geo = await user.get('/api/plugins/probe/geo/');
+      expect(geo.headers.get('content-type')).toMatch(/^application\/geo\+json/);
+      expect(JSON.parse(geo.text)).toEqual({ type: 'FeatureCollection', features: [] });
+      expect(await user.get(`/api/plugins/probe/tenants/${tenant.id}/echo/`)).toMatchObject({
+        status: 403,
+        body: { detail: 'You do not have permission to perform this action.' },
+      });
+      for (const response of [
+        await anonymous.get(`/api/plugins/probe/tenants/${tenant.id}/echo/`),
+        await anonymous.post('/api/plugins/probe/render/', {}),
+        await anonymous.get('/api/plugins/probe/geo/'),
+      ]) {
+        expect(response.status).toBe(403);
+      }
+      expect(await countRows(seeded.db, 'tenancy_tenant', `WHERE description = 'ro'`)).toBe(0);
+    });
+
+    it('routes: a POST writes in its transaction; its errors answer 400 and 409 in the platform shapes', async () => {
+      const tenant = await api.created(TENANTS, { name: 'Stark', slug: 'stark' });
+      const described = await api.post(`/api/plugins/probe/tenants/${tenant.id}/describe/`, { description: 'armour' });
+      expect(described.status).toBe(200);
+      expect(described.body).toEqual([tenant.id]);
+      expect((await api.get(`${TENANTS}${tenant.id}/`)).body.description).toBe('armour');
+      expect(await api.post(`/api/plugins/probe/tenants/${tenant.id}/describe/`, {})).toMatchObject({
+        status: 400,
+        body: { non_field_errors: ['A description is required.'] },
+      });
+      expect(await api.post(`/api/plugins/probe/tenants/${tenant.id}/describe/`, { description: 'kept' })).toMatchObject({
+        status: 409,
+        body: { detail: 'The probe keeps this description.' },
+      });
+      expect((await api.get(`/api/plugins/probe/tenants/${tenant.id}/describe/`)).status).toBe(404);
+    });
+
+    it('routes: listed in the plugin API root when they take no parameters, and documented in /api/schema/', async () => {
+      const root = await api.get('/api/plugins/probe/');
+      expect(root.body).toEqual({ render: expect.stringMatching(/\/api\/plugins\/probe\/render\/$/), geo: expect.stringMatching(/\/api\/plugins\/probe\/geo\/$/) });
+      const { paths } = (await api.get('/api/schema/')).body;
+      expect(paths['/api/plugins/probe/tenants/{tenant_id}/echo/'].get).toMatchObject({
+        operationId: 'probe_tenants_echo_retrieve',
+        tags: ['probe'],
+        parameters: [
+          { name: 'tenant_id', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+          { name: 'note', in: 'query' },
+        ],
+        responses: { '200': { content: { 'application/json': { schema: { required: ['tenant', 'params', 'note', 'greeting'] } } } } },
+      });
+      expect(paths['/api/plugins/probe/tenants/{tenant_id}/describe/'].post).toMatchObject({
+        operationId: 'probe_tenants_describe_create',
+        requestBody: { content: { 'application/json': { schema: { required: ['description'] } } } },
+      });
+      expect(paths['/api/plugins/probe/render/'].post).toMatchObject({
+        operationId: 'probe_render_create',
+        responses: { '200': { content: { 'text/plain': { schema: { type: 'string' } } } } },
+      });
+      expect(paths['/api/plugins/probe/geo/'].get.operationId).toBe('probe_geo_list');
     });
 
     it('serves the plugin GraphQL queries beside the generated ones', async () => {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { NETBOX_COMPATIBLE_VERSION } from './framework/http/api-version';
 import { buildPlatformOpenApi } from './framework/resource/resource-openapi';
 import { ResourceRegistry } from './framework/resource/resource-registry';
+import { pluginRoutePaths } from './plugins/plugin-route-openapi';
 import { PluginSet } from './plugins/plugin-set';
 
 /** The project's version, from the nearest package.json above this file (in src/ under jest, in dist/ when built). */
@@ -29,7 +30,11 @@ export class PlatformStatus {
   private document?: Record<string, unknown>;
 
   openApiDocument(): Record<string, unknown> {
-    this.document ??= buildPlatformOpenApi(this.registry.definitions, PACKAGE_VERSION);
+    this.document ??= buildPlatformOpenApi(
+      this.registry.definitions,
+      PACKAGE_VERSION,
+      Object.assign({}, ...this.plugins.mounted.map(({ plugin }) => pluginRoutePaths(plugin))),
+    );
     return this.document;
   }
 

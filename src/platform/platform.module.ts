@@ -26,6 +26,7 @@ import { PluginJobs } from './plugins/plugin-jobs';
 import type { PluginDefinition } from './plugins/plugin-declaration';
 import { PluginSet } from './plugins/plugin-set';
 import { PluginsRootController } from './plugins/plugins-root.controller';
+import { PluginRouteRunner, pluginRoutesController } from './plugins/plugin-routes';
 
 const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], Function[]>();
 
@@ -83,7 +84,14 @@ export class PlatformModule implements NestModule {
     return {
       module: PlatformModule,
       imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],
-      controllers: [ApiTokensController, PlatformRootController, PluginsRootController, ...served.flatMap(resourceControllers)],
+      controllers: [
+        ApiTokensController,
+        PlatformRootController,
+        PluginsRootController,
+        // Before the models' controllers: a route's first segment may be a model's path (`closures/{device_id}/fiber-claims`).
+        ...plugins.mounted.flatMap((mounted) => pluginRoutesController(mounted) ?? []),
+        ...served.flatMap(resourceControllers),
+      ],
       providers: [
         { provide: PluginSet, useValue: plugins },
         { provide: PLATFORM_RESOURCES, useValue: served },
@@ -95,6 +103,7 @@ export class PlatformModule implements NestModule {
         ObjectPermissions,
         ChangeLogWriter,
         ResourceService,
+        PluginRouteRunner,
         PlatformStatus,
         ApiTokensService,
         { provide: ApiTokenResolver, useExisting: ApiTokensService },

@@ -3,6 +3,7 @@ import type { ObjectEvent } from '../framework/resource/object-events';
 import type { ResourceHooks } from '../framework/resource/resource-declaration';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
 import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
+import { pathParameterNames, PluginRoute, routeSegments, RouteSegment, segmentsOverlap } from './plugin-route';
 import { PluginSettingSpec, PluginSettingValues, SETTING_NAME } from './plugin-settings';
 
 export type MigrationClass = new () => MigrationInterface;
@@ -58,6 +59,8 @@ export interface PluginDeclaration {
   hooks?: readonly PluginHooks[];
   /** Extra GraphQL queries: fields of the root Query type, named `<plugin>_…`. */
   graphqlQueries?: GraphqlQueryExtension;
+  /** Endpoints under its base path that belong to no one model (`GET closures/{device_id}/fiber-claims/`). */
+  routes?: readonly PluginRoute[];
 }
 
 export interface PluginDefinition extends PluginDeclaration {
@@ -87,5 +90,46 @@ export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
     if (!SETTING_NAME.test(settingName)) fail(`setting ${settingName} must be lowercase snake_case`);
   }
   if (declaration.dependencies?.includes(name)) fail('it cannot depend on itself');
+  const problem = routeProblem(declaration);
+  if (problem) fail(problem);
   return Object.freeze({ ...declaration, basePath });
+}
+
+const OBJECT_TYPE = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9]*$/;
+
+/**
+ * What is wrong with the plugin's routes, if anything: a malformed path, parameters the
+ * documentation does not describe, or a URL that another route or one of its models' routes could
+ * also match (which one answered would depend on registration order).
+ */
+function routeProblem(declaration: PluginDeclaration): string | undefined {
+  // A model's routes take their URLs for every method; a route only for its own.
+  const taken: Array<{ segments: RouteSegment[]; what: string; method?: string }> = [];
+  for (const resource of declaration.resources) {
+    const list = { literal: resource.path };
+    const id = { param: 'id' };
+    const what = `the routes of model ${resource.objectType}`;
+    taken.push({ segments: [list], what }, { segments: [list, id], what });
+    for (const action of resource.collectionActions ?? []) taken.push({ segments: [list, { literal: action.name }], what });
+    for (const action of resource.actions ?? []) taken.push({ segments: [list, id, { literal: action.name }], what });
+  }
+  for (const route of declaration.routes ?? []) {
+    const name = `route ${route.method} ${route.path}`;
+    const segments = routeSegments(route.path);
+    if ('problem' in segments) return `${name}: ${segments.problem}`;
+    const params = pathParameterNames(segments);
+    const described = Object.keys(route.openapi.pathParameters ?? {});
+    if (new Set(params).size !== params.length) return `${name}: a path parameter appears twice`;
+    if (params.length !== described.length || params.some((param) => !described.includes(param))) {
+      return `${name}: openapi.pathParameters must describe exactly its path parameters (${params.join(', ') || 'none'})`;
+    }
+    if (route.safePost && route.method !== 'POST') return `${name}: safePost applies to POST routes only`;
+    if (route.permission !== 'authenticated' && (!OBJECT_TYPE.test(route.permission.objectType) || route.permission.action === '')) {
+      return `${name}: permission must be 'authenticated' or {objectType: 'app.model', action}`;
+    }
+    const clash = taken.find((other) => (other.method ?? route.method) === route.method && segmentsOverlap(other.segments, segments));
+    if (clash) return `${name} could answer the same URLs as ${clash.what}`;
+    taken.push({ segments, what: name, method: route.method });
+  }
+  return undefined;
 }

@@ -9,7 +9,7 @@ import { PluginSet } from './plugin-set';
 /**
  * NetBox's plugin API roots: `GET /api/plugins/` (each mounted plugin's API root, and the list of
  * installed plugins), `GET /api/plugins/installed-plugins/` (what pynetbox's `installed_plugins()`
- * reads) and `GET /api/plugins/<name>/` (the plugin's endpoints).
+ * reads) and `GET /api/plugins/<name>/` (the plugin's endpoints: its models' lists and its routes without path parameters).
  */
 @ApiExcludeController()
 @PlatformApi()
@@ -36,6 +36,11 @@ export class PluginsRootController {
     const mounted = this.plugins.mounted.find(({ plugin }) => plugin.name === name);
     if (!mounted) throw new NotFoundError('Not found.');
     const base = requestBaseUrl(request);
-    return Object.fromEntries(mounted.plugin.resources.map((resource) => [resource.path, `${base}${resource.listPath}`]));
+    // Routes without path parameters are URLs a client can follow, as the models' lists are.
+    const routes = (mounted.plugin.routes ?? []).filter((route) => !route.path.includes('{'));
+    return Object.fromEntries([
+      ...mounted.plugin.resources.map((resource) => [resource.path, `${base}${resource.listPath}`]),
+      ...routes.map((route) => [route.path, `${base}${mounted.plugin.basePath}${route.path}/`]),
+    ]);
   }
 }

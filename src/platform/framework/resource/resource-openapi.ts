@@ -8,7 +8,8 @@ import { OBJECT_TYPE_OBJECT } from './resource-serializer';
 
 type Schema = Record<string, unknown>;
 
-const ERROR_RESPONSES = {
+/** The platform's error answers, as every operation documents them. */
+export const ERROR_RESPONSES = {
   '400': { description: 'Invalid input: `{"field": ["message"]}` or `{"non_field_errors": [...]}`', content: json({ type: 'object' }) },
   '403': { description: 'Missing or invalid credentials, or no permission', content: json(ref('Detail')) },
   '404': { description: 'Not found', content: json(ref('Detail')) },
@@ -17,9 +18,10 @@ const ERROR_RESPONSES = {
 /**
  * The platform API's OpenAPI 3.0 document, generated from the resource declarations (NetBox serves
  * its own at `/api/schema/`). Schemas per resource: the full object, the brief/nested form, the
- * writable request and the paginated list; operation ids `<app>_<path>_<action>`.
+ * writable request and the paginated list; operation ids `<app>_<path>_<action>`. `extraPaths` are
+ * the paths of endpoints that belong to no model (plugins' routes).
  */
-export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[], version: string): Schema {
+export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[], version: string, extraPaths: Record<string, Schema> = {}): Schema {
   const schemas: Record<string, Schema> = {
     Detail: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
     ChoiceValue: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
@@ -42,6 +44,8 @@ export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[],
     if (!definition.readOnly) schemas[`Writable${name}Request`] = writableSchema(definition);
     Object.assign(paths, resourcePaths(definition, name));
   }
+  for (const [path, operations] of Object.entries(extraPaths)) paths[path] = { ...paths[path], ...operations };
+  assertUniqueOperationIds(paths);
   return {
     openapi: '3.0.3',
     info: { title: 'Network inventory platform API', version, description: 'NetBox-style REST API of the inventory platform.', license: { ...API_LICENSE } },
@@ -157,6 +161,17 @@ function actionOperation(action: ResourceAction | ResourceCollectionAction, oper
     ...(action.method === 'POST' && documentation.request ? { requestBody: { required: false, content: json(documentation.request) } } : {}),
     responses: { '200': { description: 'The result', content: json(documentation.response) }, ...ERROR_RESPONSES },
   };
+}
+
+/** Clients generate one method per operation id; two operations with one id are a declaration mistake. */
+function assertUniqueOperationIds(paths: Record<string, Schema>): void {
+  const seen = new Set<string>();
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations) as Array<{ operationId: string }>) {
+      if (seen.has(operation.operationId)) throw new Error(`OpenAPI: operation id ${operation.operationId} is used twice`);
+      seen.add(operation.operationId);
+    }
+  }
 }
 
 function snake(name: string): string {
@@ -305,6 +320,6 @@ function ref(name: string): Schema {
   return { $ref: `#/components/schemas/${name}` };
 }
 
-function json(schema: Schema): Schema {
+export function json(schema: Schema): Schema {
   return { 'application/json': { schema } };
 }

@@ -172,7 +172,7 @@ export class ResourceService {
         cascadeFrom,
         scope,
         settings: binding.settings,
-        createChildren: (childType, childItems) => this.createWithin(manager, this.servedDefinition(definition, childType), childItems, scope),
+        createChildren: (childType, childItems) => this.createWithin(manager, this.servedDefinition(`a hook of ${definition.objectType}`, childType), childItems, scope),
         permits: (objectType, action, id) => this.permits(manager, objectType, action, id, scope.principal),
       });
     }
@@ -186,10 +186,10 @@ export class ResourceService {
     return rows;
   }
 
-  /** The served model a hook or an action of `caller` names; naming another is a programming error. */
-  private servedDefinition(caller: ResourceDefinition, objectType: string): ResourceDefinition {
+  /** The served model that a hook or an action (`owner`, for the message) names; naming another is a programming error. */
+  private servedDefinition(owner: string, objectType: string): ResourceDefinition {
     const definition = this.registry.definition(objectType);
-    if (!definition) throw new Error(`${caller.objectType}: ${objectType} is not a served model`);
+    if (!definition) throw new Error(`${owner}: ${objectType} is not a served model`);
     return definition;
   }
 
@@ -220,25 +220,59 @@ export class ResourceService {
     return this.writeTransaction((manager) => action.handle(this.actionContext(manager, definition, body, query, scope)));
   }
 
+  /**
+   * Runs plugin code that belongs to no one model (a plugin's route) as actions run: in a transaction
+   * (a unique violation answers 400), with the context an action gets. `owner` names the code in
+   * errors that are the developer's.
+   */
+  runWithActionContext<T>(
+    owner: string,
+    settings: Readonly<Record<string, unknown>>,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+    work: (context: CollectionActionContext) => Promise<T>,
+  ): Promise<T> {
+    return this.writeTransaction((manager) => work(this.codeContext(manager, owner, settings, body, query, scope)));
+  }
+
+  /** 403 unless the caller holds the object permission `action` on the model (in some measure: the restriction tells which objects). */
+  async requirePermission(objectType: string, principal: Principal, action: Action): Promise<Restriction> {
+    const restriction = await this.permissions.restriction(this.dataSource.manager, principal, objectType, action);
+    if (restriction.kind === 'none') throw new ForbiddenError('You do not have permission to perform this action.', 'permission_denied');
+    return restriction;
+  }
+
   private actionContext(manager: EntityManager, definition: ResourceDefinition, body: unknown, query: QueryParameters, scope: RequestScope): CollectionActionContext {
+    return this.codeContext(manager, `an action of ${definition.objectType}`, this.registry.settingsOf(definition), body, query, scope);
+  }
+
+  private codeContext(
+    manager: EntityManager,
+    owner: string,
+    settings: Readonly<Record<string, unknown>>,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): CollectionActionContext {
     return {
       manager,
       body,
       query,
       scope,
       serializer: this.serializer,
-      settings: this.registry.settingsOf(definition),
+      settings,
       visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) =>
-        this.visibleRows(manager, this.servedDefinition(definition, objectType), filters, scope.principal, page),
+        this.visibleRows(manager, this.servedDefinition(owner, objectType), filters, scope.principal, page),
       permits: (objectType, action, id) => this.permits(manager, objectType, action, id, scope.principal),
-      create: (objectType, items) => this.createWithin(manager, this.servedDefinition(definition, objectType), items, scope),
+      create: (objectType, items) => this.createWithin(manager, this.servedDefinition(owner, objectType), items, scope),
       update: async (objectType, id, body) => {
-        const target = this.servedDefinition(definition, objectType);
+        const target = this.servedDefinition(owner, objectType);
         const [updated] = await this.updateWithin(manager, target, [{ id, data: body }], { partial: true, bulk: false }, scope, { kind: 'all' });
         return updated;
       },
       remove: async (objectType, ids) => {
-        const target = this.servedDefinition(definition, objectType);
+        const target = this.servedDefinition(owner, objectType);
         await this.deleteRows(manager, target, await this.loadRows(manager, target, [...ids]), scope, undefined);
       },
     };
@@ -561,10 +595,8 @@ export class ResourceService {
     throw new NotFoundError('Not found.');
   }
 
-  private async requireAction(definition: ResourceDefinition, principal: Principal, action: Action): Promise<Restriction> {
-    const restriction = await this.permissions.restriction(this.dataSource.manager, principal, definition.objectType, action);
-    if (restriction.kind === 'none') throw new ForbiddenError('You do not have permission to perform this action.', 'permission_denied');
-    return restriction;
+  private requireAction(definition: ResourceDefinition, principal: Principal, action: Action): Promise<Restriction> {
+    return this.requirePermission(definition.objectType, principal, action);
   }
 
   /** The object (before or after the change) must satisfy the constraints of the permission used. */
