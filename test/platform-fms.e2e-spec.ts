@@ -297,6 +297,20 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       expect(await planState()).toEqual(before);
     });
 
+    it('lists the closure\'s claimed fibres as a bare array, without archived or excluded plans', async () => {
+      const claims = await planner.get(`${F}/closures/${fx.closure.id}/fiber-claims/`);
+      expect(claims.status).toBe(200);
+      expect(claims.body).toEqual([
+        { fiber_a: fx.ports[0].id, fiber_b: fx.ports[4].id, plan_id: fx.plan.id, plan_name: 'Feeder to distribution', project_name: 'Ring north', status: 'draft' },
+        { fiber_a: fx.ports[1].id, fiber_b: fx.ports[5].id, plan_id: fx.plan.id, plan_name: 'Feeder to distribution', project_name: 'Ring north', status: 'draft' },
+      ]);
+      expect((await planner.get(`${F}/closures/${fx.closure.id}/fiber-claims/?exclude_plan=${fx.plan.id}`)).body).toEqual([]);
+      expect((await planner.get(`${F}/closures/${fx.otherDevice.id}/fiber-claims/`)).body).toEqual([]);
+      expect((await planner.get(`${F}/closures/${fx.closure.id}/fiber-claims/?exclude_plan=x`)).status).toBe(400);
+      expect((await reader.get(`${F}/closures/${fx.closure.id}/fiber-claims/`)).body).toEqual([]);
+      expect((await root.as(undefined).get(`${F}/closures/${fx.closure.id}/fiber-claims/`)).status).toBe(403);
+    });
+
     it('lets exactly one of two concurrent bulk-updates made against one plan_version succeed', async () => {
       const [first, second] = await Promise.all([
         bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: fx.ports[7].id }], plan_version: fx.version }),
@@ -357,6 +371,8 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       expect(applied.body).toEqual({ added: 3, removed: 0 });
       const plan = (await root.get(`${PLANS}${fx.plan.id}/`)).body;
       expect(plan.status.value).toBe('archived');
+      const claims = (await root.get(`${F}/closures/${fx.closure.id}/fiber-claims/`)).body as any[];
+      expect(claims.filter((claim) => claim.plan_id === fx.plan.id)).toEqual([]);
       const onClosure = await root.get(`${CABLES}?device_id=${fx.closure.id}&limit=100`);
       const spliced = onClosure.body.results.filter((cable: any) => cable.a_terminations[0].object_type === 'dcim.frontport');
       expect(spliced).toHaveLength(3);

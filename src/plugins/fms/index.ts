@@ -9,6 +9,7 @@ import {
 import { PROTECTED_OBJECT_TYPES, refuseWhileHeld } from './circuit-protection';
 import { ClosureCableEntryResource, SlackLoopResource, TrayProfileResource, TubeAssignmentResource } from './closures.resources';
 import { BufferTubeResource, CableElementResource, FiberCableResource, FiberStrandResource, RibbonResource } from './fiber-cables.resources';
+import { FIBER_CLAIMS_ROUTE } from './fiber-claims';
 import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
 import { MIGRATIONS } from './migrations';
 import { SplicePlanEntryResource, SplicePlanResource, SpliceProjectResource } from './splice-plans.resources';
@@ -41,5 +42,6 @@ export const FmsPlugin = definePlugin({
     FiberCircuitNodeResource,
   ],
   migrations: MIGRATIONS,
+  routes: [FIBER_CLAIMS_ROUTE],
   hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDelete: refuseWhileHeld(objectType) })),
 });
