@@ -828,6 +828,191 @@ def main():
 
     check("circuit deletes: termination, PROTECTed provider (409), circuit with its terminations", delete_circuits)
 
+    # ------------------------------------------------------------------ fms plugin (nb.plugins.fms)
+    # pynetbox reaches a plugin's endpoints as nb.plugins.<plugin>.<endpoint>, turning underscores into
+    # hyphens: nb.plugins.fms.cable_types is /api/plugins/fms/cable-types/.
+    fms = nb.plugins.fms
+    FMS_TUBES, FMS_FIBERS_PER_TUBE = 2, 6
+
+    def create_fms_cable_type():
+        s.fms_type = fms.cable_types.create(
+            manufacturer=s.manufacturer.id,
+            model=f"{P}-fibre-12",
+            construction="loose_tube",
+            strand_count=FMS_TUBES * FMS_FIBERS_PER_TUBE,
+            deployment="duct",
+        )
+        t = s.fms_type
+        expect(t.url, f"{URL}/api/plugins/fms/cable-types/{t.id}/", "url")
+        expect(str(t), f"{P}-fibre-12", "str(cable type) (its model)")
+        expect(ident(t.manufacturer), s.manufacturer.id, "manufacturer id")
+        expect(t.manufacturer.name, f"{P}-maker", "manufacturer name (nested)")
+        expect(choice_value(t.construction), "loose_tube", "construction")
+        expect(choice_value(t.color_scheme), "eia_598", "default color_scheme")
+        expect(t.strand_count, FMS_TUBES * FMS_FIBERS_PER_TUBE, "strand_count")
+        expect(t.instance_count, 0, "instance_count")
+        s.fms_tube_templates = [
+            fms.buffer_tube_templates.create(
+                fiber_cable_type=t.id, name=f"T{position}", position=position, fiber_count=FMS_FIBERS_PER_TUBE
+            )
+            for position in range(1, FMS_TUBES + 1)
+        ]
+        listed = list(fms.buffer_tube_templates.filter(fiber_cable_type_id=t.id))
+        expect(names(listed), ["T1", "T2"], "buffer tube templates of the type")
+        expect(fms.cable_types.get(t.id).buffer_tube_template_count, FMS_TUBES, "buffer_tube_template_count")
+
+    check("plugins.fms.cable_types.create and buffer_tube_templates.create", create_fms_cable_type)
+
+    def list_fms_cable_types():
+        s.fms_type_2 = fms.cable_types.create(
+            manufacturer=s.manufacturer.id, model=f"{P}-ribbon-24", construction="ribbon", strand_count=24
+        )
+        mine = list(fms.cable_types.filter(manufacturer_id=s.manufacturer.id))
+        expect(sorted(str(t) for t in mine), [f"{P}-fibre-12", f"{P}-ribbon-24"], "filter(manufacturer_id=…)")
+        expect(ident(fms.cable_types.get(model=f"{P}-ribbon-24")), s.fms_type_2.id, "get(model=…)")
+        ribbons = [str(t) for t in fms.cable_types.filter(manufacturer_id=s.manufacturer.id, construction="ribbon")]
+        expect(ribbons, [f"{P}-ribbon-24"], "filter(manufacturer_id=…, construction='ribbon')")
+        expect_true(s.fms_type.id in [t.id for t in fms.cable_types.all()], "all() lists the new type")
+        expect(fms.cable_types.count(manufacturer_id=s.manufacturer.id), 2, "count(manufacturer_id=…)")
+        constructions = {c.get("value") for c in fms.cable_types.choices().get("construction", [])}
+        expect_true("ribbon_in_tube" in constructions, f"choices() construction includes ribbon_in_tube, got {sorted(constructions)}")
+
+    check("plugins.fms.cable_types all() / filter() / get() / count() / choices()", list_fms_cable_types)
+
+    def save_and_update_fms_cable_type():
+        t = fms.cable_types.get(s.fms_type.id)
+        t.part_number = "FC-12"
+        t.jacket_color = "000000"
+        expect(t.save(), True, "save()")
+        again = fms.cable_types.get(s.fms_type.id)
+        expect(again.part_number, "FC-12", "part_number after save")
+        expect(again.jacket_color, "000000", "jacket_color after save")
+        expect(again.update({"is_armored": True, "armor_type": "steel_tape", "mark_unit": "m"}), True, "update({…})")
+        again = fms.cable_types.get(s.fms_type.id)
+        expect(again.is_armored, True, "is_armored after update")
+        expect(choice_value(again.armor_type), "steel_tape", "armor_type after update")
+        expect(choice_value(again.deployment), "duct", "deployment (unchanged)")
+        try:
+            again.update({"armor_type": ""})
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of an armored type without armor type")
+            expect(sorted(error.req.json()), ["armor_type"], "the field the refusal names")
+        else:
+            raise CheckFailed("an armored cable type without armor type was accepted")
+        expect(choice_value(fms.cable_types.get(s.fms_type.id).armor_type), "steel_tape", "armor_type after the refusal")
+
+    check("fms cable type Record.save() and Record.update({...}), a refused update (400)", save_and_update_fms_cable_type)
+
+    def fibre_cable(a_key, b_key, cable_type="smf"):
+        return nb.dcim.cables.create(
+            a_terminations=rear_end(a_key), b_terminations=rear_end(b_key), type=cable_type, label=f"{P}-fibre-{a_key}"
+        )
+
+    def create_fiber_cable():
+        s.fms_platform_cable = fibre_cable("a.rear1", "b.rear1")
+        s.fiber_cable = fms.fiber_cables.create(
+            fiber_cable_type=s.fms_type.id, cable=s.fms_platform_cable.id, serial_number=f"{P}-sn-1", start_mark=120, end_mark=20
+        )
+        f = s.fiber_cable
+        expect(f.url, f"{URL}/api/plugins/fms/fiber-cables/{f.id}/", "url")
+        expect(ident(f.cable), s.fms_platform_cable.id, "cable id")
+        expect(ident(f.fiber_cable_type), s.fms_type.id, "fiber_cable_type id")
+        expect(str(f.fiber_cable_type), f"{P}-fibre-12", "fiber_cable_type (nested) model")
+        got = fms.fiber_cables.get(f.id)
+        expect((float(got.start_mark), float(got.end_mark)), (20.0, 120.0), "marks entered end-first are stored start-first")
+        strands = list(fms.fiber_strands.filter(fiber_cable_id=f.id))
+        expect(len(strands), s.fms_type.strand_count, "strands of the new fiber cable (the type's strand_count)")
+        expect(fms.fiber_strands.count(fiber_cable_id=f.id), s.fms_type.strand_count, "fiber_strands.count(fiber_cable_id=…)")
+        expect([strand.position for strand in strands], list(range(1, s.fms_type.strand_count + 1)), "strand positions")
+        expect(strands[FMS_FIBERS_PER_TUBE].name, "T2-F1", "first strand of the second tube")
+        expect(strands[FMS_FIBERS_PER_TUBE].color, "0000ff", "its colour (EIA-598 blue)")
+        expect(ident(strands[0].fiber_cable), f.id, "a strand's fiber_cable")
+        tubes = list(fms.buffer_tubes.filter(fiber_cable_id=f.id))
+        expect(names(tubes), ["T1", "T2"], "buffer tubes of the new fiber cable")
+        in_tube_2 = fms.fiber_strands.count(buffer_tube_id=tubes[1].id)
+        expect(in_tube_2, FMS_FIBERS_PER_TUBE, "strands in the second tube")
+        expect(fms.cable_types.get(s.fms_type.id).instance_count, 1, "the type's instance_count")
+
+    check("plugins.fms.fiber_cables.create builds the type's strands (fiber_strands.filter(fiber_cable_id=…))", create_fiber_cable)
+
+    def refused_fiber_cables():
+        copper = fibre_cable("a.rear2", "b.rear2", cable_type="cat6")
+        before = fms.fiber_cables.count()
+        try:
+            fms.fiber_cables.create(fiber_cable_type=s.fms_type.id, cable=copper.id)
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of a fiber cable on a copper cable")
+            expect(sorted(error.req.json()), ["cable"], "the field the refusal names")
+        else:
+            raise CheckFailed("a fiber cable on a cat6 cable was accepted")
+        try:
+            fms.fiber_cables.create(fiber_cable_type=s.fms_type.id, cable=s.fms_platform_cable.id)
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of a second fiber cable on the same cable")
+        else:
+            raise CheckFailed("a second fiber cable on the same platform cable was accepted")
+        expect(fms.fiber_cables.count(), before, "fiber cables after the refusals")
+        expect(copper.delete(), True, "delete() of the copper cable")
+
+    check("fms fiber cable refusals (400): a copper cable, a cable that has one", refused_fiber_cables)
+
+    def list_save_and_update_fiber_cables():
+        s.fms_platform_cable_2 = fibre_cable("c.rear1", "c.rear2")
+        s.fiber_cable_2 = fms.fiber_cables.create(fiber_cable_type=s.fms_type.id, cable=s.fms_platform_cable_2.id)
+        of_type = [ident(f.cable) for f in fms.fiber_cables.filter(fiber_cable_type_id=s.fms_type.id)]
+        expect(sorted(of_type), sorted([s.fms_platform_cable.id, s.fms_platform_cable_2.id]), "filter(fiber_cable_type_id=…)")
+        expect(ident(fms.fiber_cables.get(cable_id=s.fms_platform_cable_2.id)), s.fiber_cable_2.id, "get(cable_id=…)")
+        on_device_c = [f.id for f in fms.fiber_cables.filter(terminated_device_id=s.device_c.id)]
+        expect(on_device_c, [s.fiber_cable_2.id], "filter(terminated_device_id=…)")
+        f = fms.fiber_cables.get(s.fiber_cable.id)
+        f.serial_number = f"{P}-sn-1b"
+        f.install_date = "2025-03-01"
+        expect(f.save(), True, "save()")
+        again = fms.fiber_cables.get(s.fiber_cable.id)
+        expect(again.serial_number, f"{P}-sn-1b", "serial_number after save")
+        expect(again.install_date, "2025-03-01", "install_date after save")
+        expect(again.update({"installed_by": s.tenant.id, "notes": "pulled in duct 4"}), True, "update({…})")
+        again = fms.fiber_cables.get(s.fiber_cable.id)
+        expect(ident(again.installed_by), s.tenant.id, "installed_by after update")
+        expect(again.notes, "pulled in duct 4", "notes after update")
+        expect(ident(again.fiber_cable_type), s.fms_type.id, "fiber_cable_type (unchanged)")
+        expect(fms.fiber_strands.count(fiber_cable_id=s.fiber_cable.id), s.fms_type.strand_count, "strands after the updates")
+
+    check("fms fiber cables filter() / get(cable_id=…), Record.save() and Record.update({...})", list_save_and_update_fiber_cables)
+
+    def update_fiber_strand():
+        strand = fms.fiber_strands.get(fiber_cable_id=s.fiber_cable.id, position=1)
+        expect(strand.name, "T1-F1", "strand at position 1")
+        expect(strand.update({"marker_count": 2, "marker_color": "ff0000"}), True, "update({…})")
+        again = fms.fiber_strands.get(strand.id)
+        expect((again.marker_count, again.marker_color), (2, "ff0000"), "markers after update")
+
+    check("fms fiber_strands.get(fiber_cable_id=…, position=…) and update({...})", update_fiber_strand)
+
+    def delete_fms_objects():
+        try:
+            fms.cable_types.get(s.fms_type.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 409, "status of deleting a cable type that has fiber cables")
+        else:
+            raise CheckFailed("deleting a cable type that still has fiber cables succeeded (PROTECT, 409)")
+        expect(fms.fiber_cables.get(s.fiber_cable.id).delete(), True, "delete() of fiber cable 1")
+        expect(fms.fiber_cables.get(s.fiber_cable.id), None, "get() after delete")
+        expect(fms.fiber_strands.count(fiber_cable_id=s.fiber_cable.id), 0, "its strands are gone")
+        expect(fms.buffer_tubes.count(fiber_cable_id=s.fiber_cable.id), 0, "its tubes are gone")
+        expect(ident(nb.dcim.cables.get(s.fms_platform_cable.id)), s.fms_platform_cable.id, "its platform cable stays")
+        # Deleting the platform cable takes its fiber cable (CASCADE) and that one's strands with it.
+        expect(nb.dcim.cables.get(s.fms_platform_cable_2.id).delete(), True, "delete() of platform cable 2")
+        expect(fms.fiber_cables.get(s.fiber_cable_2.id), None, "fiber cable 2 after its platform cable's delete")
+        expect(fms.fiber_strands.count(fiber_cable_id=s.fiber_cable_2.id), 0, "fiber cable 2's strands are gone")
+        expect(nb.dcim.cables.get(s.fms_platform_cable.id).delete(), True, "delete() of platform cable 1")
+        expect(fms.cable_types.get(s.fms_type.id).delete(), True, "delete() of the cable type")
+        expect(fms.buffer_tube_templates.count(fiber_cable_type_id=s.fms_type.id), 0, "its templates are gone")
+        expect(fms.cable_types.delete([s.fms_type_2.id]), True, "bulk delete of cable type 2")
+        expect(fms.cable_types.count(manufacturer_id=s.manufacturer.id), 0, "no cable type of this run left")
+
+    check("fms deletes: PROTECTed cable type (409), fiber cable with its strands, CASCADE from the platform cable", delete_fms_objects)
+
     # ------------------------------------------------------------------ cleanup (deletes in dependency order)
     def cleanup():
         try:
