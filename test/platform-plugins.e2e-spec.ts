@@ -338,6 +338,7 @@ describe('platform plugins', () => {
         status: 403,
         body: { detail: 'You do not have permission to perform this action.' },
       });
+      expect((await user.get('/api/plugins/probe/tenants/abc/echo/')).status).toBe(404);
       for (const response of [
         await anonymous.get(`/api/plugins/probe/tenants/${tenant.id}/echo/`),
         await anonymous.post('/api/plugins/probe/render/', {}),

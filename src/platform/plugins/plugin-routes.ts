@@ -11,7 +11,7 @@ import { ResourceService } from '../framework/resource/resource.service';
 import { expressPath, isValidPathParameter, PluginRoute, routeSegments, RouteResponse } from './plugin-route';
 import { MountedPlugin, PluginSet } from './plugin-set';
 
-/** Runs the mounted plugins' routes: the permission check, the path parameters' types, then the handler in a transaction. */
+/** Runs the mounted plugins' routes: the path parameters' types, the permission check, then the handler in a transaction. */
 @Injectable()
 export class PluginRouteRunner {
   constructor(
@@ -29,10 +29,11 @@ export class PluginRouteRunner {
   }
 
   async run(mounted: MountedPlugin, route: PluginRoute, params: Record<string, string>, body: unknown, query: QueryParameters, scope: RequestScope): Promise<unknown> {
-    if (route.permission !== 'authenticated') await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
+    // A parameter of the wrong type means no such URL, whoever asks (as Django resolves URLs before checking permissions).
     for (const [name, { schema }] of Object.entries(route.openapi.pathParameters ?? {})) {
       if (!isValidPathParameter(params[name], schema)) throw new NotFoundError('Not found.');
     }
+    if (route.permission !== 'authenticated') await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
     const owner = `plugin ${mounted.plugin.name}: route ${route.method} ${route.path}`;
     return this.resources.runWithActionContext(owner, mounted.settings, body, query, scope, (context) =>
       route.handle({ ...context, params: Object.freeze({ ...params }) }),
