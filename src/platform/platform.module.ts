@@ -16,6 +16,11 @@ import { ResourceInputReader } from './framework/resource/resource-input.reader'
 import { PLATFORM_RESOURCES, RESOURCE_BINDINGS, ResourceBindings, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
+import { ResourceAccess } from './framework/resource/resource-access';
+import { ResourceChangeRecorder } from './framework/resource/resource-change-recorder';
+import { ResourceDeleteCollector } from './framework/resource/resource-delete-collector';
+import { ResourceQuery } from './framework/resource/resource-query';
+import { ResourceWriter } from './framework/resource/resource-writer';
 import { PLATFORM_RESOURCE_DEFINITIONS } from './platform-resources';
 import { PlatformRootController } from './platform-root.controller';
 import { PlatformStatus } from './platform-status';
@@ -102,6 +107,11 @@ export class PlatformModule implements NestModule {
         ResourceInputReader,
         ObjectPermissions,
         ChangeLogWriter,
+        ResourceQuery,
+        ResourceAccess,
+        ResourceChangeRecorder,
+        ResourceWriter,
+        ResourceDeleteCollector,
         ResourceService,
         PluginRouteRunner,
         PlatformStatus,

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../../common/auth/principal';
+import { ForbiddenError, NotFoundError } from '../../../common/errors/common-errors';
+import { ObjectPermissions, Restriction } from '../permissions/object-permissions';
+import type { QueryParameters } from '../query/filter-parser';
+import { ResourceDefinition, ResourceRow } from './resource-definition';
+import { qualified, ROW_ALIAS } from './resource-filters';
+import { ResourceQuery } from './resource-query';
+import { normalizeRow, selectList } from './resource-rows';
+
+/** An object-permission action: `view`, `add`, `change`, `delete`, or a custom one such as `approve`. */
+export type PermissionAction = string;
+
+/**
+ * What the caller may do, by object permissions: an action it holds on no object is a 403; an
+ * object outside the permission used does not exist for it (404), or may not be left so after a
+ * write (403).
+ */
+@Injectable()
+export class ResourceAccess {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly permissions: ObjectPermissions,
+    private readonly queries: ResourceQuery,
+  ) {}
+
+  /** 403 unless the caller holds the object permission `action` on the model (in some measure: the restriction tells which objects). */
+  async requirePermission(objectType: string, principal: Principal, action: PermissionAction): Promise<Restriction> {
+    const restriction = await this.permissions.restriction(this.dataSource.manager, principal, objectType, action);
+    if (restriction.kind === 'none') throw new ForbiddenError('You do not have permission to perform this action.', 'permission_denied');
+    return restriction;
+  }
+
+  /** {@link requirePermission} on a model's own object type. */
+  requireAction(definition: ResourceDefinition, principal: Principal, action: PermissionAction): Promise<Restriction> {
+    return this.requirePermission(definition.objectType, principal, action);
+  }
+
+  /** Rows the caller may view, for other readers such as GraphQL; filters as on the REST list. */
+  async visibleRows(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    query: QueryParameters,
+    principal: Principal,
+    pagination: { limit: number; offset: number },
+  ): Promise<ResourceRow[]> {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    if (restriction.kind === 'none') return [];
+    const page = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(selectList(definition, ROW_ALIAS));
+    for (const term of this.queries.ordering(definition, query)) page.addOrderBy(term.column, term.direction);
+    const raws = (await page.offset(pagination.offset).limit(pagination.limit).getRawMany()) as Array<Record<string, unknown>>;
+    return raws.map((raw) => normalizeRow(definition, raw));
+  }
+
+  /** The row if the caller may view it, else 404 (what may not be seen does not exist). */
+  async visibleRow(manager: EntityManager, definition: ResourceDefinition, id: number, principal: Principal): Promise<ResourceRow> {
+    return this.permittedRow(manager, definition, id, await this.permissions.restriction(manager, principal, definition.objectType, 'view'));
+  }
+
+  /** The row if it lies within the restriction of the action at hand, else 404. */
+  async permittedRow(manager: EntityManager, definition: ResourceDefinition, id: number, restriction: Restriction): Promise<ResourceRow> {
+    if (restriction.kind !== 'none') {
+      const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction))
+        .select(selectList(definition, ROW_ALIAS))
+        .andWhere(`${qualified('id')} = :objectId`, { objectId: id });
+      const raw = (await builder.getRawOne()) as Record<string, unknown> | undefined;
+      if (raw) return normalizeRow(definition, raw);
+    }
+    throw new NotFoundError('Not found.');
+  }
+
+  /** Whether the principal holds `action` on one object, its permission's constraints included. */
+  async permits(manager: EntityManager, definition: ResourceDefinition, action: PermissionAction, id: number, principal: Principal): Promise<boolean> {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, action);
+    if (restriction.kind !== 'some') return restriction.kind === 'all';
+    const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction)).select('1', 'found').andWhere(`${qualified('id')} = :objectId`, { objectId: id });
+    return Boolean(await builder.getRawOne());
+  }
+
+  /** The object (before or after the change) must satisfy the constraints of the permission used. */
+  async assertWithinConstraints(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    id: number,
+    restriction: Restriction,
+    action: PermissionAction,
+  ): Promise<void> {
+    if (restriction.kind !== 'some') return;
+    const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction))
+      .select('1', 'found')
+      .andWhere(`${qualified('id')} = :objectId`, { objectId: id });
+    if (!(await builder.getRawOne())) {
+      throw new ForbiddenError(`You do not have permission to ${action} this ${definition.verboseName}.`, 'permission_denied');
+    }
+  }
+}
