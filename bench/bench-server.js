@@ -256,6 +256,18 @@ async function run(title, options) {
   return figures.raw;
 }
 
+/** A JSON request to any path of the server (the platform API with `Authorization: Token …` in `headers`); throws unless 2xx. */
+async function call(base, method, path, body, headers = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  const json = await response.json().catch(() => undefined);
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 function describeRun() {
   return `database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`;
 }
@@ -265,6 +277,7 @@ module.exports = {
   CONNECTIONS,
   api,
   bootstrapUser,
+  call,
   describeRun,
   formatLoad,
   load,

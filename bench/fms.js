@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { postgresDatabase, startServer } = require('./bench-server');
+const { call, postgresDatabase, startServer } = require('./bench-server');
 
 const CABLES = Number(process.env.BENCH_CABLES ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -28,17 +28,6 @@ const FIBRES_PER_RIBBON = 12;
 const STRANDS_PER_CABLE = TUBES * RIBBONS_PER_TUBE * FIBRES_PER_RIBBON;
 const PASSWORD = 'bench-password-123';
 const F = '/api/plugins/fms';
-
-async function call(base, method, path, body, headers = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json().catch(() => undefined);
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);

@@ -10,21 +10,10 @@
 // against POST /api/dcim/sites/ with a unique name per request; finally creates devices one after the
 // other and reports the time per device (48 front ports, 4 rear ports, 48 mappings each).
 'use strict';
-const { describeRun, run, withServer } = require('./bench-server');
+const { call, describeRun, run, withServer } = require('./bench-server');
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10);
 const PASSWORD = 'bench-password-123';
-
-async function call(base, method, path, body, headers = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  const json = await response.json().catch(() => undefined);
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function main() {
   await withServer({}, async ({ base }) => {

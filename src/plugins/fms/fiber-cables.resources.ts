@@ -92,6 +92,14 @@ export const FiberCableResource = defineResource({
 
 const cableField = () => relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true });
 
+/** What a tube and a ribbon copy from their template. */
+const containerFields = () => ({
+  name: text({ maxLength: 64, required: true, search: true }),
+  position: integer({ min: 1, max: 1000, required: true }),
+  color: color(),
+  ...markerFields(),
+});
+
 export const BufferTubeResource = defineResource({
   appLabel: 'fms',
   model: 'buffertube',
@@ -102,10 +110,7 @@ export const BufferTubeResource = defineResource({
   table: 'fms_buffertube',
   fields: {
     fiber_cable: cableField(),
-    name: text({ maxLength: 64, required: true, search: true }),
-    position: integer({ min: 1, max: 1000, required: true }),
-    color: color(),
-    ...markerFields(),
+    ...containerFields(),
   },
   display: byName,
   brief: ['name', 'position', 'color'],
@@ -136,10 +141,7 @@ export const RibbonResource = defineResource({
   fields: {
     fiber_cable: cableField(),
     buffer_tube: relation(() => BufferTubeResource, { onDelete: 'CASCADE' }),
-    name: text({ maxLength: 64, required: true, search: true }),
-    position: integer({ min: 1, max: 1000, required: true }),
-    color: color(),
-    ...markerFields(),
+    ...containerFields(),
   },
   display: byName,
   brief: ['name', 'position', 'color'],
