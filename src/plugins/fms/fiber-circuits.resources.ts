@@ -120,4 +120,10 @@ export const FiberCircuitNodeResource = defineResource({
   brief: ['path', 'position'],
   ordering: ['path', 'position'],
   uniqueTogether: [['path', 'position']],
+  checks: [
+    {
+      name: 'fms_fibercircuitnode_one_object_check',
+      expression: 'num_nonnulls("cable_id", "front_port_id", "rear_port_id", "fiber_strand_id", "splice_entry_id") = 1',
+    },
+  ],
 });

@@ -379,6 +379,11 @@ export interface ResourceDeclaration extends ResourceHooks {
   validateAsync?: (manager: EntityManager, values: Record<string, unknown>) => Promise<Record<string, string[]>>;
   /** Query parameters beyond the field lookups. */
   extraFilters?: Record<string, ExtraFilter>;
+  /**
+   * Database CHECK constraints for rules about rows the application writes itself (Django's
+   * CheckConstraint), e.g. a node holding exactly one of several objects: `{name, expression}`.
+   */
+  checks?: ReadonlyArray<{ name: string; expression: string }>;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
   validate?: (values: Record<string, unknown>) => Record<string, string[]>;
 }

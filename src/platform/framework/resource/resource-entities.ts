@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  Check,
   Column,
   ColumnOptions,
   CreateDateColumn,
@@ -98,6 +99,7 @@ function decorateTable(
     const groupColumns = group.map((name) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name);
     Unique(identifier(`${table}_${groupColumns.join('_')}`, 'key'), groupColumns)(entity);
   }
+  for (const check of definition.checks ?? []) Check(check.name, check.expression)(entity);
   Entity(table)(entity);
 }
 

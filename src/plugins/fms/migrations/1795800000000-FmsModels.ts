@@ -62,7 +62,6 @@ export class FmsModels1795800000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "fms_fibercircuitpath_origin_id_idx" ON "fms_fibercircuitpath"  ("origin_id") `);
     await queryRunner.query(`CREATE INDEX "fms_fibercircuitpath_destination_id_idx" ON "fms_fibercircuitpath"  ("destination_id") `);
     await queryRunner.query(`CREATE TABLE "fms_fibercircuitnode" ("id" SERIAL NOT NULL, "path_id" integer NOT NULL, "position" integer NOT NULL, "cable_id" integer, "front_port_id" integer, "rear_port_id" integer, "fiber_strand_id" integer, "splice_entry_id" integer, CONSTRAINT "fms_fibercircuitnode_path_id_position_key" UNIQUE ("path_id", "position"), CONSTRAINT "fms_fibercircuitnode_pkey" PRIMARY KEY ("id"))`);
-    // Exactly one object per node (a declaration cannot say it): Django's CheckConstraint upstream.
     await queryRunner.query(
       `ALTER TABLE "fms_fibercircuitnode" ADD CONSTRAINT "fms_fibercircuitnode_one_object_check" CHECK (num_nonnulls("cable_id", "front_port_id", "rear_port_id", "fiber_strand_id", "splice_entry_id") = 1)`,
     );
