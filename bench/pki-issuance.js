@@ -362,7 +362,11 @@ async function crlScenario(server, token, csr, databaseUrl) {
   const since = performance.now();
   const outcomes = await Promise.allSettled(
     issued.slice(3).map((certificate) =>
-      api(base, 'POST', `/certificates/${certificate.id}/revoke`, { token, body: { reason: 'superseded' }, timeoutMs: CRL_WAIT_SECONDS * 1000 }),
+      api(base, 'POST', `/certificates/${certificate.id}/revoke`, {
+        token,
+        body: { reason: 'superseded' },
+        timeoutMs: CRL_WAIT_SECONDS * 1000,
+      }),
     ),
   );
   const answeredMs = performance.now() - since;

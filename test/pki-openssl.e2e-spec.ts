@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import { ApiClient, Fixture } from './support/api-client';
 import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
@@ -136,7 +137,7 @@ describe('PKI output verified by openssl', () => {
       '-subj', '/C=US/O=Requester/CN=csr.example.com', '-addext', 'subjectAltName=DNS:csr.example.com,DNS:alt.example.com,IP:192.0.2.7',
     );
     expect(made.status).toBe(0);
-    const csr = require('node:fs').readFileSync(`${ssl.dir}/req.csr`, 'utf8') as string;
+    const csr = readFileSync(`${ssl.dir}/req.csr`, 'utf8');
     const signed = await api.post('/certificates/sign-csr', { csr, ca_id: ca.id, certificate_type: 'server' }, root.token);
     expect(signed.status).toBe(201);
     expect(signed.body.private_key).toBeUndefined();

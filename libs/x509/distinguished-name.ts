@@ -82,6 +82,7 @@ const KNOWN_ATTRIBUTE_NAMES = new Map<string, string>([
 ]);
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const ALLOWED_KEYS_TEXT = [...DISTINGUISHED_NAME_KEYS].reverse().join(', ');
+// eslint-disable-next-line no-control-regex -- rejecting control characters in a name is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**

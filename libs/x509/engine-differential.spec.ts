@@ -92,7 +92,10 @@ function randomValue(random: Random): string {
 function encodeValue(random: Random, key: string, value: string): Buffer {
   const types: number[] = [DerTag.UTF8_STRING];
   if (PRINTABLE.test(value)) types.push(DerTag.PRINTABLE_STRING);
+  // The string types are defined by their character ranges, which start at NUL.
+  // eslint-disable-next-line no-control-regex -- IA5String: U+0000 to U+007F
   if (/^[\x00-\x7f]*$/.test(value)) types.push(DerTag.IA5_STRING);
+  // eslint-disable-next-line no-control-regex -- TeletexString, read as Latin-1: one byte a character
   if (/^[\x00-\xff]*$/.test(value)) types.push(DerTag.TELETEX_STRING);
   if (!/[\ud800-\udfff]/.test(value)) types.push(DerTag.BMP_STRING, DerTag.UNIVERSAL_STRING);
   const tag = key === 'C' && PRINTABLE.test(value) ? DerTag.PRINTABLE_STRING : random.pick(types);

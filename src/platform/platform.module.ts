@@ -11,7 +11,7 @@ import { ObjectPermissions } from './framework/permissions/object-permissions';
 import { ChangeLogWriter } from './framework/resource/change-log.writer';
 import { OBJECT_EVENT_SUBSCRIBERS, ObjectEventSink, ObjectEventSubscriber } from './framework/resource/object-events';
 import { resourceControllers } from './framework/resource/resource-controller.factory';
-import { buildEntityClasses } from './framework/resource/resource-entities';
+import { buildEntityClasses, EntityClass } from './framework/resource/resource-entities';
 import { ResourceInputReader } from './framework/resource/resource-input.reader';
 import { PLATFORM_RESOURCES, RESOURCE_BINDINGS, ResourceBindings, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
@@ -33,13 +33,13 @@ import { PluginSet } from './plugins/plugin-set';
 import { PluginsRootController } from './plugins/plugins-root.controller';
 import { PluginRouteRunner, pluginRoutesController } from './plugins/plugin-routes';
 
-const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], Function[]>();
+const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], EntityClass[]>();
 
 /**
  * Every table of the platform and of its available plugins, mounted or not, for the data source and
  * the migration generator. Built once per list: TypeORM keeps the classes' metadata globally.
  */
-function platformEntities(plugins: PluginSet): Function[] {
+function platformEntities(plugins: PluginSet): EntityClass[] {
   let entities = entitiesByPluginList.get(plugins.available);
   if (!entities) {
     entities = [...buildEntityClasses([...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()]), TaggedItemEntity, ApiTokenEntity];

@@ -23,7 +23,7 @@ export interface TokenPair {
 /** A response with its body parsed as JSON when it is JSON, else kept as text. */
 export async function readResponse<T = any>(response: Response): Promise<ApiResponse<T>> {
   const text = await response.text();
-  let parsed: unknown = text;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

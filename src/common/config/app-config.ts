@@ -325,7 +325,7 @@ function readCorsOrigins(r: EnvReader): string[] {
   const origins = r.list('BACKEND_CORS_ORIGINS');
   for (const origin of origins) {
     if (origin === '*') continue;
-    let valid = false;
+    let valid: boolean;
     try {
       const url = new URL(origin);
       valid = ['http:', 'https:'].includes(url.protocol) && url.origin === origin.replace(/\/$/, '');

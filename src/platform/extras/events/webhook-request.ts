@@ -154,6 +154,7 @@ export function validateAdditionalHeaders(text: string): string[] {
 }
 
 // Python's str.splitlines boundaries, which NetBox uses to split the headers.
+// eslint-disable-next-line no-control-regex -- the separators \x1c-\x1e are among those boundaries
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 // RFC 9110 token, the characters a header name may use.

@@ -356,7 +356,7 @@ export interface ResourceDeclaration extends ResourceHooks {
    * The table belongs to another module (e.g. `users`): no schema is generated for it, and relations
    * to it target this TypeORM entity name.
    */
-  externalEntity?: () => Function;
+  externalEntity?: () => new () => object;
   /** Only GET routes. */
   readOnly?: boolean;
   /**

@@ -19,7 +19,7 @@ import { columnFields, genericColumns, joinTableOf, manyFields, ResourceDefiniti
 /** The object-type table: generic relations point at it. */
 export const OBJECT_TYPE_TABLE = 'core_objecttype';
 
-type EntityClass = new () => object;
+export type EntityClass = new () => object;
 
 /**
  * TypeORM entities for the resources: one class per table plus one per many-to-many join table,
@@ -31,7 +31,7 @@ type EntityClass = new () => object;
 export function buildEntityClasses(definitions: readonly ResourceDefinition[]): EntityClass[] {
   const classes = new Map<ResourceDefinition, EntityClass>();
   const classOf = (definition: ResourceDefinition): EntityClass => {
-    if (definition.externalEntity) return definition.externalEntity() as EntityClass;
+    if (definition.externalEntity) return definition.externalEntity();
     let entity = classes.get(definition);
     if (!entity) {
       entity = namedClass(definition.table);

@@ -136,7 +136,7 @@ function assertRelationsResolve(definitions: readonly ResourceDefinition[]): voi
       try {
         target = field.target();
       } catch (error) {
-        throw new Error(`${definition.objectType}.${name}: ${(error as Error).message}`);
+        throw new Error(`${definition.objectType}.${name}: ${(error as Error).message}`, { cause: error });
       }
       if (!stored.has(target)) {
         throw new Error(`${definition.objectType}.${name} refers to ${target.objectType}, which is neither a platform model nor one of an available plugin`);
