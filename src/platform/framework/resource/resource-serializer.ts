@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FieldSpec } from './fields';
-import { genericColumns, joinTableOf, manyFields, quoteIdentifier, relationFields, ResourceDefinition, ResourceRow } from './resource-definition';
+import { JsonColumnsStatement } from './json-columns-statement';
+import { genericColumns, joinTableOf, quoteIdentifier, relationFields, ResourceDefinition, ResourceRow } from './resource-definition';
 import type { ObjectSerializer, Representation, SerializedObject } from './resource-declaration';
 import { ResourceRegistry } from './resource-registry';
 import { normalizeRow, selectList } from './resource-rows';
@@ -27,13 +28,13 @@ export interface CustomFieldDefinition {
   related_object_type_id: number | null;
 }
 
-/** Everything a page of rows refers to, loaded in one query per kind of reference (no N+1). */
+/** Everything a page of rows refers to, loaded in one statement (no N+1, no round trip per kind). */
 interface ReferenceData {
   baseUrl: string;
   rowsByTable: Map<string, Map<number, ResourceRow>>;
   manyIds: Map<string, Map<number, number[]>>;
   tags: Map<number, ResourceRow[]>;
-  customFields: CustomFieldDefinition[];
+  customFieldNames: string[];
 }
 
 /**
@@ -130,7 +131,7 @@ export class ResourceSerializer implements ObjectSerializer {
     }
     const standard = definition.standardAttributes;
     if (standard.tags) object.tags = (data.tags.get(row.id) ?? []).map((tag) => this.nested(this.tagDefinition(), tag, data));
-    if (standard.customFields) object.custom_fields = this.customFieldValues(row, data.customFields);
+    if (standard.customFields) object.custom_fields = this.customFieldValues(row, data.customFieldNames);
     if (standard.created) object.created = isoOrNull(row[standard.created]);
     if (standard.lastUpdated) object.last_updated = isoOrNull(row[standard.lastUpdated]);
     return object;
@@ -191,15 +192,20 @@ export class ResourceSerializer implements ObjectSerializer {
     return row ? this.nested(target, row, data, depth) : { id, url: this.url(data.baseUrl, target, id), display: String(id) };
   }
 
-  private customFieldValues(row: ResourceRow, customFields: readonly CustomFieldDefinition[]): Record<string, unknown> {
+  private customFieldValues(row: ResourceRow, customFieldNames: readonly string[]): Record<string, unknown> {
     const stored = (row.custom_field_data as Record<string, unknown> | null) ?? {};
-    return Object.fromEntries(customFields.map((field) => [field.name, stored[field.name] ?? null]));
+    return Object.fromEntries(customFieldNames.map((name) => [name, stored[name] ?? null]));
   }
 
   private tagDefinition(): ResourceDefinition {
     return this.registry.definition('extras.tag')!;
   }
 
+  /**
+   * Everything the rows refer to, read in one statement: many-to-many links, the referenced objects
+   * and what their nested form refers to in turn (a strand's fiber cable, then that cable's platform
+   * cable and type), the custom fields of the model and the rows' tags.
+   */
   private async loadReferences(
     manager: EntityManager,
     definition: ResourceDefinition,
@@ -207,39 +213,28 @@ export class ResourceSerializer implements ObjectSerializer {
     representation: Representation | 'snapshot',
     baseUrl: string,
   ): Promise<ReferenceData> {
-    const data: ReferenceData = { baseUrl, rowsByTable: new Map(), manyIds: new Map(), tags: new Map(), customFields: [] };
+    const data: ReferenceData = { baseUrl, rowsByTable: new Map(), manyIds: new Map(), tags: new Map(), customFieldNames: [] };
     if (rows.length === 0) return data;
-    const objectIds = rows.map((row) => row.id);
+    const statement = new JsonColumnsStatement();
+    // Placed on first use: PostgreSQL cannot type a parameter no subquery uses.
+    let objectIdsParameter: string | undefined;
+    const objectIds = () => (objectIdsParameter ??= statement.parameter(rows.map((row) => row.id)));
     const wanted = (name: string) => representation !== 'brief' || definition.brief.includes(name);
-    const pending = new Map<ResourceDefinition, Set<number>>();
-    const want = (target: ResourceDefinition, id: unknown) => {
-      if (id === null || id === undefined || target.objectType === OBJECT_TYPE_OBJECT) return;
-      const ids = pending.get(target) ?? new Set<number>();
-      ids.add(Number(id));
-      pending.set(target, ids);
-    };
+    const referenced = new ReferencedObjects(statement);
 
+    const links: Array<{ name: string; column: number }> = [];
     for (const [name, field] of Object.entries(definition.fields)) {
       if (field.kind !== 'many' || !wanted(name)) continue;
       const join = joinTableOf(definition, name);
-      const links = (await manager.query(
-        `SELECT ${quoteIdentifier(join.source)} AS source, ${quoteIdentifier(join.target)} AS target
-           FROM ${quoteIdentifier(join.table)} WHERE ${quoteIdentifier(join.source)} = ANY($1) ORDER BY 2`,
-        [objectIds],
-      )) as Array<{ source: number; target: number }>;
-      const bySource = new Map<number, number[]>();
-      for (const link of links) {
-        bySource.set(link.source, [...(bySource.get(link.source) ?? []), link.target]);
-        if (representation !== 'snapshot') want(field.target(), link.target);
-      }
-      data.manyIds.set(name, bySource);
+      const linked = `SELECT ${quoteIdentifier(join.source)} AS source, ${quoteIdentifier(join.target)} AS target
+                        FROM ${quoteIdentifier(join.table)} WHERE ${quoteIdentifier(join.source)} = ANY(${objectIds()})`;
+      links.push({ name, column: statement.add(linked, 'json_agg(json_build_array(x.source, x.target) ORDER BY x.target)') });
+      if (representation !== 'snapshot') referenced.addQuery(field.target(), `SELECT l.target FROM (${linked}) l`);
     }
-    if (representation === 'snapshot') {
-      if (manyFields(definition).length === 0 && !definition.standardAttributes.tags) return data;
-    } else {
+    if (representation !== 'snapshot') {
       for (const { name, field, column } of relationFields(definition)) {
         if (!wanted(name)) continue;
-        for (const row of rows) want(field.target(), row[column]);
+        for (const row of rows) referenced.addId(field.target(), row[column]);
       }
       for (const [name, field] of Object.entries(definition.fields)) {
         if (field.kind !== 'generic' || representation === 'brief') continue;
@@ -247,49 +242,123 @@ export class ResourceSerializer implements ObjectSerializer {
         for (const row of rows) {
           const label = row[columns.type] === null ? undefined : this.registry.objectTypeLabel(row[columns.type] as number);
           const target = label ? this.registry.definition(label) : undefined;
-          if (target) want(target, row[columns.id]);
+          if (target) referenced.addId(target, row[columns.id]);
         }
       }
-      // Two rounds: the referenced objects, then what their nested form refers to (a device
-      // type's manufacturer inside a device), each round one query per table.
-      for (let round = 0; round < 2 && pending.size > 0; round++) {
-        const batch = [...pending];
-        pending.clear();
-        for (const [target, ids] of batch) {
-          const byId = data.rowsByTable.get(target.table) ?? new Map<number, ResourceRow>();
-          const missing = [...ids].filter((id) => !byId.has(id));
-          if (missing.length === 0) continue;
-          const loaded = (await manager.query(
-            `SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE t.id = ANY($1)`,
-            [missing],
-          )) as Array<Record<string, unknown>>;
-          const rowsLoaded = loaded.map((raw) => normalizeRow(target, raw));
-          for (const row of rowsLoaded) byId.set(row.id, row);
-          data.rowsByTable.set(target.table, byId);
-          for (const { name, field, column } of relationFields(target)) {
-            if (!target.brief.includes(name)) continue;
-            for (const row of rowsLoaded) want(field.target(), row[column]);
-          }
-        }
-      }
-      if (definition.standardAttributes.customFields && representation === 'full') {
-        data.customFields = await this.customFieldsFor(manager, definition.objectType);
-      }
+      // Two levels: the referenced objects, and what their nested form refers to (a device type's
+      // manufacturer inside a device), selected by subqueries on the first.
+      referenced.addNested();
     }
-    if (definition.standardAttributes.tags && representation !== 'brief') {
-      const tagRows = (await manager.query(
-        `SELECT ti.object_id AS tagged_object_id, ${selectList(this.tagDefinition(), 't')}
-           FROM ${TAGGED_ITEM_TABLE} ti JOIN ${TAG_TABLE} t ON t.id = ti.tag_id
-          WHERE ti.object_type_id = $1 AND ti.object_id = ANY($2)
-          ORDER BY t.name`,
-        [this.registry.objectTypeId(definition.objectType), objectIds],
-      )) as Array<Record<string, unknown>>;
-      for (const raw of tagRows) {
+    const loads = referenced.loads();
+    const customFields =
+      representation === 'full' && definition.standardAttributes.customFields
+        ? statement.add(
+            `SELECT cf.name, cf.weight FROM ${CUSTOM_FIELD_TABLE} cf JOIN ${CUSTOM_FIELD_TABLE}_object_types j ON j.customfield_id = cf.id
+              WHERE j.objecttype_id = ${statement.parameter(this.registry.objectTypeId(definition.objectType))}`,
+            'json_agg(x.name ORDER BY x.weight, x.name)',
+          )
+        : undefined;
+    const tags =
+      definition.standardAttributes.tags && representation !== 'brief'
+        ? statement.add(
+            `SELECT ti.object_id AS tagged_object_id, ${selectList(this.tagDefinition(), 't')}
+               FROM ${TAGGED_ITEM_TABLE} ti JOIN ${TAG_TABLE} t ON t.id = ti.tag_id
+              WHERE ti.object_type_id = ${statement.parameter(this.registry.objectTypeId(definition.objectType))} AND ti.object_id = ANY(${objectIds()})`,
+            'json_agg(x ORDER BY x.name)',
+          )
+        : undefined;
+
+    const results = await statement.run(manager);
+    for (const { name, column } of links) {
+      const bySource = new Map<number, number[]>();
+      for (const [source, target] of results[column] as Array<[number, number]>) bySource.set(source, [...(bySource.get(source) ?? []), target]);
+      data.manyIds.set(name, bySource);
+    }
+    for (const { target, column } of loads) {
+      const byId = data.rowsByTable.get(target.table) ?? new Map<number, ResourceRow>();
+      for (const raw of results[column] as Array<Record<string, unknown>>) {
+        const row = normalizeRow(target, raw);
+        byId.set(row.id, row);
+      }
+      data.rowsByTable.set(target.table, byId);
+    }
+    if (customFields !== undefined) data.customFieldNames = results[customFields] as string[];
+    if (tags !== undefined) {
+      for (const raw of results[tags] as Array<Record<string, unknown>>) {
         const objectId = Number(raw.tagged_object_id);
         data.tags.set(objectId, [...(data.tags.get(objectId) ?? []), normalizeRow(this.tagDefinition(), raw)]);
       }
     }
     return data;
+  }
+}
+
+/** The objects of one referenced model to read: ids the rows hold, and subqueries selecting more. */
+interface Selection {
+  ids: Set<number>;
+  queries: string[];
+}
+
+/**
+ * The objects a page refers to, by model, as conditions on their ids: the first level from the rows'
+ * columns, the second (the relations among the first level's brief fields) as subqueries on the
+ * first, so that both levels are read in the same statement.
+ */
+class ReferencedObjects {
+  private readonly selections = new Map<ResourceDefinition, Selection>();
+  private readonly idParameters = new Map<Selection, string>();
+
+  constructor(private readonly statement: JsonColumnsStatement) {}
+
+  addId(target: ResourceDefinition, id: unknown): void {
+    if (id === null || id === undefined || target.objectType === OBJECT_TYPE_OBJECT) return;
+    this.selectionOf(target).ids.add(Number(id));
+  }
+
+  addQuery(target: ResourceDefinition, query: string): void {
+    if (target.objectType === OBJECT_TYPE_OBJECT) return;
+    this.selectionOf(target).queries.push(query);
+  }
+
+  /** The second level: for each brief relation of a first-level model, the ids its selected rows hold. */
+  addNested(): void {
+    const first = [...this.selections].map(([target, selection]) => ({ target, condition: this.condition(selection, 'n') }));
+    for (const { target, condition } of first) {
+      for (const { name, field, column } of relationFields(target)) {
+        if (!target.brief.includes(name)) continue;
+        this.addQuery(field.target(), `SELECT n.${quoteIdentifier(column)} FROM ${quoteIdentifier(target.table)} n WHERE ${condition}`);
+      }
+    }
+  }
+
+  /** One column of the statement per model: its selected rows. */
+  loads(): Array<{ target: ResourceDefinition; column: number }> {
+    return [...this.selections].map(([target, selection]) => ({
+      target,
+      column: this.statement.add(`SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE ${this.condition(selection, 't')}`),
+    }));
+  }
+
+  private selectionOf(target: ResourceDefinition): Selection {
+    let selection = this.selections.get(target);
+    if (!selection) {
+      selection = { ids: new Set(), queries: [] };
+      this.selections.set(target, selection);
+    }
+    return selection;
+  }
+
+  private condition(selection: Selection, alias: string): string {
+    const parts = selection.queries.map((query) => `${alias}.id IN (${query})`);
+    if (selection.ids.size > 0) {
+      let parameter = this.idParameters.get(selection);
+      if (!parameter) {
+        parameter = this.statement.parameter([...selection.ids]);
+        this.idParameters.set(selection, parameter);
+      }
+      parts.unshift(`${alias}.id = ANY(${parameter})`);
+    }
+    return parts.join(' OR ');
   }
 }
 

@@ -27,6 +27,8 @@ export interface ListEnvelope {
 }
 
 const PAGINATION = { defaultLimit: 50, maxLimit: 1000 };
+/** The page query's column holding the list's total, beside the rows' own columns. */
+const PAGE_TOTAL_COLUMN = '__list_total';
 
 /**
  * The behaviour of every platform resource: NetBox's list, retrieve, create, update and delete
@@ -56,13 +58,22 @@ export class ResourceService {
     if (restriction.kind === 'none') return { count: 0, next: null, previous: null, results: [] };
 
     const base = await this.queries.filteredQuery(manager, definition, query, restriction);
-    const countRow = (await base.clone().select('COUNT(*)::int', 'count').getRawOne()) as { count: number };
-    const page = base.clone().select(selectList(definition, ROW_ALIAS));
+    const count = base.clone().select('COUNT(*)::int', 'count');
+    // The total travels with each row of the page (evaluated once, as an init plan): one round trip for both.
+    const page = base.clone().select(selectList(definition, ROW_ALIAS)).addSelect(`(${count.getQuery()})`, PAGE_TOTAL_COLUMN);
     for (const term of ordering) page.addOrderBy(term.column, term.direction);
     const raws = (await page.offset(pagination.offset).limit(pagination.limit).getRawMany()) as Array<Record<string, unknown>>;
-    const rows = raws.map((raw) => normalizeRow(definition, raw));
+    // No row carries the total of an empty list (0) or of a page past its end (asked for on its own).
+    let total = 0;
+    if (raws.length > 0) total = raws[0][PAGE_TOTAL_COLUMN] as number;
+    else if (pagination.offset > 0) total = ((await count.getRawOne()) as { count: number }).count;
+    const rows = raws.map((raw) => {
+      const columns = { ...raw };
+      delete columns[PAGE_TOTAL_COLUMN];
+      return normalizeRow(definition, columns);
+    });
     const results = await this.serializer.serialize(manager, definition, rows, isBrief(query) ? 'brief' : 'full', scope.baseUrl);
-    return { count: countRow.count, ...pageLinks({ requestUrl: scope.requestUrl, count: countRow.count, ...pagination }), results };
+    return { count: total, ...pageLinks({ requestUrl: scope.requestUrl, count: total, ...pagination }), results };
   }
 
   async retrieve(definition: ResourceDefinition, id: number, query: QueryParameters, scope: RequestScope): Promise<SerializedObject> {
