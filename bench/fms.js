@@ -39,13 +39,15 @@ const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 /** `count` copies of a platform cable (its columns but the id), as smf cables without terminations; their ids. */
 async function copyCables(db, templateId, count) {
   const columns = (
-    await db.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'dcim_cable' AND column_name <> 'id'`)
+    await db.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'dcim_cable' AND column_name <> 'id'`,
+    )
   ).rows.map((row) => `"${row.column_name}"`);
   const list = columns.join(', ');
-  const { rows } = await db.query(`INSERT INTO dcim_cable (${list}) SELECT ${list} FROM dcim_cable CROSS JOIN generate_series(1, $2) WHERE id = $1 RETURNING id`, [
-    templateId,
-    count,
-  ]);
+  const { rows } = await db.query(
+    `INSERT INTO dcim_cable (${list}) SELECT ${list} FROM dcim_cable CROSS JOIN generate_series(1, $2) WHERE id = $1 RETURNING id`,
+    [templateId, count],
+  );
   return rows.map((row) => row.id);
 }
 
@@ -65,9 +67,27 @@ async function main() {
     const site = await call(base, 'POST', '/api/dcim/sites/', { name: 'bench pop', slug: 'bench-pop' }, auth);
     const maker = await call(base, 'POST', '/api/dcim/manufacturers/', { name: 'bench maker', slug: 'bench-maker' }, auth);
     const role = await call(base, 'POST', '/api/dcim/device-roles/', { name: 'bench odf', slug: 'bench-odf' }, auth);
-    const deviceType = await call(base, 'POST', '/api/dcim/device-types/', { manufacturer: maker.id, model: 'bench odf', slug: 'bench-odf' }, auth);
-    const odf = await call(base, 'POST', '/api/dcim/devices/', { name: 'odf-1', device_type: deviceType.id, role: role.id, site: site.id }, auth);
-    const rears = await call(base, 'POST', '/api/dcim/rear-ports/', [1, 2].map((n) => ({ device: odf.id, name: `R${n}`, type: 'splice' })), auth);
+    const deviceType = await call(
+      base,
+      'POST',
+      '/api/dcim/device-types/',
+      { manufacturer: maker.id, model: 'bench odf', slug: 'bench-odf' },
+      auth,
+    );
+    const odf = await call(
+      base,
+      'POST',
+      '/api/dcim/devices/',
+      { name: 'odf-1', device_type: deviceType.id, role: role.id, site: site.id },
+      auth,
+    );
+    const rears = await call(
+      base,
+      'POST',
+      '/api/dcim/rear-ports/',
+      [1, 2].map((n) => ({ device: odf.id, name: `R${n}`, type: 'splice' })),
+      auth,
+    );
     const templateCable = await call(
       base,
       'POST',
@@ -84,7 +104,15 @@ async function main() {
       base,
       'POST',
       `${F}/cable-types/`,
-      { manufacturer: maker.id, model: `Ribbon ${STRANDS_PER_CABLE}`, construction: 'ribbon_in_tube', strand_count: STRANDS_PER_CABLE, strand_marker_interval: 12, strand_marker_color: '000000', strand_marker_type: 'ring' },
+      {
+        manufacturer: maker.id,
+        model: `Ribbon ${STRANDS_PER_CABLE}`,
+        construction: 'ribbon_in_tube',
+        strand_count: STRANDS_PER_CABLE,
+        strand_marker_interval: 12,
+        strand_marker_color: '000000',
+        strand_marker_type: 'ring',
+      },
       auth,
     );
     const tubes = await call(
@@ -109,7 +137,13 @@ async function main() {
       ),
       auth,
     );
-    await call(base, 'POST', `${F}/cable-element-templates/`, { fiber_cable_type: type.id, name: 'CSM', element_type: 'central_member' }, auth);
+    await call(
+      base,
+      'POST',
+      `${F}/cable-element-templates/`,
+      { fiber_cable_type: type.id, name: 'CSM', element_type: 'central_member' },
+      auth,
+    );
 
     const { server_version: version } = (await db.query('SHOW server_version')).rows[0];
     console.log(`database: PostgreSQL ${version.split(' ')[0]} server, fresh database; node ${process.version}`);
@@ -134,8 +168,13 @@ async function main() {
         [created],
       )
     ).rows[0];
-    const expected = { strands: created.length * STRANDS_PER_CABLE, ribbons: created.length * TUBES * RIBBONS_PER_TUBE, tubes: created.length * TUBES };
-    if (JSON.stringify(built) !== JSON.stringify(expected)) throw new Error(`generated components ${JSON.stringify(built)}, expected ${JSON.stringify(expected)}`);
+    const expected = {
+      strands: created.length * STRANDS_PER_CABLE,
+      ribbons: created.length * TUBES * RIBBONS_PER_TUBE,
+      tubes: created.length * TUBES,
+    };
+    if (JSON.stringify(built) !== JSON.stringify(expected))
+      throw new Error(`generated components ${JSON.stringify(built)}, expected ${JSON.stringify(expected)}`);
     console.log(
       `${`POST ${F}/fiber-cables/ (${TUBES}×${RIBBONS_PER_TUBE}×${FIBRES_PER_RIBBON} = ${STRANDS_PER_CABLE} strands)`.padEnd(72)} ` +
         `p50 ${median(createTimes).toFixed(1)} ms  p90 ${percentile(createTimes, 90).toFixed(1)} ms  min ${Math.min(...createTimes).toFixed(1)} ms  max ${Math.max(...createTimes).toFixed(1)} ms ` +
@@ -146,7 +185,10 @@ async function main() {
     const loadStarted = process.hrtime.bigint();
     const moreCables = await copyCables(db, templateCable.id, STRAND_CABLES);
     const fiberCables = (
-      await db.query('INSERT INTO fms_fibercable (cable_id, fiber_cable_type_id) SELECT unnest($1::int[]), $2 RETURNING id', [moreCables, type.id])
+      await db.query('INSERT INTO fms_fibercable (cable_id, fiber_cable_type_id) SELECT unnest($1::int[]), $2 RETURNING id', [
+        moreCables,
+        type.id,
+      ])
     ).rows.map((row) => row.id);
     await db.query(
       `INSERT INTO fms_fiberstrand (fiber_cable_id, name, position, color, marker_count, marker_color, marker_type)
@@ -158,7 +200,9 @@ async function main() {
     await db.query('ANALYZE fms_fibercable');
     await db.query('ANALYZE fms_fiberstrand');
     const strandTotal = Number((await db.query('SELECT count(*) FROM fms_fiberstrand')).rows[0].count);
-    console.log(`loaded ${fiberCables.length} fiber cables × ${STRANDS_PER_CABLE} strands with SQL in ${(ms(loadStarted) / 1000).toFixed(1)} s: ${strandTotal} strands in fms_fiberstrand`);
+    console.log(
+      `loaded ${fiberCables.length} fiber cables × ${STRANDS_PER_CABLE} strands with SQL in ${(ms(loadStarted) / 1000).toFixed(1)} s: ${strandTotal} strands in fms_fiberstrand`,
+    );
 
     // Each request of a round reads another cable's first page; both sides read the same cables in the same order.
     const targets = Array.from({ length: REQUESTS }, (_, i) => fiberCables[(i * 7919) % fiberCables.length]);
@@ -166,15 +210,20 @@ async function main() {
       const started = process.hrtime.bigint();
       const page = await call(base, 'GET', `${F}/fiber-strands/?fiber_cable_id=${id}&limit=50`, undefined, auth);
       const elapsed = ms(started);
-      if (page.count !== STRANDS_PER_CABLE || page.results.length !== 50 || page.results[49].position !== 50) throw new Error(`REST page of fiber cable ${id}: count ${page.count}, ${page.results.length} results`);
+      if (page.count !== STRANDS_PER_CABLE || page.results.length !== 50 || page.results[49].position !== 50)
+        throw new Error(`REST page of fiber cable ${id}: count ${page.count}, ${page.results.length} results`);
       return elapsed;
     };
     const sqlPage = async (id) => {
       const started = process.hrtime.bigint();
-      const page = await db.query('SELECT * FROM fms_fiberstrand WHERE fiber_cable_id = $1 ORDER BY fiber_cable_id, position, id LIMIT 50', [id]);
+      const page = await db.query(
+        'SELECT * FROM fms_fiberstrand WHERE fiber_cable_id = $1 ORDER BY fiber_cable_id, position, id LIMIT 50',
+        [id],
+      );
       const total = await db.query('SELECT count(*)::int AS n FROM fms_fiberstrand WHERE fiber_cable_id = $1', [id]);
       const elapsed = ms(started);
-      if (total.rows[0].n !== STRANDS_PER_CABLE || page.rows.length !== 50) throw new Error(`SQL page of fiber cable ${id}: count ${total.rows[0].n}, ${page.rows.length} rows`);
+      if (total.rows[0].n !== STRANDS_PER_CABLE || page.rows.length !== 50)
+        throw new Error(`SQL page of fiber cable ${id}: count ${total.rows[0].n}, ${page.rows.length} rows`);
       return elapsed;
     };
     const measure = async (read) => {
@@ -204,7 +253,9 @@ async function main() {
         `REST p50 ${median(rounds.map((r) => r.rest)).toFixed(2)} ms  SQL p50 ${median(rounds.map((r) => r.sql)).toFixed(2)} ms  ratio ${median(ratios).toFixed(2)} ` +
         `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
-    console.log(`command: BENCH_CABLES=${CABLES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} BENCH_STRAND_CABLES=${STRAND_CABLES} npm run bench:fms`);
+    console.log(
+      `command: BENCH_CABLES=${CABLES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} BENCH_STRAND_CABLES=${STRAND_CABLES} npm run bench:fms`,
+    );
   } finally {
     await db.end();
     await server.stop();

@@ -18,12 +18,20 @@ const PASSWORD = 'bench-password-123';
 async function main() {
   await withServer({}, async ({ base }) => {
     const username = `bench${Date.now()}`;
-    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(() => undefined);
+    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(
+      () => undefined,
+    );
     const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
     const auth = { authorization: `Token ${key}` };
     const runId = username;
 
-    const tenants = await call(base, 'POST', '/api/tenancy/tenants/', Array.from({ length: 5 }, (_, i) => ({ name: `${runId} T${i}`, slug: `${runId}-t${i}` })), auth);
+    const tenants = await call(
+      base,
+      'POST',
+      '/api/tenancy/tenants/',
+      Array.from({ length: 5 }, (_, i) => ({ name: `${runId} T${i}`, slug: `${runId}-t${i}` })),
+      auth,
+    );
     const [tag] = await call(base, 'POST', '/api/extras/tags/', [{ name: `${runId} gold`, slug: `${runId}-gold` }], auth);
     for (let batch = 0; batch < 10; batch++) {
       await call(
@@ -73,8 +81,20 @@ async function main() {
 
     const manufacturer = await call(base, 'POST', '/api/dcim/manufacturers/', { name: `${runId} maker`, slug: `${runId}-maker` }, auth);
     const role = await call(base, 'POST', '/api/dcim/device-roles/', { name: `${runId} role`, slug: `${runId}-role` }, auth);
-    const type = await call(base, 'POST', '/api/dcim/device-types/', { manufacturer: manufacturer.id, model: `${runId} panel`, slug: `${runId}-panel` }, auth);
-    const rears = await call(base, 'POST', '/api/dcim/rear-port-templates/', Array.from({ length: 4 }, (_, i) => ({ device_type: type.id, name: `R${i + 1}`, type: 'mpo', positions: 12 })), auth);
+    const type = await call(
+      base,
+      'POST',
+      '/api/dcim/device-types/',
+      { manufacturer: manufacturer.id, model: `${runId} panel`, slug: `${runId}-panel` },
+      auth,
+    );
+    const rears = await call(
+      base,
+      'POST',
+      '/api/dcim/rear-port-templates/',
+      Array.from({ length: 4 }, (_, i) => ({ device_type: type.id, name: `R${i + 1}`, type: 'mpo', positions: 12 })),
+      auth,
+    );
     await call(
       base,
       'POST',
@@ -90,10 +110,18 @@ async function main() {
     const site = (await call(base, 'GET', `/api/dcim/sites/?slug=${runId}-site-0`, undefined, auth)).results[0];
     const started = process.hrtime.bigint();
     for (let i = 0; i < DEVICES; i++) {
-      await call(base, 'POST', '/api/dcim/devices/', { name: `${runId} panel-${i}`, device_type: type.id, role: role.id, site: site.id }, auth);
+      await call(
+        base,
+        'POST',
+        '/api/dcim/devices/',
+        { name: `${runId} panel-${i}`, device_type: type.id, role: role.id, site: site.id },
+        auth,
+      );
     }
     const perDevice = Number(process.hrtime.bigint() - started) / 1e6 / DEVICES;
-    console.log(`${'POST /api/dcim/devices/ (48+4 ports, 48 mappings)'.padEnd(52)} ${perDevice.toFixed(0).padStart(7)} ms per device (${DEVICES} devices, one after the other)`);
+    console.log(
+      `${'POST /api/dcim/devices/ (48+4 ports, 48 mappings)'.padEnd(52)} ${perDevice.toFixed(0).padStart(7)} ms per device (${DEVICES} devices, one after the other)`,
+    );
   });
 }
 

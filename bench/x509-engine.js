@@ -100,15 +100,33 @@ async function hierarchy(spec) {
 }
 
 function opensslCsr(dir, name, keyArgs) {
-  execFileSync('openssl', ['req', '-new', ...keyArgs, '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.csr`),
-    '-subj', '/C=US/O=Bench/CN=bench.example.com', '-addext', 'subjectAltName=DNS:bench.example.com,DNS:www.bench.example.com'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-new',
+      ...keyArgs,
+      '-nodes',
+      '-keyout',
+      join(dir, `${name}.key`),
+      '-out',
+      join(dir, `${name}.csr`),
+      '-subj',
+      '/C=US/O=Bench/CN=bench.example.com',
+      '-addext',
+      'subjectAltName=DNS:bench.example.com,DNS:www.bench.example.com',
+    ],
+    { stdio: 'ignore' },
+  );
   return readFileSync(join(dir, `${name}.csr`), 'utf8');
 }
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'x509-bench-'));
   try {
-    console.log(`node bench/x509-engine.js (rounds ${ROUNDS}, ${SECONDS} s per side, ${CONCURRENCY} in flight, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? 4})`);
+    console.log(
+      `node bench/x509-engine.js (rounds ${ROUNDS}, ${SECONDS} s per side, ${CONCURRENCY} in flight, UV_THREADPOOL_SIZE ${process.env.UV_THREADPOOL_SIZE ?? 4})`,
+    );
     const rsaKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const data = Buffer.alloc(700, 7);
     const cpu = process.cpuUsage();
@@ -120,7 +138,9 @@ async function main() {
     }
     const used = process.cpuUsage(cpu);
     const wall = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(`limit: node crypto.sign RSA-2048 alone ${fmt(signatures / wall)}/s ${fmt(signatures / ((used.user + used.system) / 1e6))}/cpu-s`);
+    console.log(
+      `limit: node crypto.sign RSA-2048 alone ${fmt(signatures / wall)}/s ${fmt(signatures / ((used.user + used.system) / 1e6))}/cpu-s`,
+    );
 
     for (const [label, caSpec, keyArgs] of [
       ['sign-csr RSA-2048 CA, RSA-2048 CSR', { type: 'rsa', size: 2048 }, ['-newkey', 'rsa:2048']],
@@ -129,8 +149,16 @@ async function main() {
       const ca = await hierarchy(caSpec);
       const csr = opensslCsr(dir, label.replace(/\W+/g, '-'), keyArgs);
       const leaf = (build, parsed) =>
-        build({ subject: parsed.subjectName, publicKey: parsed.publicKey, issuerCertificate: ca.pem, issuerPrivateKey: ca.keys.privateKey,
-          validDays: 90, profile: 'server', sans: parsed.sans, ...URLS });
+        build({
+          subject: parsed.subjectName,
+          publicKey: parsed.publicKey,
+          issuerCertificate: ca.pem,
+          issuerPrivateKey: ca.keys.privateKey,
+          validDays: 90,
+          profile: 'server',
+          sans: parsed.sans,
+          ...URLS,
+        });
       await compare(
         label,
         async () => leaf(reference.referenceBuildLeafCertificate, await reference.referenceParseCsr(csr)),
@@ -144,10 +172,21 @@ async function main() {
     const serverKey = (build) => async () => {
       const keys = keyPool[next++ % keyPool.length];
       await engine.exportPrivateKeyPem(keys.privateKey);
-      return build({ subject: 'CN=device.example.com,O=Bench', publicKey: keys.publicKey, issuerCertificate: p256Ca.pem,
-        issuerPrivateKey: p256Ca.keys.privateKey, validDays: 90, profile: 'server', ...URLS });
+      return build({
+        subject: 'CN=device.example.com,O=Bench',
+        publicKey: keys.publicKey,
+        issuerCertificate: p256Ca.pem,
+        issuerPrivateKey: p256Ca.keys.privateKey,
+        validDays: 90,
+        profile: 'server',
+        ...URLS,
+      });
     };
-    await compare('server key P-256 (keygen excluded)', serverKey(reference.referenceBuildLeafCertificate), serverKey(engine.buildLeafCertificate));
+    await compare(
+      'server key P-256 (keygen excluded)',
+      serverKey(reference.referenceBuildLeafCertificate),
+      serverKey(engine.buildLeafCertificate),
+    );
 
     const rsaCa = await hierarchy({ type: 'rsa', size: 2048 });
     const crlRequest = (count) => {
@@ -157,8 +196,14 @@ async function main() {
         revokedAt,
         reason: index % 3 === 0 ? null : index % 3 === 1 ? 'key_compromise' : 'superseded',
       }));
-      return { issuerCertificate: rsaCa.pem, issuerPrivateKey: rsaCa.keys.privateKey, entries, thisUpdate: new Date(),
-        nextUpdate: new Date(Date.now() + 86_400_000), crlNumber: 1 };
+      return {
+        issuerCertificate: rsaCa.pem,
+        issuerPrivateKey: rsaCa.keys.privateKey,
+        entries,
+        thisUpdate: new Date(),
+        nextUpdate: new Date(Date.now() + 86_400_000),
+        crlNumber: 1,
+      };
     };
     const timed = async (build, request) => {
       const cpu = process.cpuUsage();
@@ -173,14 +218,18 @@ async function main() {
       const before = await timed(reference.referenceBuildCrl, compared);
       const after = await timed(engine.buildCrl, compared);
       ratios.push(before.cpuMs / after.cpuMs);
-      console.log(`${`CRL of ${CRL_COMPARED_ENTRIES} entries`.padEnd(34)} round ${round}: old ${before.wallMs.toFixed(0)} ms (${before.cpuMs.toFixed(0)} ms cpu) | ` +
-        `new ${after.wallMs.toFixed(0)} ms (${after.cpuMs.toFixed(0)} ms cpu) | ratio ${(before.cpuMs / after.cpuMs).toFixed(0)}×`);
+      console.log(
+        `${`CRL of ${CRL_COMPARED_ENTRIES} entries`.padEnd(34)} round ${round}: old ${before.wallMs.toFixed(0)} ms (${before.cpuMs.toFixed(0)} ms cpu) | ` +
+          `new ${after.wallMs.toFixed(0)} ms (${after.cpuMs.toFixed(0)} ms cpu) | ratio ${(before.cpuMs / after.cpuMs).toFixed(0)}×`,
+      );
     }
     console.log(`${`CRL of ${CRL_COMPARED_ENTRIES} entries`.padEnd(34)} median ratio (per cpu-s) ${median(ratios).toFixed(0)}×`);
     const large = crlRequest(CRL_ENTRIES);
     for (let round = 1; round <= ROUNDS; round++) {
       const { wallMs, cpuMs } = await timed(engine.buildCrl, large);
-      console.log(`${`CRL of ${CRL_ENTRIES} entries, new`.padEnd(34)} round ${round}: ${wallMs.toFixed(0)} ms (${cpuMs.toFixed(0)} ms cpu)`);
+      console.log(
+        `${`CRL of ${CRL_ENTRIES} entries, new`.padEnd(34)} round ${round}: ${wallMs.toFixed(0)} ms (${cpuMs.toFixed(0)} ms cpu)`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -18,16 +18,29 @@ type MigrationClass = new () => MigrationInterface;
  * The platform's own migrations, oldest first; a unit test checks that every file in this folder
  * is listed.
  */
-export const CORE_MIGRATIONS: MigrationClass[] = [Identity1795245292124, Pki1795245880062, ServiceAccounts1795247433713, Jobs1795250043106, PlatformFramework1795252495044, CoreModels1795254918716, CircuitTerminationTargets1795255650887, CableTerminationConnector1795256838820, FreeTextRevocationReason1795598661236, CaCertificateType1795600289278, CrlRevocationCount1795700000000];
+export const CORE_MIGRATIONS: MigrationClass[] = [
+  Identity1795245292124,
+  Pki1795245880062,
+  ServiceAccounts1795247433713,
+  Jobs1795250043106,
+  PlatformFramework1795252495044,
+  CoreModels1795254918716,
+  CircuitTerminationTargets1795255650887,
+  CableTerminationConnector1795256838820,
+  FreeTextRevocationReason1795598661236,
+  CaCertificateType1795600289278,
+  CrlRevocationCount1795700000000,
+];
 
 /**
  * Every migration TypeORM runs: the platform's and those of every available plugin, mounted or not
  * (a plugin's tables exist whatever PLUGINS says), by timestamp. This list (not a file glob) is what
  * TypeORM runs, so the compiled app, the migration command and jest all load the same classes.
  */
-export const MIGRATIONS: MigrationClass[] = [...CORE_MIGRATIONS, ...AVAILABLE_PLUGINS.flatMap((plugin) => [...(plugin.migrations ?? [])])].sort(
-  (a, b) => migrationTimestamp(a) - migrationTimestamp(b),
-);
+export const MIGRATIONS: MigrationClass[] = [
+  ...CORE_MIGRATIONS,
+  ...AVAILABLE_PLUGINS.flatMap((plugin) => [...(plugin.migrations ?? [])]),
+].sort((a, b) => migrationTimestamp(a) - migrationTimestamp(b));
 
 function migrationTimestamp(migration: MigrationClass): number {
   return Number(/(\d{13})$/.exec(migration.name)?.[1]);

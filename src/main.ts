@@ -57,10 +57,7 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
     const app = await createApp({ config, logger, database });
     if (cluster.isWorker) (app.getHttpServer() as Server).maxRequestsPerSocket = CLUSTER_REQUESTS_PER_CONNECTION;
     await app.listen(config.port, config.host);
-    logger.info(
-      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' },
-      'server listening',
-    );
+    logger.info({ host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' }, 'server listening');
     handleShutdownSignals(app, database, config, logger, closeApp);
   } catch (error) {
     logger.fatal({ err: error }, 'server failed to start');

@@ -216,7 +216,8 @@ describe('audit logs', () => {
         const entries = await audit(`action=${action}&resource_type=${resourceType}&resource_id=${resourceId}`);
         expect({ action, count: entries.length }).toEqual({ action, count: 1 });
         expect(entries[0]).toMatchObject({ action, resource_type: resourceType, resource_id: resourceId, user_id: actorId });
-        if (action !== 'user_delete') expect({ action, organization: entries[0].organization_id }).toEqual({ action, organization: organizationId });
+        if (action !== 'user_delete')
+          expect({ action, organization: entries[0].organization_id }).toEqual({ action, organization: organizationId });
       }
 
       const [updated] = await audit(`action=user_update&resource_id=${userId}`);
@@ -241,7 +242,11 @@ describe('audit logs', () => {
       expect(duplicate.status).toBe(400);
       const forbidden = await api.post('/organizations/', { name: 'Forbidden Org' }, w.user1.token);
       expect(forbidden.status).toBe(403);
-      const badUser = await api.post('/users/', { username: 'ghost', email: 'ghost@example.com', password: PASSWORD, organization_id: 999999 }, w.root.token);
+      const badUser = await api.post(
+        '/users/',
+        { username: 'ghost', email: 'ghost@example.com', password: PASSWORD, organization_id: 999999 },
+        w.root.token,
+      );
       expect(badUser.status).toBe(400);
       const badUpdate = await api.patch(`/users/${w.user1.id}`, { email: 'user2@example.com' }, w.root.token);
       expect(badUpdate.status).toBe(400);
@@ -340,7 +345,9 @@ describe('audit logs', () => {
       for (const entry of await audit(`until=${t1.toISOString()}&limit=1000`)) {
         expect(new Date(entry.created_at).getTime()).toBeLessThanOrEqual(t1.getTime());
       }
-      const offset = await audit(`since=${encodeURIComponent(t0.toISOString().replace('Z', '+00:00'))}&until=${encodeURIComponent(t1.toISOString().replace('Z', '+00:00'))}&action=org_create`);
+      const offset = await audit(
+        `since=${encodeURIComponent(t0.toISOString().replace('Z', '+00:00'))}&until=${encodeURIComponent(t1.toISOString().replace('Z', '+00:00'))}&action=org_create`,
+      );
       expect(details(offset)).toEqual([expect.stringContaining('Inside Window')]);
       expect(await audit(`since=${t1.toISOString()}&until=${t0.toISOString()}`)).toEqual([]);
     });
@@ -358,7 +365,9 @@ describe('audit logs', () => {
 
     it('combines filters', async () => {
       const entries = await audit(`action=login_success&user_id=${w.user1.id}&resource_type=user&resource_id=${w.user1.id}&limit=1000`);
-      expect(entries.length).toBe(await dbCount("action = 'login_success' AND user_id = $1 AND resource_type = 'user' AND resource_id = $1", [w.user1.id]));
+      expect(entries.length).toBe(
+        await dbCount("action = 'login_success' AND user_id = $1 AND resource_type = 'user' AND resource_id = $1", [w.user1.id]),
+      );
       expect(entries.length).toBeGreaterThanOrEqual(2);
       expect(await audit(`action=login_failure&user_id=${w.user1.id}`)).toEqual([]);
     });

@@ -132,7 +132,10 @@ describe('authentication', () => {
       ['with a different HMAC algorithm', () => jwt.sign({ ...claims }, TEST_SECRET_KEY, { algorithm: 'HS512' })],
       ['expired', () => jwt.sign({ ...claims, iat: claims.iat! - 3600, exp: claims.iat! - 60 }, TEST_SECRET_KEY, { algorithm: 'HS256' })],
       ['missing its session id', () => jwt.sign({ ...claims, sid: undefined }, TEST_SECRET_KEY, { algorithm: 'HS256' })],
-      ['naming another session', () => jwt.sign({ ...claims, sid: '00000000-0000-4000-8000-000000000000' }, TEST_SECRET_KEY, { algorithm: 'HS256' })],
+      [
+        'naming another session',
+        () => jwt.sign({ ...claims, sid: '00000000-0000-4000-8000-000000000000' }, TEST_SECRET_KEY, { algorithm: 'HS256' }),
+      ],
       ['with a non-uuid session id', () => jwt.sign({ ...claims, sid: "x' OR 1=1 --" }, TEST_SECRET_KEY, { algorithm: 'HS256' })],
       ['for a user that does not exist', () => jwt.sign({ ...claims, id: 999999 }, TEST_SECRET_KEY, { algorithm: 'HS256' })],
     ])('rejects a token %s with 401', async (_name, forge) => {
@@ -173,9 +176,7 @@ describe('authentication', () => {
 
     it('lets exactly one of 50 concurrent refreshes with the same token succeed', async () => {
       const { refresh_token } = await api.tokens('root', PASSWORD);
-      const answers = await Promise.all(
-        Array.from({ length: 50 }, () => api.post('/auth/refresh', { refresh_token })),
-      );
+      const answers = await Promise.all(Array.from({ length: 50 }, () => api.post('/auth/refresh', { refresh_token })));
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 401)).toHaveLength(49);
@@ -277,7 +278,10 @@ describe('login rate limit', () => {
     });
     api = new ApiClient(testApp.baseUrl);
     await createBootstrapSuperuser(api);
-    expect((await api.post('/users/', { username: 'alice', email: 'alice@example.com', password: PASSWORD }, await api.token('root', PASSWORD))).status).toBe(201);
+    expect(
+      (await api.post('/users/', { username: 'alice', email: 'alice@example.com', password: PASSWORD }, await api.token('root', PASSWORD)))
+        .status,
+    ).toBe(201);
   });
 
   afterAll(async () => {

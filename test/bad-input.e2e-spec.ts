@@ -48,14 +48,20 @@ describe('bad input', () => {
       expect(single.status).toBe(400);
       expect(single.body).toEqual({ name: [NUL_MESSAGE] });
 
-      const bulk = await platform.post(TAGS, [{ name: 'ok', slug: 'ok' }, { name: 'fine', slug: 'fine', custom_fields: { 'x\u0000': 1 } }]);
+      const bulk = await platform.post(TAGS, [
+        { name: 'ok', slug: 'ok' },
+        { name: 'fine', slug: 'fine', custom_fields: { 'x\u0000': 1 } },
+      ]);
       expect(bulk.status).toBe(400);
       expect(bulk.body).toEqual({ '1.custom_fields.x': [NUL_MESSAGE] });
       expect(await countRows(seeded.db, 'extras_tag')).toBe(0);
     });
 
     it('refuses them in GraphQL variables', async () => {
-      const response = await platform.post('/graphql/', { query: 'query ($name: [String]) { tag_list(name: $name) { id } }', variables: { name: ['\u0000'] } });
+      const response = await platform.post('/graphql/', {
+        query: 'query ($name: [String]) { tag_list(name: $name) { id } }',
+        variables: { name: ['\u0000'] },
+      });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ 'variables.name.0': [NUL_MESSAGE] });
     });
@@ -87,7 +93,11 @@ describe('bad input', () => {
 
       for (const caId of ['1e99', '3000000000', '0x1', '+1', '']) {
         const response = await api.get(`/certificates/?ca_id=${encodeURIComponent(caId)}`, rootToken);
-        expect({ caId, status: response.status, body: response.body }).toEqual({ caId, status: 400, body: rangeProblem('query', 'ca_id', 1) });
+        expect({ caId, status: response.status, body: response.body }).toEqual({
+          caId,
+          status: 400,
+          body: rangeProblem('query', 'ca_id', 1),
+        });
       }
       expect((await api.get('/certificates/?ca_id=1&skip=0&limit=5', rootToken)).status).toBe(200);
 
@@ -108,7 +118,9 @@ describe('bad input', () => {
       const filter = await platform.get(`${TAGS}?id=3000000000`);
       expect(filter.status).toBe(400);
       expect(filter.body).toEqual({ id: ['Ensure this value is less than or equal to 2147483647.'] });
-      expect((await platform.get(`${TAGS}?id=-2147483649`)).body).toEqual({ id: ['Ensure this value is greater than or equal to -2147483648.'] });
+      expect((await platform.get(`${TAGS}?id=-2147483649`)).body).toEqual({
+        id: ['Ensure this value is greater than or equal to -2147483648.'],
+      });
 
       const bulkDelete = await platform.delete(TAGS, [{ id: 2_147_483_648 }]);
       expect(bulkDelete.status).toBe(400);
@@ -116,7 +128,12 @@ describe('bad input', () => {
 
       const provider = await platform.created('/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
       const type = await platform.created('/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
-      const circuit = await platform.post('/api/circuits/circuits/', { cid: 'C-1', provider: provider.id, type: type.id, commit_rate: 3_000_000_000 });
+      const circuit = await platform.post('/api/circuits/circuits/', {
+        cid: 'C-1',
+        provider: provider.id,
+        type: type.id,
+        commit_rate: 3_000_000_000,
+      });
       expect(circuit.status).toBe(400);
       expect(circuit.body).toEqual({ commit_rate: ['Ensure this value is less than or equal to 2147483647.'] });
     });
@@ -126,7 +143,9 @@ describe('bad input', () => {
     it('answers an anonymous /auth/refresh with 400 too_deep', async () => {
       const response = await api.post('/auth/refresh', { refresh_token: nested(2000) });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ detail: [{ loc: ['body', 'refresh_token'], msg: 'Nested deeper than 32 levels.', type: 'too_deep' }] });
+      expect(response.body).toEqual({
+        detail: [{ loc: ['body', 'refresh_token'], msg: 'Nested deeper than 32 levels.', type: 'too_deep' }],
+      });
     });
 
     it('answers PKI and inventory writes with 400 and accepts nesting up to the limit', async () => {

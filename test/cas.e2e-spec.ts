@@ -62,10 +62,19 @@ describe('certificate authorities', () => {
     }
     const response = await api.post(
       '/cas/',
-      { name, subject_dn: `CN=${name},O=Test`, key_type: 'ecdsa-p256', ...body, ...(validDays !== undefined ? { valid_days: validDays } : {}) },
+      {
+        name,
+        subject_dn: `CN=${name},O=Test`,
+        key_type: 'ecdsa-p256',
+        ...body,
+        ...(validDays !== undefined ? { valid_days: validDays } : {}),
+      },
       token,
     );
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -82,17 +91,24 @@ describe('certificate authorities', () => {
     expect(response.status).toBe(200);
   }
 
-  async function auditEntries(action: string, resourceId: number): Promise<Array<{ user_id: number; detail: string; organization_id: number | null }>> {
-    const { rows } = await db.query('SELECT user_id, detail, organization_id FROM audit_logs WHERE action = $1 AND resource_id = $2 ORDER BY id', [
-      action,
-      resourceId,
-    ]);
+  async function auditEntries(
+    action: string,
+    resourceId: number,
+  ): Promise<Array<{ user_id: number; detail: string; organization_id: number | null }>> {
+    const { rows } = await db.query(
+      'SELECT user_id, detail, organization_id FROM audit_logs WHERE action = $1 AND resource_id = $2 ORDER BY id',
+      [action, resourceId],
+    );
     return rows;
   }
 
   describe('POST /cas/', () => {
     it('creates a root CA with defaults and returns its detail with a PKCS#8 private key', async () => {
-      const response = await api.post('/cas/', { name: 'Défault Root CA!', subject_dn: 'CN=Default Root,O=Test,C=US', description: 'the default' }, w.root.token);
+      const response = await api.post(
+        '/cas/',
+        { name: 'Défault Root CA!', subject_dn: 'CN=Default Root,O=Test,C=US', description: 'the default' },
+        w.root.token,
+      );
       expect(response.status).toBe(201);
       const ca = response.body;
       expect(Object.keys(ca).sort()).toEqual([...CA_FIELDS, 'private_key'].sort());
@@ -155,10 +171,7 @@ describe('certificate authorities', () => {
       expect(before).toBe(1);
     });
 
-    it.each([
-      ['CN=x,C=USA'],
-      ['nonsense'],
-    ])('rejects the subject_dn %j with 400 naming subject_dn', async (subject_dn) => {
+    it.each([['CN=x,C=USA'], ['nonsense']])('rejects the subject_dn %j with 400 naming subject_dn', async (subject_dn) => {
       const response = await api.post('/cas/', { name: unique(), subject_dn, key_type: 'ecdsa-p256' }, w.root.token);
       expect(response.status).toBe(400);
       expect(JSON.stringify(response.body.detail)).toContain('subject_dn');
@@ -175,7 +188,11 @@ describe('certificate authorities', () => {
 
     it('refuses a duplicate name in the same organization regardless of case, but not in another', async () => {
       const first = await createCa(w.admin1.token);
-      const duplicate = await api.post('/cas/', { name: first.name.toUpperCase(), subject_dn: 'CN=Dup', key_type: 'ecdsa-p256' }, w.admin1.token);
+      const duplicate = await api.post(
+        '/cas/',
+        { name: first.name.toUpperCase(), subject_dn: 'CN=Dup', key_type: 'ecdsa-p256' },
+        w.admin1.token,
+      );
       expect(duplicate.status).toBe(400);
       expect(typeof duplicate.body.detail).toBe('string');
       expect(duplicate.body.detail).toMatch(/already exists/);
@@ -187,11 +204,19 @@ describe('certificate authorities', () => {
 
   describe('intermediate CAs', () => {
     it('404s an unknown parent and a parent in another organization', async () => {
-      const unknown = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: 999999 }, w.root.token);
+      const unknown = await api.post(
+        '/cas/',
+        { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: 999999 },
+        w.root.token,
+      );
       expect(unknown.status).toBe(404);
       expect(unknown.body).toEqual(caNotFound(999999));
       const parent = await createCa(w.admin1.token);
-      const foreign = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: parent.id }, w.admin2.token);
+      const foreign = await api.post(
+        '/cas/',
+        { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: parent.id },
+        w.admin2.token,
+      );
       expect(foreign.status).toBe(404);
       expect(foreign.body).toEqual(caNotFound(parent.id));
     });
@@ -208,11 +233,19 @@ describe('certificate authorities', () => {
       const defaulted = await createCa(w.root.token, { parent_ca_id: one.id });
       expect(defaulted.path_length).toBe(0);
 
-      const tooLong = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: one.id, path_length: 1 }, w.root.token);
+      const tooLong = await api.post(
+        '/cas/',
+        { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: one.id, path_length: 1 },
+        w.root.token,
+      );
       expect(tooLong.status).toBe(400);
       expect(tooLong.body.detail).toContain('exceeds');
 
-      const exhausted = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: defaulted.id }, w.root.token);
+      const exhausted = await api.post(
+        '/cas/',
+        { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: defaulted.id },
+        w.root.token,
+      );
       expect(exhausted.status).toBe(400);
       expect(exhausted.body.detail).toContain('does not allow sub-CAs');
 
@@ -223,7 +256,11 @@ describe('certificate authorities', () => {
 
     it('ends a validity longer than the parent’s remaining one at the parent’s not_after', async () => {
       const parent = await createCa(w.root.token, { valid_days: 30 });
-      const response = await api.post('/cas/', { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: parent.id, valid_days: 31 }, w.root.token);
+      const response = await api.post(
+        '/cas/',
+        { name: unique(), subject_dn: 'CN=I', key_type: 'ecdsa-p256', parent_ca_id: parent.id, valid_days: 31 },
+        w.root.token,
+      );
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ valid_days: 31, not_after: parent.not_after });
       expect((await createCa(w.root.token, { parent_ca_id: parent.id, valid_days: 29 })).valid_days).toBe(29);
@@ -382,14 +419,18 @@ describe('certificate authorities', () => {
       expect(moved.status).toBe(200);
       expect(moved.body).toMatchObject({ id: root.id, organization_id: w.org2.id });
       expect(moved.body).not.toHaveProperty('private_key');
-      const cas = await db.query('SELECT id, organization_id FROM certificate_authorities WHERE id = ANY($1) ORDER BY id', [[root.id, child.id]]);
+      const cas = await db.query('SELECT id, organization_id FROM certificate_authorities WHERE id = ANY($1) ORDER BY id', [
+        [root.id, child.id],
+      ]);
       expect(cas.rows).toEqual([
         { id: root.id, organization_id: w.org2.id },
         { id: child.id, organization_id: null },
       ]);
       const certs = await db.query('SELECT organization_id FROM certificates WHERE id = $1', [childCert.body.id]);
       expect(certs.rows).toEqual([{ organization_id: null }]);
-      expect((await auditEntries('ca_update', root.id)).map((entry) => entry.detail)).toEqual([expect.stringContaining('1 CA(s), 0 certificate(s) updated')]);
+      expect((await auditEntries('ca_update', root.id)).map((entry) => entry.detail)).toEqual([
+        expect.stringContaining('1 CA(s), 0 certificate(s) updated'),
+      ]);
     });
 
     it('with cascade adopts the org-less subtree and stops at CAs owned by another organization', async () => {
@@ -411,7 +452,9 @@ describe('certificate authorities', () => {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ id: r.id, organization_id: w.org1.id });
 
-      const cas = await db.query('SELECT id, organization_id FROM certificate_authorities WHERE id = ANY($1) ORDER BY id', [[r.id, a.id, b.id, c.id]]);
+      const cas = await db.query('SELECT id, organization_id FROM certificate_authorities WHERE id = ANY($1) ORDER BY id', [
+        [r.id, a.id, b.id, c.id],
+      ]);
       expect(cas.rows).toEqual([
         { id: r.id, organization_id: w.org1.id },
         { id: a.id, organization_id: w.org1.id },
@@ -428,7 +471,9 @@ describe('certificate authorities', () => {
         { id: certB.id, organization_id: null },
         { id: certC.id, organization_id: null },
       ]);
-      expect((await auditEntries('ca_update', r.id)).map((entry) => entry.detail)).toEqual([expect.stringContaining('2 CA(s), 3 certificate(s) updated')]);
+      expect((await auditEntries('ca_update', r.id)).map((entry) => entry.detail)).toEqual([
+        expect.stringContaining('2 CA(s), 3 certificate(s) updated'),
+      ]);
       // Now org1 members see the adopted CAs and certificates.
       expect((await api.get(`/cas/${a.id}`, w.user1.token)).status).toBe(200);
       expect((await api.get(`/certificates/${certA1.id}`, w.user1.token)).status).toBe(200);
@@ -448,33 +493,56 @@ describe('certificate authorities', () => {
       expect(allowed.body).not.toHaveProperty('private_key');
       expect((await issue(root.id, w.admin1.token)).status).toBe(201);
 
-      expect((await api.patch(`/cas/${root.id}`, { allow_leaf_certs: false }, w.admin1.token)).body).toMatchObject({ allow_leaf_certs: false, leaf_certs_allowed: false });
+      expect((await api.patch(`/cas/${root.id}`, { allow_leaf_certs: false }, w.admin1.token)).body).toMatchObject({
+        allow_leaf_certs: false,
+        leaf_certs_allowed: false,
+      });
       expect((await issue(root.id, w.admin1.token)).status).toBe(400);
       const managed = await api.patch(`/cas/${root.id}`, { allow_leaf_certs: null }, w.root.token);
       expect(managed.body).toMatchObject({ allow_leaf_certs: null, leaf_certs_allowed: false });
-      expect((await db.query('SELECT allow_leaf_certs FROM certificate_authorities WHERE id = $1', [root.id])).rows).toEqual([{ allow_leaf_certs: null }]);
+      expect((await db.query('SELECT allow_leaf_certs FROM certificate_authorities WHERE id = $1', [root.id])).rows).toEqual([
+        { allow_leaf_certs: null },
+      ]);
 
       expect(await auditEntries('ca_update', root.id)).toEqual([
-        { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to true (previously managed)` },
-        { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to false (previously true)` },
-        { user_id: w.root.id, organization_id: w.org1.id, detail: `Set allow_leaf_certs of CA '${root.name}' to managed (previously false)` },
+        {
+          user_id: w.admin1.id,
+          organization_id: w.org1.id,
+          detail: `Set allow_leaf_certs of CA '${root.name}' to true (previously managed)`,
+        },
+        {
+          user_id: w.admin1.id,
+          organization_id: w.org1.id,
+          detail: `Set allow_leaf_certs of CA '${root.name}' to false (previously true)`,
+        },
+        {
+          user_id: w.root.id,
+          organization_id: w.org1.id,
+          detail: `Set allow_leaf_certs of CA '${root.name}' to managed (previously false)`,
+        },
       ]);
     });
 
     it('refuses plain members (403), other organizations (404), admins assigning organizations (403) and empty or bad bodies (400)', async () => {
       const ca = await createCa(w.admin1.token);
       expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });
-      expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, w.admin2.token)).toMatchObject({ status: 404, body: caNotFound(ca.id) });
+      expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, w.admin2.token)).toMatchObject({
+        status: 404,
+        body: caNotFound(ca.id),
+      });
       expect(await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false, organization_id: w.org1.id }, w.admin1.token)).toMatchObject({
         status: 403,
         body: { detail: 'Only superusers can assign a CA to an organization' },
       });
-      expect(await api.patch(`/cas/${ca.id}`, {}, w.admin1.token)).toMatchObject({ status: 400, body: { detail: 'Give organization_id or allow_leaf_certs' } });
+      expect(await api.patch(`/cas/${ca.id}`, {}, w.admin1.token)).toMatchObject({
+        status: 400,
+        body: { detail: 'Give organization_id or allow_leaf_certs' },
+      });
       expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: 'yes' }, w.admin1.token)).status).toBe(400);
       expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, '')).status).toBe(401);
-      expect((await db.query('SELECT allow_leaf_certs, organization_id FROM certificate_authorities WHERE id = $1', [ca.id])).rows).toEqual([
-        { allow_leaf_certs: null, organization_id: w.org1.id },
-      ]);
+      expect((await db.query('SELECT allow_leaf_certs, organization_id FROM certificate_authorities WHERE id = $1', [ca.id])).rows).toEqual(
+        [{ allow_leaf_certs: null, organization_id: w.org1.id }],
+      );
       expect(await auditEntries('ca_update', ca.id)).toEqual([]);
     });
 
@@ -507,7 +575,10 @@ describe('certificate authorities', () => {
       expect(deleted.text).toBe('');
       expect(await api.get(`/cas/${child.id}`, w.admin1.token)).toMatchObject({ status: 404, body: caNotFound(child.id) });
       expect(await api.get(`/certificates/${cert.id}`, w.admin1.token)).toMatchObject({ status: 404, body: certNotFound(cert.id) });
-      const rows = await db.query('SELECT id FROM certificates WHERE issuer_id = $1 OR id = ANY($2)', [child.id, [cert.id, renewed.body.id]]);
+      const rows = await db.query('SELECT id FROM certificates WHERE issuer_id = $1 OR id = ANY($2)', [
+        child.id,
+        [cert.id, renewed.body.id],
+      ]);
       expect(rows.rows).toEqual([]);
       expect((await db.query('SELECT id FROM certificate_authorities WHERE id = $1', [child.id])).rows).toEqual([]);
       expect(await auditEntries('ca_delete', child.id)).toEqual([

@@ -65,7 +65,10 @@ describe('certificates', () => {
   async function createCa(token: string, body: object = {}): Promise<any> {
     const name = `CA ${++seq}`;
     const response = await api.post('/cas/', { name, subject_dn: `CN=${name},O=Test`, key_type: 'ecdsa-p256', ...body }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -79,7 +82,10 @@ describe('certificates', () => {
 
   async function issue(caId: number, body: object = {}, token = w.admin1.token): Promise<any> {
     const response = await issueRequest(caId, body, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -101,8 +107,21 @@ describe('certificates', () => {
   function makeCsr(cn: string, san = `DNS:${cn}`): { csr: string; keyFile: string } {
     const id = ++seq;
     const made = ssl.run(
-      'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `k${id}.key`, '-out', `r${id}.csr`,
-      '-subj', `/O=Requester/CN=${cn}`, '-addext', `subjectAltName=${san}`,
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `k${id}.key`,
+      '-out',
+      `r${id}.csr`,
+      '-subj',
+      `/O=Requester/CN=${cn}`,
+      '-addext',
+      `subjectAltName=${san}`,
     );
     expect(made.status).toBe(0);
     return { csr: readFileSync(`${ssl.dir}/r${id}.csr`, 'utf8'), keyFile: `k${id}.key` };
@@ -117,17 +136,24 @@ describe('certificates', () => {
     return ssl.run('pkey', '-in', keyFile, '-pubout').output;
   }
 
-  async function auditEntries(action: string, resourceId: number): Promise<Array<{ user_id: number; detail: string; organization_id: number | null }>> {
-    const { rows } = await db.query('SELECT user_id, detail, organization_id FROM audit_logs WHERE action = $1 AND resource_id = $2 ORDER BY id', [
-      action,
-      resourceId,
-    ]);
+  async function auditEntries(
+    action: string,
+    resourceId: number,
+  ): Promise<Array<{ user_id: number; detail: string; organization_id: number | null }>> {
+    const { rows } = await db.query(
+      'SELECT user_id, detail, organization_id FROM audit_logs WHERE action = $1 AND resource_id = $2 ORDER BY id',
+      [action, resourceId],
+    );
     return rows;
   }
 
   describe('POST /certificates/?ca_id=', () => {
     it('issues a certificate with its private key and the documented fields', async () => {
-      const response = await issueRequest(org1Ca.id, { common_name: 'www.example.com', subject_dn: 'CN=ignored,O=Test,C=US', valid_days: 90 });
+      const response = await issueRequest(org1Ca.id, {
+        common_name: 'www.example.com',
+        subject_dn: 'CN=ignored,O=Test,C=US',
+        valid_days: 90,
+      });
       expect(response.status).toBe(201);
       const cert = response.body;
       expect(Object.keys(cert).sort()).toEqual([...CERT_FIELDS, 'private_key'].sort());
@@ -157,9 +183,16 @@ describe('certificates', () => {
       expect(Math.round((Date.parse(cert.not_after) - Date.parse(cert.not_before)) / 86_400_000)).toBe(90);
       const keyFile = ssl.write(`issued${cert.id}.key`, cert.private_key);
       expect(publicKeyOfCertificate(cert.certificate)).toBe(publicKeyOfKey(keyFile));
-      const { rows } = await db.query('SELECT issuer_id, organization_id, serial_number, private_key FROM certificates WHERE id = $1', [cert.id]);
+      const { rows } = await db.query('SELECT issuer_id, organization_id, serial_number, private_key FROM certificates WHERE id = $1', [
+        cert.id,
+      ]);
       expect(rows).toEqual([
-        { issuer_id: org1Ca.id, organization_id: w.org1.id, serial_number: cert.serial_number, private_key: expect.stringMatching(/^enc:/) },
+        {
+          issuer_id: org1Ca.id,
+          organization_id: w.org1.id,
+          serial_number: cert.serial_number,
+          private_key: expect.stringMatching(/^enc:/),
+        },
       ]);
       expect(await auditEntries('cert_create', cert.id)).toHaveLength(1);
     });
@@ -172,7 +205,11 @@ describe('certificates', () => {
     });
 
     it('needs ca_id', async () => {
-      const response = await api.post('/certificates/', { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server' }, w.admin1.token);
+      const response = await api.post(
+        '/certificates/',
+        { common_name: 'x.example.com', subject_dn: 'O=Test', certificate_type: 'server' },
+        w.admin1.token,
+      );
       expect(response.status).toBe(400);
       expect(JSON.stringify(response.body.detail)).toContain('ca_id');
     });
@@ -183,8 +220,17 @@ describe('certificates', () => {
       const explicit = await issue(org1Ca.id, { common_name: 'main.example.com', san_dns_names: ['other.example.com'] });
       expect(explicit.san_dns_names).toEqual(['other.example.com']);
       const client = await issue(org1Ca.id, { common_name: 'alice@example.com', certificate_type: 'client' });
-      expect(client).toMatchObject({ certificate_type: 'client', san_dns_names: [], san_ip_addresses: [], san_email_addresses: ['alice@example.com'] });
-      const dual = await issue(org1Ca.id, { common_name: 'dual.example.com', certificate_type: 'dual_purpose', san_email_addresses: ['ops@example.com'] });
+      expect(client).toMatchObject({
+        certificate_type: 'client',
+        san_dns_names: [],
+        san_ip_addresses: [],
+        san_email_addresses: ['alice@example.com'],
+      });
+      const dual = await issue(org1Ca.id, {
+        common_name: 'dual.example.com',
+        certificate_type: 'dual_purpose',
+        san_email_addresses: ['ops@example.com'],
+      });
       expect(dual).toMatchObject({ san_dns_names: ['dual.example.com'], san_email_addresses: ['ops@example.com'] });
 
       const cases: Array<[object, string]> = [
@@ -195,7 +241,11 @@ describe('certificates', () => {
       ];
       for (const [body, field] of cases) {
         const response = await issueRequest(org1Ca.id, body);
-        expect({ body, status: response.status, detail: response.body.detail }).toEqual({ body, status: 400, detail: expect.stringMatching(new RegExp(`^${field}`)) });
+        expect({ body, status: response.status, detail: response.body.detail }).toEqual({
+          body,
+          status: 400,
+          detail: expect.stringMatching(new RegExp(`^${field}`)),
+        });
       }
     });
 
@@ -242,7 +292,11 @@ describe('certificates', () => {
   describe('POST /certificates/sign-csr', () => {
     it('needs exactly one of ca_id and ca_name', async () => {
       const { csr } = makeCsr('one.example.com');
-      const both = await api.post('/certificates/sign-csr', { csr, ca_id: org1Ca.id, ca_name: org1Ca.name, certificate_type: 'server' }, w.admin1.token);
+      const both = await api.post(
+        '/certificates/sign-csr',
+        { csr, ca_id: org1Ca.id, ca_name: org1Ca.name, certificate_type: 'server' },
+        w.admin1.token,
+      );
       expect(both.status).toBe(400);
       expect(JSON.stringify(both.body.detail)).toMatch(/ca_id|ca_name/);
       const neither = await api.post('/certificates/sign-csr', { csr, certificate_type: 'server' }, w.admin1.token);
@@ -281,7 +335,11 @@ describe('certificates', () => {
     });
 
     it('refuses a malformed CSR and one with a broken signature', async () => {
-      const garbage = await api.post('/certificates/sign-csr', { csr: 'not a csr', ca_id: org1Ca.id, certificate_type: 'server' }, w.admin1.token);
+      const garbage = await api.post(
+        '/certificates/sign-csr',
+        { csr: 'not a csr', ca_id: org1Ca.id, certificate_type: 'server' },
+        w.admin1.token,
+      );
       expect(garbage.status).toBe(400);
       expect(garbage.body.detail).toMatch(/^csr: Invalid CSR/);
 
@@ -289,10 +347,17 @@ describe('certificates', () => {
       const body = csr.replace(/-----(BEGIN|END) CERTIFICATE REQUEST-----/g, '').replace(/\s+/g, '');
       const der = Buffer.from(body, 'base64');
       der[der.length - 5] ^= 0x01;
-      const lines = der.toString('base64').match(/.{1,64}/g)!.join('\n');
+      const lines = der
+        .toString('base64')
+        .match(/.{1,64}/g)!
+        .join('\n');
       const tampered = `-----BEGIN CERTIFICATE REQUEST-----\n${lines}\n-----END CERTIFICATE REQUEST-----\n`;
       const before = (await db.query('SELECT count(*)::int AS n FROM certificates')).rows[0].n;
-      const response = await api.post('/certificates/sign-csr', { csr: tampered, ca_id: org1Ca.id, certificate_type: 'server' }, w.admin1.token);
+      const response = await api.post(
+        '/certificates/sign-csr',
+        { csr: tampered, ca_id: org1Ca.id, certificate_type: 'server' },
+        w.admin1.token,
+      );
       expect(response.status).toBe(400);
       expect(response.body.detail).toMatch(/^csr: /);
       expect(response.body.detail).toMatch(/signature/i);
@@ -303,7 +368,13 @@ describe('certificates', () => {
       const { csr } = makeCsr('fromcsr.example.com', 'DNS:fromcsr.example.com,DNS:alt.example.com');
       const signed = await api.post(
         '/certificates/sign-csr',
-        { csr, ca_id: org1Ca.id, certificate_type: 'server', common_name: 'override.example.com', san_dns_names: ['a.example.com', 'b.example.com'] },
+        {
+          csr,
+          ca_id: org1Ca.id,
+          certificate_type: 'server',
+          common_name: 'override.example.com',
+          san_dns_names: ['a.example.com', 'b.example.com'],
+        },
         w.admin1.token,
       );
       expect(signed.status).toBe(201);
@@ -312,7 +383,15 @@ describe('certificates', () => {
         subject_dn: 'CN=override.example.com,O=Requester',
         san_dns_names: ['a.example.com', 'b.example.com'],
       });
-      const text = ssl.run('x509', '-in', ssl.write(`ovr${signed.body.id}.pem`, signed.body.certificate), '-noout', '-text', '-nameopt', 'RFC2253').output;
+      const text = ssl.run(
+        'x509',
+        '-in',
+        ssl.write(`ovr${signed.body.id}.pem`, signed.body.certificate),
+        '-noout',
+        '-text',
+        '-nameopt',
+        'RFC2253',
+      ).output;
       expect(text).toContain('DNS:a.example.com, DNS:b.example.com');
       expect(text).not.toContain('fromcsr.example.com');
       expect(text).toMatch(/Subject: CN=override\.example\.com,O=Requester/);
@@ -404,7 +483,10 @@ describe('certificates', () => {
       expect(response.body).not.toHaveProperty('private_key');
       const again = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'superseded' }, w.admin1.token);
       expect(again.status).toBe(409);
-      expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({ status: 'revoked', revocation_reason: null });
+      expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({
+        status: 'revoked',
+        revocation_reason: null,
+      });
       expect(await auditEntries('cert_revoke', cert.id)).toEqual([
         { user_id: w.admin1.id, organization_id: w.org1.id, detail: `Revoked certificate '${cert.common_name}'` },
       ]);
@@ -418,16 +500,37 @@ describe('certificates', () => {
         const cert = await issue(ca.id);
         const response = await api.post(`/certificates/${cert.id}/revoke`, reason === undefined ? {} : { reason }, w.admin1.token);
         expect(response.status).toBe(200);
-        expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({ status: 'revoked', revocation_reason: reason ?? null });
+        expect((await api.get(`/certificates/${cert.id}`, w.admin1.token)).body).toMatchObject({
+          status: 'revoked',
+          revocation_reason: reason ?? null,
+        });
         certs.push(cert);
       }
-      const { rows } = await db.query('SELECT revocation_reason FROM certificates WHERE id = ANY($1) ORDER BY id', [certs.map((cert) => cert.id)]);
-      expect(rows.map((row) => row.revocation_reason)).toEqual(['testing', 'key_compromise', 'CessationOfOperation', 'AFFILIATION-CHANGED', null]);
-      expect((await auditEntries('cert_revoke', certs[0].id))[0].detail).toBe(`Revoked certificate '${certs[0].common_name}' (reason: "testing")`);
+      const { rows } = await db.query('SELECT revocation_reason FROM certificates WHERE id = ANY($1) ORDER BY id', [
+        certs.map((cert) => cert.id),
+      ]);
+      expect(rows.map((row) => row.revocation_reason)).toEqual([
+        'testing',
+        'key_compromise',
+        'CessationOfOperation',
+        'AFFILIATION-CHANGED',
+        null,
+      ]);
+      expect((await auditEntries('cert_revoke', certs[0].id))[0].detail).toBe(
+        `Revoked certificate '${certs[0].common_name}' (reason: "testing")`,
+      );
 
       const crl = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
       expect(crl.status).toBe(200);
-      const text = ssl.run('crl', '-inform', 'DER', '-in', ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())), '-noout', '-text').output;
+      const text = ssl.run(
+        'crl',
+        '-inform',
+        'DER',
+        '-in',
+        ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())),
+        '-noout',
+        '-text',
+      ).output;
       const entries = text.split('Serial Number: ').slice(1);
       const entryFor = (serial: string) => entries.find((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`) === BigInt(`0x${serial}`));
       const codes = certs.map((cert) => /CRL Reason Code:\s+(.+)/.exec(entryFor(cert.serial_number)!)?.[1].trim() ?? null);
@@ -446,7 +549,9 @@ describe('certificates', () => {
 
     it('lets exactly one of ten concurrent revocations succeed', async () => {
       const cert = await issue(org1Ca.id);
-      const responses = await Promise.all(Array.from({ length: 10 }, () => api.post(`/certificates/${cert.id}/revoke`, {}, w.admin1.token)));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => api.post(`/certificates/${cert.id}/revoke`, {}, w.admin1.token)),
+      );
       const statuses = responses.map((response) => response.status).sort();
       expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409, 409, 409]);
       expect(await auditEntries('cert_revoke', cert.id)).toHaveLength(1);
@@ -459,15 +564,29 @@ describe('certificates', () => {
       const before = (await db.query('SELECT crl_number FROM certificate_authorities WHERE id = $1', [ca.id])).rows[0].crl_number;
       const responses = await Promise.all(certs.map((cert) => api.post(`/certificates/${cert.id}/revoke`, {}, w.admin1.token)));
       expect(responses.map((response) => response.status)).toEqual(certs.map(() => 200));
-      const { rows } = await db.query('SELECT crl_number, revocation_count, crl_revocation_count FROM certificate_authorities WHERE id = $1', [ca.id]);
+      const { rows } = await db.query(
+        'SELECT crl_number, revocation_count, crl_revocation_count FROM certificate_authorities WHERE id = $1',
+        [ca.id],
+      );
       expect(rows[0]).toMatchObject({ revocation_count: 20, crl_revocation_count: 20 });
       const rebuilds = Number(rows[0].crl_number) - Number(before);
       expect(rebuilds).toBeGreaterThanOrEqual(1);
       expect(rebuilds).toBeLessThan(10);
 
       const crl = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
-      const text = ssl.run('crl', '-inform', 'DER', '-in', ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())), '-noout', '-text').output;
-      const listed = text.split('Serial Number: ').slice(1).map((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`));
+      const text = ssl.run(
+        'crl',
+        '-inform',
+        'DER',
+        '-in',
+        ssl.write(`crl${++seq}.der`, Buffer.from(await crl.arrayBuffer())),
+        '-noout',
+        '-text',
+      ).output;
+      const listed = text
+        .split('Serial Number: ')
+        .slice(1)
+        .map((entry) => BigInt(`0x${entry.split('\n')[0].trim()}`));
       expect(listed.sort()).toEqual(certs.map((cert) => BigInt(`0x${cert.serial_number}`)).sort());
       expect(/X509v3 CRL Number:\s*\n\s*(\d+)/.exec(text)?.[1]).toBe(String(rows[0].crl_number));
       expect(crl.headers.get('etag')).toBe(`"crl-${rows[0].crl_number}"`);
@@ -482,7 +601,10 @@ describe('certificates', () => {
     it('needs can_revoke_cert for plain users and hides other organizations’ certificates', async () => {
       const cert = await issue(org1Ca.id);
       expect(await api.post(`/certificates/${cert.id}/revoke`, {}, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });
-      expect(await api.post(`/certificates/${cert.id}/revoke`, {}, w.admin2.token)).toMatchObject({ status: 404, body: certNotFound(cert.id) });
+      expect(await api.post(`/certificates/${cert.id}/revoke`, {}, w.admin2.token)).toMatchObject({
+        status: 404,
+        body: certNotFound(cert.id),
+      });
       expect((await db.query('SELECT status FROM certificates WHERE id = $1', [cert.id])).rows).toEqual([{ status: 'valid' }]);
       await withFlags(w.user1, { can_revoke_cert: true }, async () => {
         const response = await api.post(`/certificates/${cert.id}/revoke`, { reason: 'keyCompromise' }, w.user1.token);
@@ -495,7 +617,12 @@ describe('certificates', () => {
 
   describe('renew', () => {
     it('renews a server-key certificate with a fresh key and the same parameters', async () => {
-      const old = await issue(org1Ca.id, { common_name: 'renew.example.com', san_ip_addresses: ['192.0.2.44'], valid_days: 45, certificate_type: 'dual_purpose' });
+      const old = await issue(org1Ca.id, {
+        common_name: 'renew.example.com',
+        san_ip_addresses: ['192.0.2.44'],
+        valid_days: 45,
+        certificate_type: 'dual_purpose',
+      });
       const response = await api.post(`/certificates/${old.id}/renew`, {}, w.admin1.token);
       expect(response.status).toBe(201);
       const renewed = response.body;
@@ -535,7 +662,11 @@ describe('certificates', () => {
 
     it('renews a CSR certificate only with a new CSR, keeping the old subject', async () => {
       const first = makeCsr('csrrenew.example.com');
-      const original = await api.post('/certificates/sign-csr', { csr: first.csr, ca_id: org1Ca.id, certificate_type: 'server' }, w.admin1.token);
+      const original = await api.post(
+        '/certificates/sign-csr',
+        { csr: first.csr, ca_id: org1Ca.id, certificate_type: 'server' },
+        w.admin1.token,
+      );
       expect(original.status).toBe(201);
 
       const missing = await api.post(`/certificates/${original.body.id}/renew`, {}, w.admin1.token);
@@ -555,7 +686,13 @@ describe('certificates', () => {
       });
       expect(publicKeyOfCertificate(response.body.certificate)).toBe(publicKeyOfKey(second.keyFile));
       expect(publicKeyOfCertificate(response.body.certificate)).not.toBe(publicKeyOfKey(first.keyFile));
-      const text = ssl.run('x509', '-in', ssl.write(`csrrenew${response.body.id}.pem`, response.body.certificate), '-noout', '-text').output;
+      const text = ssl.run(
+        'x509',
+        '-in',
+        ssl.write(`csrrenew${response.body.id}.pem`, response.body.certificate),
+        '-noout',
+        '-text',
+      ).output;
       expect(text).not.toContain('different.example.org');
     });
 
@@ -567,7 +704,10 @@ describe('certificates', () => {
       expect(renewed.body).toMatchObject({ renewed_from_id: cert.id, status: 'valid' });
 
       expect(await api.post(`/certificates/${cert.id}/renew`, {}, w.user1.token)).toMatchObject({ status: 403, body: FORBIDDEN });
-      expect(await api.post(`/certificates/${cert.id}/renew`, {}, w.admin2.token)).toMatchObject({ status: 404, body: certNotFound(cert.id) });
+      expect(await api.post(`/certificates/${cert.id}/renew`, {}, w.admin2.token)).toMatchObject({
+        status: 404,
+        body: certNotFound(cert.id),
+      });
       await withFlags(w.user1, { can_create_cert: true }, async () => {
         const byUser = await api.post(`/certificates/${cert.id}/renew`, {}, w.user1.token);
         expect(byUser.status).toBe(201);
@@ -579,7 +719,9 @@ describe('certificates', () => {
 
   it('reports certificates past not_after as expired', async () => {
     const cert = await issue(org1Ca.id);
-    await db.query("UPDATE certificates SET not_before = now() - interval '10 days', not_after = now() - interval '1 day' WHERE id = $1", [cert.id]);
+    await db.query("UPDATE certificates SET not_before = now() - interval '10 days', not_after = now() - interval '1 day' WHERE id = $1", [
+      cert.id,
+    ]);
     const response = await api.get(`/certificates/${cert.id}`, w.admin1.token);
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('expired');

@@ -34,10 +34,15 @@ describe('pki command-line client: the remaining commands', () => {
   /** Runs `pki …` with stdin closed (so never a TTY) and resolves with its exit status and output. */
   function pki(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
     return new Promise((resolve) => {
-      const child = execFile(process.execPath, [CLI_ENTRY, ...args], { env: { ...baseEnv, ...env }, cwd: ssl.dir }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        [CLI_ENTRY, ...args],
+        { env: { ...baseEnv, ...env }, cwd: ssl.dir },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
       child.stdin?.end();
     });
   }
@@ -58,7 +63,21 @@ describe('pki command-line client: the remaining commands', () => {
   }
 
   function makeCsr(name: string, commonName: string): { csrFile: string; keyFile: string } {
-    const made = ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${commonName}`);
+    const made = ssl.run(
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      '-subj',
+      `/CN=${commonName}`,
+    );
     expect(made.status).toBe(0);
     return { csrFile: join(ssl.dir, `${name}.csr`), keyFile: join(ssl.dir, `${name}.key`) };
   }
@@ -105,7 +124,11 @@ describe('pki command-line client: the remaining commands', () => {
       expect((await api.get(`/users/${bobId}`, root.token)).body.organization_id).toBeNull();
       expect(await pkiJson(['org', 'users', String(orgId)])).toEqual([]);
       // A second removal: the user is no longer a member.
-      expect(await pki(['org', 'remove-user', String(orgId), String(bobId)])).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^Error 404: /) });
+      expect(await pki(['org', 'remove-user', String(orgId), String(bobId)])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(/^Error 404: /),
+      });
     });
 
     it('org delete refuses without --force on a non-terminal, then deletes the (now empty) organization with --force', async () => {
@@ -114,7 +137,11 @@ describe('pki command-line client: the remaining commands', () => {
       expect(refused.stderr).toMatch(/use --force/);
       expect((await api.get(`/organizations/${orgId}`, root.token)).status).toBe(200);
 
-      expect(await pki(['org', 'delete', String(orgId), '--force'])).toEqual({ code: 0, stdout: `Deleted organization ${orgId}.\n`, stderr: '' });
+      expect(await pki(['org', 'delete', String(orgId), '--force'])).toEqual({
+        code: 0,
+        stdout: `Deleted organization ${orgId}.\n`,
+        stderr: '',
+      });
       expect((await api.get(`/organizations/${orgId}`, root.token)).status).toBe(404);
       expect(await pki(['org', 'show', String(orgId)])).toEqual({ code: 1, stdout: '', stderr: 'Error 404: Organization not found\n' });
     });
@@ -131,7 +158,11 @@ describe('pki command-line client: the remaining commands', () => {
       expect(await pki(['user', 'delete', String(bobId), '--force'])).toEqual({ code: 0, stdout: `Deleted user ${bobId}.\n`, stderr: '' });
       expect((await api.get(`/users/${bobId}`, root.token)).status).toBe(404);
       expect((await api.get('/users/me', bobToken)).status).toBe(401);
-      expect(await pki(['user', 'show', String(bobId)])).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^Error 404: /) });
+      expect(await pki(['user', 'show', String(bobId)])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(/^Error 404: /),
+      });
 
       const carol = await pkiJson(['user', 'create', '--username', 'carol', '--email', 'carol@example.com', '--password', PASSWORD]);
       expect(await pki(['user', 'delete', String(carol.id), '--force', '-o', 'json'])).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -149,7 +180,20 @@ describe('pki command-line client: the remaining commands', () => {
 
     it('ca children lists the direct child CAs', async () => {
       rootCa = await pkiJson(['ca', 'create', '--name', 'Cmd Root', '--subject-dn', 'CN=Cmd Root,O=Test', '--key-type', 'ecdsa-p256']);
-      childCa = await pkiJson(['ca', 'create', '--name', 'Cmd Child', '--subject-dn', 'CN=Cmd Child,O=Test', '--key-type', 'ecdsa-p256', '--parent', String(rootCa.id), '--valid-days', '1000']);
+      childCa = await pkiJson([
+        'ca',
+        'create',
+        '--name',
+        'Cmd Child',
+        '--subject-dn',
+        'CN=Cmd Child,O=Test',
+        '--key-type',
+        'ecdsa-p256',
+        '--parent',
+        String(rootCa.id),
+        '--valid-days',
+        '1000',
+      ]);
       const children = await pkiJson(['ca', 'children', String(rootCa.id)]);
       expect(children).toEqual([expect.objectContaining({ id: childCa.id, name: 'Cmd Child', parent_ca_id: rootCa.id })]);
       expect(await pkiJson(['ca', 'children', String(childCa.id)])).toEqual([]);
@@ -165,7 +209,11 @@ describe('pki command-line client: the remaining commands', () => {
     });
 
     it('export ca-key --file writes a 0600 PEM that openssl parses', async () => {
-      expect(await pki(['export', 'ca-key', String(rootCa.id), '--file', 'root-ca.key'])).toEqual({ code: 0, stdout: '', stderr: 'Wrote root-ca.key\n' });
+      expect(await pki(['export', 'ca-key', String(rootCa.id), '--file', 'root-ca.key'])).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: 'Wrote root-ca.key\n',
+      });
       const path = join(ssl.dir, 'root-ca.key');
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(ssl.run('pkey', '-in', path, '-noout').status).toBe(0);
@@ -184,7 +232,18 @@ describe('pki command-line client: the remaining commands', () => {
     });
 
     it('cert private-key shows the certificate with its stored private key', async () => {
-      leaf = await pkiJson(['cert', 'create', '--ca', String(childCa.id), '--cn', 'leaf.cmd.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      leaf = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(childCa.id),
+        '--cn',
+        'leaf.cmd.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       expect(leaf.private_key).toMatch(/PRIVATE KEY/);
       const withKey = await pkiJson(['cert', 'private-key', String(leaf.id)]);
       expect(withKey).toMatchObject({ id: leaf.id, common_name: 'leaf.cmd.test', private_key: leaf.private_key });
@@ -220,12 +279,22 @@ describe('pki command-line client: the remaining commands', () => {
 
       const second = makeCsr('second', 'csr.cmd.test');
       renewedCsrCert = await pkiJson(['cert', 'renew', String(csrCert.id), '--csr', second.csrFile]);
-      expect(renewedCsrCert).toMatchObject({ renewed_from_id: csrCert.id, origin: 'csr', common_name: 'csr.cmd.test', issuer_id: childCa.id, private_key: null });
+      expect(renewedCsrCert).toMatchObject({
+        renewed_from_id: csrCert.id,
+        origin: 'csr',
+        common_name: 'csr.cmd.test',
+        issuer_id: childCa.id,
+        private_key: null,
+      });
       expect(publicKeyOf(renewedCsrCert.certificate, 'cert')).toBe(publicKeyOf(readFileSync(second.keyFile, 'utf8'), 'key'));
       expect(publicKeyOf(renewedCsrCert.certificate, 'cert')).not.toBe(publicKeyOf(readFileSync(first.keyFile, 'utf8'), 'key'));
 
       const unreadable = await pki(['cert', 'renew', String(csrCert.id), '--csr', 'no-such-file.csr']);
-      expect(unreadable).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^Error: cannot read CSR file no-such-file\.csr: /) });
+      expect(unreadable).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringMatching(/^Error: cannot read CSR file no-such-file\.csr: /),
+      });
     });
 
     it('cert by-serial finds a certificate by its serial, also written upper-case with colons', async () => {
@@ -234,15 +303,32 @@ describe('pki command-line client: the remaining commands', () => {
       const padded = serial.length % 2 ? `0${serial}` : serial;
       const colons = padded.toUpperCase().match(/../g)!.join(':');
       expect((await pkiJson(['cert', 'by-serial', colons])).id).toBe(leaf.id);
-      expect(await pki(['cert', 'by-serial', 'abcdef0123456789'])).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(/^Error 404: /) });
+      expect(await pki(['cert', 'by-serial', 'abcdef0123456789'])).toMatchObject({
+        code: 1,
+        stdout: '',
+        stderr: expect.stringMatching(/^Error 404: /),
+      });
     });
 
     it('cert list --ca lists only the certificates of that CA', async () => {
       const other = await pkiJson(['ca', 'create', '--name', 'Cmd Other', '--subject-dn', 'CN=Cmd Other', '--key-type', 'ecdsa-p256']);
-      const otherCert = await pkiJson(['cert', 'create', '--ca', String(other.id), '--cn', 'other.cmd.test', '--type', 'client', '--key-type', 'ecdsa-p256']);
+      const otherCert = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(other.id),
+        '--cn',
+        'other.cmd.test',
+        '--type',
+        'client',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
 
       const ofChild = await pkiJson(['cert', 'list', '--ca', String(childCa.id)]);
-      expect(ofChild.map((cert: any) => cert.id).sort((a: number, b: number) => a - b)).toEqual([leaf.id, renewedLeaf.id, csrCert.id, renewedCsrCert.id].sort((a, b) => a - b));
+      expect(ofChild.map((cert: any) => cert.id).sort((a: number, b: number) => a - b)).toEqual(
+        [leaf.id, renewedLeaf.id, csrCert.id, renewedCsrCert.id].sort((a, b) => a - b),
+      );
       expect(ofChild.every((cert: any) => cert.issuer_id === childCa.id)).toBe(true);
       expect((await pkiJson(['cert', 'list', '--ca', String(other.id)])).map((cert: any) => cert.id)).toEqual([otherCert.id]);
       expect(await pkiJson(['cert', 'list', '--ca', String(rootCa.id)])).toEqual([]);
@@ -261,12 +347,20 @@ describe('pki command-line client: the remaining commands', () => {
     });
 
     it('ca delete --force deletes a CA without children (and its certificates), after which its parent can go', async () => {
-      expect(await pki(['ca', 'delete', String(childCa.id), '--force'])).toEqual({ code: 0, stdout: `Deleted CA ${childCa.id}.\n`, stderr: '' });
+      expect(await pki(['ca', 'delete', String(childCa.id), '--force'])).toEqual({
+        code: 0,
+        stdout: `Deleted CA ${childCa.id}.\n`,
+        stderr: '',
+      });
       expect((await api.get(`/cas/${childCa.id}`, root.token)).status).toBe(404);
       expect((await api.get(`/certificates/${leaf.id}`, root.token)).status).toBe(404);
       expect(await pkiJson(['ca', 'children', String(rootCa.id)])).toEqual([]);
       expect(await pki(['ca', 'delete', String(rootCa.id), '--force', '-o', 'json'])).toEqual({ code: 0, stdout: '', stderr: '' });
-      expect(await pki(['ca', 'show', String(rootCa.id)])).toEqual({ code: 1, stdout: '', stderr: `Error 404: Certificate Authority with ID ${rootCa.id} not found\n` });
+      expect(await pki(['ca', 'show', String(rootCa.id)])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Error 404: Certificate Authority with ID ${rootCa.id} not found\n`,
+      });
     });
   });
 
@@ -279,10 +373,55 @@ describe('pki command-line client: the remaining commands', () => {
 
     it('ca assign-org --cascade moves an organization-less CA with its subtree and certificates', async () => {
       orgId = (await pkiJson(['org', 'create', '--name', 'Owning Org'])).id;
-      treeRoot = await pkiJson(['ca', 'create', '--name', 'Tree Root', '--subject-dn', 'CN=Tree Root', '--key-type', 'ecdsa-p256', '--allow-leaf-certs']);
-      treeChild = await pkiJson(['ca', 'create', '--name', 'Tree Child', '--subject-dn', 'CN=Tree Child', '--key-type', 'ecdsa-p256', '--parent', String(treeRoot.id), '--valid-days', '1000']);
-      const rootCert = await pkiJson(['cert', 'create', '--ca', String(treeRoot.id), '--cn', 'r.tree.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
-      const childCert = await pkiJson(['cert', 'create', '--ca', String(treeChild.id), '--cn', 'c.tree.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      treeRoot = await pkiJson([
+        'ca',
+        'create',
+        '--name',
+        'Tree Root',
+        '--subject-dn',
+        'CN=Tree Root',
+        '--key-type',
+        'ecdsa-p256',
+        '--allow-leaf-certs',
+      ]);
+      treeChild = await pkiJson([
+        'ca',
+        'create',
+        '--name',
+        'Tree Child',
+        '--subject-dn',
+        'CN=Tree Child',
+        '--key-type',
+        'ecdsa-p256',
+        '--parent',
+        String(treeRoot.id),
+        '--valid-days',
+        '1000',
+      ]);
+      const rootCert = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(treeRoot.id),
+        '--cn',
+        'r.tree.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
+      const childCert = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(treeChild.id),
+        '--cn',
+        'c.tree.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       for (const item of [treeRoot, treeChild, rootCert, childCert]) expect(item.organization_id).toBeNull();
 
       const assigned = await pkiJson(['ca', 'assign-org', String(treeRoot.id), '--org', String(orgId), '--cascade']);
@@ -299,7 +438,9 @@ describe('pki command-line client: the remaining commands', () => {
       expect(token.token).toMatch(/^pki_sa_/);
       const asAccount = { PKI_TOKEN: token.token };
       const visible = await pkiJson(['ca', 'list'], asAccount);
-      expect(visible.map((ca: any) => ca.id).sort((a: number, b: number) => a - b)).toEqual([treeRoot.id, treeChild.id].sort((a, b) => a - b));
+      expect(visible.map((ca: any) => ca.id).sort((a: number, b: number) => a - b)).toEqual(
+        [treeRoot.id, treeChild.id].sort((a, b) => a - b),
+      );
 
       const disabled = await pkiJson(['service-account', 'update', String(account.id), '--disable']);
       expect(disabled).toMatchObject({ id: account.id, disabled: true, disabled_at: expect.any(String) });
@@ -324,15 +465,37 @@ describe('pki command-line client: the remaining commands', () => {
         stdout: `Revoked token ${token.id}.\n`,
         stderr: '',
       });
-      expect(await pkiJson(['service-account', 'token', 'list', String(account.id)])).toEqual([expect.objectContaining({ id: token.id, revoked: true })]);
-      expect(await pki(['ca', 'list'], { PKI_TOKEN: token.token })).toEqual({ code: 1, stdout: '', stderr: 'Error 401: Could not validate credentials\n' });
+      expect(await pkiJson(['service-account', 'token', 'list', String(account.id)])).toEqual([
+        expect.objectContaining({ id: token.id, revoked: true }),
+      ]);
+      expect(await pki(['ca', 'list'], { PKI_TOKEN: token.token })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error 401: Could not validate credentials\n',
+      });
     });
 
     it('service-account policy show, then policy clear --force (after which show is a 404)', async () => {
-      const set = await pkiJson(['service-account', 'policy', 'set', String(account.id), '--max-validity-days', '20', '--cn-pattern', '*.tree.test', '--allowed-ca', String(treeChild.id)]);
+      const set = await pkiJson([
+        'service-account',
+        'policy',
+        'set',
+        String(account.id),
+        '--max-validity-days',
+        '20',
+        '--cn-pattern',
+        '*.tree.test',
+        '--allowed-ca',
+        String(treeChild.id),
+      ]);
       const shown = await pkiJson(['service-account', 'policy', 'show', String(account.id)]);
       expect(shown).toEqual(set);
-      expect(shown).toMatchObject({ service_account_id: account.id, cn_patterns: ['*.tree.test'], allowed_ca_ids: [treeChild.id], max_validity_days: 20 });
+      expect(shown).toMatchObject({
+        service_account_id: account.id,
+        cn_patterns: ['*.tree.test'],
+        allowed_ca_ids: [treeChild.id],
+        max_validity_days: 20,
+      });
 
       const refused = await pki(['service-account', 'policy', 'clear', String(account.id)]);
       expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/use --force/) });
@@ -358,11 +521,23 @@ describe('pki command-line client: the remaining commands', () => {
       expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/use --force/) });
       expect((await api.get(`/service-accounts/${account.id}`, root.token)).status).toBe(200);
 
-      expect(await pki(['service-account', 'delete', String(account.id), '--force'])).toEqual({ code: 0, stdout: `Deleted service account ${account.id}.\n`, stderr: '' });
+      expect(await pki(['service-account', 'delete', String(account.id), '--force'])).toEqual({
+        code: 0,
+        stdout: `Deleted service account ${account.id}.\n`,
+        stderr: '',
+      });
       expect((await api.get(`/service-accounts/${account.id}`, root.token)).status).toBe(404);
-      expect(await pki(['service-account', 'show', String(account.id)])).toEqual({ code: 1, stdout: '', stderr: 'Error 404: Service account not found\n' });
+      expect(await pki(['service-account', 'show', String(account.id)])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error 404: Service account not found\n',
+      });
       expect(await pkiJson(['service-account', 'list'])).toEqual([]);
-      expect(await pki(['ca', 'list'], { PKI_TOKEN: second.token })).toEqual({ code: 1, stdout: '', stderr: 'Error 401: Could not validate credentials\n' });
+      expect(await pki(['ca', 'list'], { PKI_TOKEN: second.token })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'Error 401: Could not validate credentials\n',
+      });
     });
   });
   describe('version, private keys in table output, CA names, ca update, completion, help', () => {
@@ -381,17 +556,51 @@ describe('pki command-line client: the remaining commands', () => {
       expect(created.stdout).not.toMatch(/PRIVATE KEY/);
       polishCa = (await pkiJson(['ca', 'list'])).find((ca: any) => ca.name === 'Polish CA');
 
-      const hidden = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'hidden.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      const hidden = await pki([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'hidden.polish.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       expect(hidden).toMatchObject({ code: 0, stderr: '' });
       expect(hidden.stdout).toMatch(/^private_key: +\(hidden: add --show-private-key, or use -o json\)$/m);
       expect(hidden.stdout).toMatch(/^-----BEGIN CERTIFICATE-----$/m);
       expect(hidden.stdout).not.toMatch(/PRIVATE KEY/);
 
-      const shown = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'shown.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--show-private-key']);
+      const shown = await pki([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'shown.polish.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+        '--show-private-key',
+      ]);
       expect(shown).toMatchObject({ code: 0, stderr: '' });
       expect(shown.stdout).toMatch(/^private_key:\n-----BEGIN PRIVATE KEY-----\n/m);
 
-      const json = await pkiJson(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'json.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256']);
+      const json = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'json.polish.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       expectPkcs8PrivateKey(json.private_key);
     });
 
@@ -404,17 +613,57 @@ describe('pki command-line client: the remaining commands', () => {
 
     it('cert create --no-store-private-key in table output needs --show-private-key (the key is returned once), before any request', async () => {
       const before = (await pkiJson(['cert', 'list', '--ca', String(polishCa.id)])).length;
-      const refused = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'once.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--no-store-private-key']);
-      expect(refused).toEqual({ code: 2, stdout: '', stderr: 'Error: --no-store-private-key returns the key only once: add --show-private-key, or use -o json\n' });
+      const refused = await pki([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'once.polish.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+        '--no-store-private-key',
+      ]);
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: --no-store-private-key returns the key only once: add --show-private-key, or use -o json\n',
+      });
       expect((await pkiJson(['cert', 'list', '--ca', String(polishCa.id)])).length).toBe(before);
 
-      const once = await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'once.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256', '--no-store-private-key', '--show-private-key']);
+      const once = await pki([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'once.polish.test',
+        '--type',
+        'server',
+        '--key-type',
+        'ecdsa-p256',
+        '--no-store-private-key',
+        '--show-private-key',
+      ]);
       expect(once.code).toBe(0);
       expect(once.stdout).toMatch(/^private_key:\n-----BEGIN PRIVATE KEY-----\n/m);
     });
 
     it('cert create --ca takes a CA name (any case), and says when none or several CAs carry it', async () => {
-      const byName = await pkiJson(['cert', 'create', '--ca', 'polish ca', '--cn', 'named.polish.test', '--type', 'client', '--key-type', 'ecdsa-p256']);
+      const byName = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        'polish ca',
+        '--cn',
+        'named.polish.test',
+        '--type',
+        'client',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       expect(byName).toMatchObject({ issuer_id: polishCa.id, common_name: 'named.polish.test' });
 
       expect(await pki(['cert', 'create', '--ca', 'No Such CA', '--cn', 'x.polish.test', '--type', 'server'])).toEqual({
@@ -447,30 +696,80 @@ describe('pki command-line client: the remaining commands', () => {
         stdout: '',
         stderr: 'Error: nothing to change: give --org or --allow-leaf-certs/--no-allow-leaf-certs\n',
       });
-      expect(await pki(['ca', 'update', String(polishCa.id), '--cascade'])).toEqual({ code: 2, stdout: '', stderr: 'Error: --cascade needs --org\n' });
+      expect(await pki(['ca', 'update', String(polishCa.id), '--cascade'])).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Error: --cascade needs --org\n',
+      });
     });
 
     it('ca update --allow-leaf-certs / --no-allow-leaf-certs changes the leaf policy', async () => {
-      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--no-allow-leaf-certs'])).toMatchObject({ id: polishCa.id, allow_leaf_certs: false, leaf_certs_allowed: false });
-      expect(await pki(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'refused.polish.test', '--type', 'server', '--key-type', 'ecdsa-p256'])).toMatchObject({ code: 1 });
-      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--allow-leaf-certs'])).toMatchObject({ allow_leaf_certs: true, leaf_certs_allowed: true });
+      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--no-allow-leaf-certs'])).toMatchObject({
+        id: polishCa.id,
+        allow_leaf_certs: false,
+        leaf_certs_allowed: false,
+      });
+      expect(
+        await pki([
+          'cert',
+          'create',
+          '--ca',
+          String(polishCa.id),
+          '--cn',
+          'refused.polish.test',
+          '--type',
+          'server',
+          '--key-type',
+          'ecdsa-p256',
+        ]),
+      ).toMatchObject({ code: 1 });
+      expect(await pkiJson(['ca', 'update', String(polishCa.id), '--allow-leaf-certs'])).toMatchObject({
+        allow_leaf_certs: true,
+        leaf_certs_allowed: true,
+      });
       expect((await api.get(`/cas/${polishCa.id}`, root.token)).body.allow_leaf_certs).toBe(true);
     });
 
     it('cert create --type ca --path-length issues a CA-constrained certificate; sign-csr does not offer the ca type', async () => {
-      const subCa = await pkiJson(['cert', 'create', '--ca', String(polishCa.id), '--cn', 'Polish Sub CA', '--type', 'ca', '--path-length', '0', '--key-type', 'ecdsa-p256']);
+      const subCa = await pkiJson([
+        'cert',
+        'create',
+        '--ca',
+        String(polishCa.id),
+        '--cn',
+        'Polish Sub CA',
+        '--type',
+        'ca',
+        '--path-length',
+        '0',
+        '--key-type',
+        'ecdsa-p256',
+      ]);
       expect(subCa).toMatchObject({ certificate_type: 'ca', issuer_id: polishCa.id });
       const text = ssl.run('x509', '-in', ssl.write('polish-sub-ca.pem', subCa.certificate), '-noout', '-text').output;
       expect(text).toMatch(/CA:TRUE, pathlen:0/);
       expect(text).toMatch(/Certificate Sign, CRL Sign/);
       const { csrFile } = makeCsr('polish-ca-type', 'csr.polish.test');
-      expect(await pki(['cert', 'sign-csr', csrFile, '--ca', String(polishCa.id), '--type', 'ca'])).toMatchObject({ code: 2, stderr: expect.stringContaining("Allowed choices are server, client, dual_purpose") });
+      expect(await pki(['cert', 'sign-csr', csrFile, '--ca', String(polishCa.id), '--type', 'ca'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('Allowed choices are server, client, dual_purpose'),
+      });
     });
 
     it('cert revoke --help lists the RFC 5280 reasons', async () => {
       const help = await pki(['cert', 'revoke', '--help']);
       expect(help.code).toBe(0);
-      for (const reason of ['unspecified', 'keyCompromise', 'cACompromise', 'affiliationChanged', 'superseded', 'cessationOfOperation', 'certificateHold', 'privilegeWithdrawn', 'aACompromise']) {
+      for (const reason of [
+        'unspecified',
+        'keyCompromise',
+        'cACompromise',
+        'affiliationChanged',
+        'superseded',
+        'cessationOfOperation',
+        'certificateHold',
+        'privilegeWithdrawn',
+        'aACompromise',
+      ]) {
         expect(help.stdout).toMatch(new RegExp(`^  ${reason}$`, 'm'));
       }
     });
@@ -479,13 +778,17 @@ describe('pki command-line client: the remaining commands', () => {
       const result = await pki(['completion', 'fish']);
       expect(result).toMatchObject({ code: 0, stderr: '' });
       expect(result.stdout).toMatch(/^complete -c pki -f -a '\(__pki_complete\)'$/m);
-      expect(result.stdout).toContain("case 'pki ca update' 'pki ca update *'\n            printf '%s\\n' --org --cascade --allow-leaf-certs --no-allow-leaf-certs --output --help\n");
+      expect(result.stdout).toContain(
+        "case 'pki ca update' 'pki ca update *'\n            printf '%s\\n' --org --cascade --allow-leaf-certs --no-allow-leaf-certs --output --help\n",
+      );
       // Where fish is installed, ask it what it completes.
       if (spawnSync('fish', ['--version']).status !== 0) return;
       const script = join(ssl.dir, 'pki.fish');
       writeFileSync(script, result.stdout);
       const complete = (line: string): string[] =>
-        spawnSync('fish', ['--no-config', '-c', `function pki; end; source ${script}; complete -C '${line}'`], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+        spawnSync('fish', ['--no-config', '-c', `function pki; end; source ${script}; complete -C '${line}'`], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .filter(Boolean);
       expect(complete('pki ')).toEqual(expect.arrayContaining(['ca', 'cert', 'completion', 'export']));
       expect(complete('pki cert create --s')).toEqual(['--san-dns', '--san-email', '--san-ip', '--show-private-key', '--subject-dn']);
       expect(complete('pki ca update 3 --o')).toEqual(['--org', '--output']);
@@ -508,10 +811,27 @@ describe('pki command-line client: the remaining commands', () => {
     });
 
     it('sends PKI_BOOTSTRAP_TOKEN (or --bootstrap-token) as X-Bootstrap-Token when creating the first user', async () => {
-      const first = ['user', 'create', '--username', 'first', '--email', 'first@example.com', '--password', PASSWORD, '--role', 'superuser'];
+      const first = [
+        'user',
+        'create',
+        '--username',
+        'first',
+        '--email',
+        'first@example.com',
+        '--password',
+        PASSWORD,
+        '--role',
+        'superuser',
+      ];
       expect(await pki(first, bootstrapEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error 401: /) });
-      expect(await pki([...first, '--bootstrap-token', `${BOOTSTRAP_TOKEN}x`], bootstrapEnv)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^Error 403: /) });
-      expect(await pkiJson(first, { ...bootstrapEnv, PKI_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN })).toMatchObject({ username: 'first', role: 'superuser' });
+      expect(await pki([...first, '--bootstrap-token', `${BOOTSTRAP_TOKEN}x`], bootstrapEnv)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^Error 403: /),
+      });
+      expect(await pkiJson(first, { ...bootstrapEnv, PKI_BOOTSTRAP_TOKEN: BOOTSTRAP_TOKEN })).toMatchObject({
+        username: 'first',
+        role: 'superuser',
+      });
     });
   });
 });

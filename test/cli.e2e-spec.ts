@@ -30,10 +30,15 @@ describe('pki command-line client', () => {
   /** Runs `pki …` with stdin closed (so never a TTY) and resolves with its exit status and output. */
   function pki(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
     return new Promise((resolve) => {
-      const child = execFile(process.execPath, [CLI_ENTRY, ...args], { env: { ...baseEnv, ...env }, cwd: ssl.dir }, (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        [CLI_ENTRY, ...args],
+        { env: { ...baseEnv, ...env }, cwd: ssl.dir },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
       child.stdin?.end();
     });
   }
@@ -91,14 +96,28 @@ describe('pki command-line client', () => {
   it('shows the auth status: server, user and token expiry', async () => {
     const result = await pki(['auth', 'status']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^Server:  ${testApp.baseUrl}\nUser:    root \\(superuser\\)\nExpires: \\d{4}-\\d\\d-\\d\\dT.*\\(in \\d+ min\\)\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^Server:  ${testApp.baseUrl}\nUser:    root \\(superuser\\)\nExpires: \\d{4}-\\d\\d-\\d\\dT.*\\(in \\d+ min\\)\n$`),
+    );
   });
 
   it('creates an organization and a user in it', async () => {
     const org = await pkiJson(['org', 'create', '--name', 'CLI Org', '--description', 'made by the CLI']);
     expect(org).toMatchObject({ name: 'CLI Org', description: 'made by the CLI' });
     orgId = org.id;
-    const user = await pkiJson(['user', 'create', '--username', 'alice', '--email', 'alice@example.com', '--password', PASSWORD, '--org', String(orgId), '--can-create-cert']);
+    const user = await pkiJson([
+      'user',
+      'create',
+      '--username',
+      'alice',
+      '--email',
+      'alice@example.com',
+      '--password',
+      PASSWORD,
+      '--org',
+      String(orgId),
+      '--can-create-cert',
+    ]);
     expect(user).toMatchObject({ username: 'alice', organization_id: orgId, role: 'user', can_create_cert: true, can_create_ca: false });
     const members = await pkiJson(['org', 'users', String(orgId)]);
     expect(members.map((member: any) => member.username)).toEqual(['alice']);
@@ -107,7 +126,9 @@ describe('pki command-line client', () => {
   it('prints aligned tables by default', async () => {
     const result = await pki(['org', 'list']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`ID  NAME     DESCRIPTION      CREATED_AT\n${String(orgId).padEnd(2)}  CLI Org  made by the CLI  ${(await pkiJson(['org', 'show', String(orgId)])).created_at}\n`);
+    expect(result.stdout).toBe(
+      `ID  NAME     DESCRIPTION      CREATED_AT\n${String(orgId).padEnd(2)}  CLI Org  made by the CLI  ${(await pkiJson(['org', 'show', String(orgId)])).created_at}\n`,
+    );
   });
 
   it('creates a root and an intermediate CA', async () => {
@@ -115,7 +136,18 @@ describe('pki command-line client', () => {
     expect(root).toMatchObject({ name: 'CLI Root', is_root: true, key_type: 'ecdsa-p256' });
     rootCaId = root.id;
     const issuing = await pkiJson([
-      'ca', 'create', '--name', 'CLI Issuing', '--subject-dn', 'CN=CLI Issuing,O=Test', '--key-type', 'ecdsa-p256', '--parent', String(rootCaId), '--valid-days', '1000',
+      'ca',
+      'create',
+      '--name',
+      'CLI Issuing',
+      '--subject-dn',
+      'CN=CLI Issuing,O=Test',
+      '--key-type',
+      'ecdsa-p256',
+      '--parent',
+      String(rootCaId),
+      '--valid-days',
+      '1000',
     ]);
     expect(issuing).toMatchObject({ name: 'CLI Issuing', is_root: false, parent_ca_id: rootCaId });
     issuingCaId = issuing.id;
@@ -125,8 +157,24 @@ describe('pki command-line client', () => {
 
   it('issues a certificate with repeated SAN options', async () => {
     const leaf = await pkiJson([
-      'cert', 'create', '--ca', String(issuingCaId), '--cn', 'www.cli.test', '--type', 'server', '--key-type', 'ecdsa-p256',
-      '--san-dns', 'www.cli.test', '--san-dns', 'cli.test', '--san-ip', '192.0.2.7', '--valid-days', '30',
+      'cert',
+      'create',
+      '--ca',
+      String(issuingCaId),
+      '--cn',
+      'www.cli.test',
+      '--type',
+      'server',
+      '--key-type',
+      'ecdsa-p256',
+      '--san-dns',
+      'www.cli.test',
+      '--san-dns',
+      'cli.test',
+      '--san-ip',
+      '192.0.2.7',
+      '--valid-days',
+      '30',
     ]);
     expect(leaf).toMatchObject({
       common_name: 'www.cli.test',
@@ -140,7 +188,21 @@ describe('pki command-line client', () => {
   });
 
   it('signs a CSR made by openssl', async () => {
-    const made = ssl.run('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'csr-key.pem', '-out', 'request.csr', '-subj', '/CN=csr.cli.test');
+    const made = ssl.run(
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'csr-key.pem',
+      '-out',
+      'request.csr',
+      '-subj',
+      '/CN=csr.cli.test',
+    );
     expect(made.status).toBe(0);
     const signed = await pkiJson(['cert', 'sign-csr', join(ssl.dir, 'request.csr'), '--ca', 'CLI Issuing', '--type', 'server']);
     expect(signed).toMatchObject({ common_name: 'csr.cli.test', issuer_id: issuingCaId, origin: 'csr', san_dns_names: ['csr.cli.test'] });
@@ -148,11 +210,18 @@ describe('pki command-line client', () => {
   });
 
   it('exports the certificate chain to a file that openssl verifies against the root', async () => {
-    expect(await pki(['export', 'cert-chain', String(leafId), '--file', 'chain.pem'])).toEqual({ code: 0, stdout: '', stderr: 'Wrote chain.pem\n' });
+    expect(await pki(['export', 'cert-chain', String(leafId), '--file', 'chain.pem'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'Wrote chain.pem\n',
+    });
     const root = await pki(['export', 'ca-cert', String(rootCaId)]);
     expect(root.code).toBe(0);
     ssl.write('root.pem', root.stdout);
-    expect(ssl.run('verify', '-CAfile', 'root.pem', '-untrusted', 'chain.pem', 'chain.pem')).toEqual({ status: 0, output: 'chain.pem: OK\n' });
+    expect(ssl.run('verify', '-CAfile', 'root.pem', '-untrusted', 'chain.pem', 'chain.pem')).toEqual({
+      status: 0,
+      output: 'chain.pem: OK\n',
+    });
   });
 
   it('refuses to revoke without --force when stdin is not a terminal', async () => {
@@ -169,7 +238,9 @@ describe('pki command-line client', () => {
 
   it('lists audit entries as JSON, filtered', async () => {
     const entries = await pkiJson(['audit', 'list', '--action', 'cert_revoke']);
-    expect(entries).toEqual([expect.objectContaining({ action: 'cert_revoke', resource_type: 'certificate', resource_id: leafId, username: 'root' })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ action: 'cert_revoke', resource_type: 'certificate', resource_id: leafId, username: 'root' }),
+    ]);
     const failures = await pkiJson(['audit', 'list', '--action', 'login_failure', '--limit', '5']);
     expect(failures).toEqual([expect.objectContaining({ action: 'login_failure', username: 'root' })]);
   });
@@ -180,16 +251,36 @@ describe('pki command-line client', () => {
     const token = await pkiJson(['service-account', 'token', 'create', String(account.id), '--name', 'deploy']);
     expect(token).toMatchObject({ name: 'deploy', token: expect.stringMatching(/^pki_sa_/) });
     const policy = await pkiJson([
-      'service-account', 'policy', 'set', String(account.id), '--max-validity-days', '30', '--cn-pattern', '*.cli.test',
-      '--allowed-ca', String(issuingCaId), '--allowed-type', 'server',
+      'service-account',
+      'policy',
+      'set',
+      String(account.id),
+      '--max-validity-days',
+      '30',
+      '--cn-pattern',
+      '*.cli.test',
+      '--allowed-ca',
+      String(issuingCaId),
+      '--allowed-type',
+      'server',
     ]);
-    expect(policy).toMatchObject({ service_account_id: account.id, cn_patterns: ['*.cli.test'], allowed_ca_ids: [issuingCaId], allowed_certificate_types: ['server'], max_validity_days: 30 });
+    expect(policy).toMatchObject({
+      service_account_id: account.id,
+      cn_patterns: ['*.cli.test'],
+      allowed_ca_ids: [issuingCaId],
+      allowed_certificate_types: ['server'],
+      max_validity_days: 30,
+    });
     const tokens = await pkiJson(['service-account', 'token', 'list', String(account.id)]);
     expect(tokens).toEqual([expect.not.objectContaining({ token: expect.anything() })]);
   });
 
   it('reports an unknown ID as the API 404 with exit status 1', async () => {
-    expect(await pki(['ca', 'show', '999999'])).toEqual({ code: 1, stdout: '', stderr: 'Error 404: Certificate Authority with ID 999999 not found\n' });
+    expect(await pki(['ca', 'show', '999999'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error 404: Certificate Authority with ID 999999 not found\n',
+    });
   });
 
   it('refreshes an access token the server refuses, saves the new pair and retries', async () => {
@@ -206,10 +297,20 @@ describe('pki command-line client', () => {
     expect((await pki(['config', 'set', 'defaults.cert_valid_days', '45'])).code).toBe(0);
     expect(storedConfig().defaults).toEqual({ cert_valid_days: 45 });
     expect(await pki(['config', 'get', 'defaults.cert_valid_days'])).toEqual({ code: 0, stdout: '45\n', stderr: '' });
-    expect(await pki(['config', 'set', 'defaults.cert_valid_days', 'soon'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/positive integer/) });
-    expect(await pki(['config', 'set', 'colour', 'blue'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown configuration key 'colour'/) });
+    expect(await pki(['config', 'set', 'defaults.cert_valid_days', 'soon'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/positive integer/),
+    });
+    expect(await pki(['config', 'set', 'colour', 'blue'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown configuration key 'colour'/),
+    });
     expect((await pki(['config', 'unset', 'defaults.cert_valid_days'])).code).toBe(0);
-    expect(await pki(['config', 'get', 'defaults.cert_valid_days'])).toEqual({ code: 1, stdout: '', stderr: 'Error: defaults.cert_valid_days is not set\n' });
+    expect(await pki(['config', 'get', 'defaults.cert_valid_days'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: defaults.cert_valid_days is not set\n',
+    });
     // The environment wins over the file.
     expect(await pki(['config', 'get', 'server.url'])).toEqual({ code: 0, stdout: `${testApp.baseUrl}\n`, stderr: '' });
   });

@@ -131,7 +131,10 @@ describe('API requests behind a lock another session holds', () => {
     const blocked = await api.get('/users/me', token);
     const ms = Date.now() - started;
     await locker.query('ROLLBACK');
-    expect({ status: blocked.status, retryAfter: blocked.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+    expect({ status: blocked.status, retryAfter: blocked.headers.get('retry-after') }).toEqual({
+      status: 503,
+      retryAfter: expect.stringMatching(/^\d+$/),
+    });
     expect(ms).toBeLessThan(6000);
     const deadline = Date.now() + 15000;
     let status = 0;
@@ -142,21 +145,29 @@ describe('API requests behind a lock another session holds', () => {
   // Embedded PGlite serves one session at a time, so there the lock stops authentication first (the 503 above).
   const onServerDatabase = process.env.E2E_DB_MODE !== 'embedded' ? it : it.skip;
 
-  onServerDatabase('answers a GraphQL query whose resolver meets the lock timeout with a SERVICE_UNAVAILABLE error and no internals', async () => {
-    const provisioned = await api.request('POST', '/api/users/tokens/provision/', { json: { username: 'root', password: PASSWORD } });
-    expect(provisioned.status).toBe(201);
-    await locker.query('BEGIN');
-    await locker.query('LOCK TABLE dcim_site IN ACCESS EXCLUSIVE MODE');
-    const blocked = await fetch(`${testApp.baseUrl}/graphql/`, {
-      method: 'POST',
-      headers: { authorization: `Token ${provisioned.body.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ site_list { id } }' }),
-    });
-    await locker.query('ROLLBACK');
-    // Execution had started, so GraphQL over HTTP (application/json) answers 200 with the error; see docs/architecture.md.
-    expect({ status: blocked.status, body: await blocked.json() }).toEqual({
-      status: 200,
-      body: { data: null, errors: [{ message: 'The database is unavailable; try again shortly', path: ['site_list'], extensions: { code: 'SERVICE_UNAVAILABLE' } }] },
-    });
-  });
+  onServerDatabase(
+    'answers a GraphQL query whose resolver meets the lock timeout with a SERVICE_UNAVAILABLE error and no internals',
+    async () => {
+      const provisioned = await api.request('POST', '/api/users/tokens/provision/', { json: { username: 'root', password: PASSWORD } });
+      expect(provisioned.status).toBe(201);
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE dcim_site IN ACCESS EXCLUSIVE MODE');
+      const blocked = await fetch(`${testApp.baseUrl}/graphql/`, {
+        method: 'POST',
+        headers: { authorization: `Token ${provisioned.body.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ site_list { id } }' }),
+      });
+      await locker.query('ROLLBACK');
+      // Execution had started, so GraphQL over HTTP (application/json) answers 200 with the error; see docs/architecture.md.
+      expect({ status: blocked.status, body: await blocked.json() }).toEqual({
+        status: 200,
+        body: {
+          data: null,
+          errors: [
+            { message: 'The database is unavailable; try again shortly', path: ['site_list'], extensions: { code: 'SERVICE_UNAVAILABLE' } },
+          ],
+        },
+      });
+    },
+  );
 });

@@ -58,9 +58,14 @@ describe('error responses', () => {
   });
 
   it('refuses NUL characters and deep nesting before validation, naming where they were', async () => {
-    const nul = await postJson('/api/v1/probe/validate', JSON.stringify({ password: 'long enough', count: 1, items: [{ name: 'a\u0000' }] }));
+    const nul = await postJson(
+      '/api/v1/probe/validate',
+      JSON.stringify({ password: 'long enough', count: 1, items: [{ name: 'a\u0000' }] }),
+    );
     expect(nul.status).toBe(400);
-    expect(await nul.json()).toEqual({ detail: [{ loc: ['body', 'items', 0, 'name'], msg: 'Null characters are not allowed.', type: 'nul_byte' }] });
+    expect(await nul.json()).toEqual({
+      detail: [{ loc: ['body', 'items', 0, 'name'], msg: 'Null characters are not allowed.', type: 'nul_byte' }],
+    });
     const deep = await postJson('/api/v1/probe/validate', `{"password": ${'['.repeat(5000)}${']'.repeat(5000)}}`);
     expect(deep.status).toBe(400);
     expect(await deep.json()).toEqual({ detail: [{ loc: ['body', 'password'], msg: 'Nested deeper than 32 levels.', type: 'too_deep' }] });

@@ -23,9 +23,15 @@ describe('PEM export', () => {
   beforeAll(async () => {
     ({ testApp, api, db, w } = await startSeededApp({ CA_KEY_SIZE: '2048' }));
     ssl = new OpensslWorkspace();
-    root = await created(api.post('/cas/', { name: 'Export Root', subject_dn: 'CN=Export Root,O=Test', key_type: 'ecdsa-p256' }, w.admin1.token));
+    root = await created(
+      api.post('/cas/', { name: 'Export Root', subject_dn: 'CN=Export Root,O=Test', key_type: 'ecdsa-p256' }, w.admin1.token),
+    );
     intermediate = await created(
-      api.post('/cas/', { name: 'Export Issuing', subject_dn: 'CN=Export Issuing,O=Test', key_type: 'ecdsa-p256', parent_ca_id: root.id, valid_days: 1000 }, w.admin1.token),
+      api.post(
+        '/cas/',
+        { name: 'Export Issuing', subject_dn: 'CN=Export Issuing,O=Test', key_type: 'ecdsa-p256', parent_ca_id: root.id, valid_days: 1000 },
+        w.admin1.token,
+      ),
     );
     leaf = await created(
       api.post(
@@ -44,7 +50,10 @@ describe('PEM export', () => {
 
   async function created(pending: Promise<{ status: number; body: any }>): Promise<any> {
     const response = await pending;
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -53,7 +62,10 @@ describe('PEM export', () => {
   }
 
   function expectPem(response: { status: number; text: string; headers: Headers }, filename: string): void {
-    expect({ status: response.status, text: response.status === 200 ? undefined : response.text }).toEqual({ status: 200, text: undefined });
+    expect({ status: response.status, text: response.status === 200 ? undefined : response.text }).toEqual({
+      status: 200,
+      text: undefined,
+    });
     expect(response.headers.get('content-type')).toBe('application/x-pem-file');
     expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${filename}"`);
   }
@@ -94,13 +106,18 @@ describe('PEM export', () => {
     ssl.write('root.pem', root.certificate);
     ssl.write('chain.pem', response.text);
     ssl.write('leaf.pem', leaf.certificate);
-    expect(ssl.run('verify', '-CAfile', 'root.pem', '-untrusted', 'chain.pem', 'leaf.pem')).toEqual({ status: 0, output: 'leaf.pem: OK\n' });
+    expect(ssl.run('verify', '-CAfile', 'root.pem', '-untrusted', 'chain.pem', 'leaf.pem')).toEqual({
+      status: 0,
+      output: 'leaf.pem: OK\n',
+    });
     // Without the chain the leaf does not verify against the root alone.
     expect(ssl.run('verify', '-CAfile', 'root.pem', 'leaf.pem').status).not.toBe(0);
   });
 
   it('exports a root-issued certificate’s chain as leaf and root', async () => {
-    const flatRoot = await created(api.post('/cas/', { name: 'Flat Root', subject_dn: 'CN=Flat Root', key_type: 'ecdsa-p256' }, w.admin1.token));
+    const flatRoot = await created(
+      api.post('/cas/', { name: 'Flat Root', subject_dn: 'CN=Flat Root', key_type: 'ecdsa-p256' }, w.admin1.token),
+    );
     const direct = await created(
       api.post(
         `/certificates/?ca_id=${flatRoot.id}`,
@@ -135,7 +152,10 @@ describe('PEM export', () => {
       await setFlags(w.user1, { can_export_private_key: false });
     }
     expect(await auditCount('ca_export_private_key', intermediate.id, w.user1.id)).toBe(1);
-    const { rows } = await db.query("SELECT detail FROM audit_logs WHERE action = 'ca_export_private_key' AND resource_id = $1 ORDER BY id", [intermediate.id]);
+    const { rows } = await db.query(
+      "SELECT detail FROM audit_logs WHERE action = 'ca_export_private_key' AND resource_id = $1 ORDER BY id",
+      [intermediate.id],
+    );
     expect(rows.map((row) => row.detail)).toEqual([expect.stringMatching(/^Exported/), expect.stringMatching(/^Exported/)]);
   });
 
@@ -162,7 +182,10 @@ describe('PEM export', () => {
       expect(await api.get(`/export/ca/${root.id}/certificate`, token)).toMatchObject({ status: 404, body: caNotFound(root.id) });
       expect(await api.get(`/export/ca/${root.id}/private-key`, token)).toMatchObject({ status: 404, body: caNotFound(root.id) });
       expect(await api.get(`/export/certificate/${leaf.id}`, token)).toMatchObject({ status: 404, body: certNotFound(leaf.id) });
-      expect(await api.get(`/export/certificate/${leaf.id}/private-key`, token)).toMatchObject({ status: 404, body: certNotFound(leaf.id) });
+      expect(await api.get(`/export/certificate/${leaf.id}/private-key`, token)).toMatchObject({
+        status: 404,
+        body: certNotFound(leaf.id),
+      });
       expect(await api.get(`/export/certificate/${leaf.id}/chain`, token)).toMatchObject({ status: 404, body: certNotFound(leaf.id) });
     }
     expect(await api.get('/export/ca/999999/certificate', w.root.token)).toMatchObject({ status: 404, body: caNotFound(999999) });
@@ -173,12 +196,27 @@ describe('PEM export', () => {
 
   it('answers 404 for the private key of a certificate signed from a CSR', async () => {
     const made = ssl.run(
-      'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'csr.key', '-out', 'req.csr',
-      '-subj', '/CN=x.example.com', '-addext', 'subjectAltName=DNS:x.example.com',
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'csr.key',
+      '-out',
+      'req.csr',
+      '-subj',
+      '/CN=x.example.com',
+      '-addext',
+      'subjectAltName=DNS:x.example.com',
     );
     expect(made.status).toBe(0);
     const csr = readFileSync(`${ssl.dir}/req.csr`, 'utf8');
-    const signed = await created(api.post('/certificates/sign-csr', { csr, ca_id: intermediate.id, certificate_type: 'server' }, w.admin1.token));
+    const signed = await created(
+      api.post('/certificates/sign-csr', { csr, ca_id: intermediate.id, certificate_type: 'server' }, w.admin1.token),
+    );
     const response = await api.get(`/export/certificate/${signed.id}/private-key`, w.admin1.token);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);

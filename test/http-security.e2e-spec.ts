@@ -21,7 +21,23 @@ describe('Strict-Transport-Security', () => {
   beforeAll(async () => {
     testApp = await startTestApp({ env: { TRUST_PROXY: 'loopback' } });
     ssl = new OpensslWorkspace();
-    const made = ssl.run('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-subj', '/CN=127.0.0.1', '-days', '1');
+    const made = ssl.run(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'tls.key',
+      '-out',
+      'tls.crt',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-days',
+      '1',
+    );
     expect(made.status).toBe(0);
     // The same Express app behind a TLS listener: what a deployment terminating TLS in Node would run.
     httpsServer = createServer(

@@ -61,13 +61,19 @@ describe('issuance policy', () => {
   async function createCa(token: string): Promise<any> {
     const name = `Policy CA ${++seq}`;
     const response = await api.post('/cas/', { name, subject_dn: `CN=${name},O=Test`, key_type: 'ecdsa-p256' }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
   async function createAccount(body: object = {}, token = w.admin1.token): Promise<any> {
     const response = await api.post('/service-accounts/', { name: `issuer-${++seq}`, ...body }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -94,20 +100,34 @@ describe('issuance policy', () => {
   async function setPolicy(accountId: number, overrides: object = {}, token = w.admin1.token): Promise<any> {
     const body = { ...permissive(), ...overrides };
     const response = await api.put(`/service-accounts/${accountId}/policy`, body, token);
-    expect({ status: response.status, body: response.status === 200 ? undefined : response.body }).toEqual({ status: 200, body: undefined });
+    expect({ status: response.status, body: response.status === 200 ? undefined : response.body }).toEqual({
+      status: 200,
+      body: undefined,
+    });
     return response.body;
   }
 
   function issueRequest(caId: number, body: object, token: string): Promise<ApiResponse> {
     return api.post(
       `/certificates/?ca_id=${caId}`,
-      { common_name: `host${++seq}.example.com`, subject_dn: 'O=Test,C=US', certificate_type: 'server', key_type: 'ecdsa-p256', valid_days: 30, ...body },
+      {
+        common_name: `host${++seq}.example.com`,
+        subject_dn: 'O=Test,C=US',
+        certificate_type: 'server',
+        key_type: 'ecdsa-p256',
+        valid_days: 30,
+        ...body,
+      },
       token,
     );
   }
 
   function expectCreated(response: ApiResponse, label: unknown = undefined): any {
-    expect({ label, status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ label, status: 201, body: undefined });
+    expect({ label, status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      label,
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -123,8 +143,20 @@ describe('issuance policy', () => {
   function makeCsr(cn: string, san?: string): string {
     const id = ++seq;
     const made = ssl.run(
-      'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `k${id}.key`, '-out', `r${id}.csr`,
-      '-subj', `/O=Requester/CN=${cn}`, ...(san ? ['-addext', `subjectAltName=${san}`] : []),
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      `k${id}.key`,
+      '-out',
+      `r${id}.csr`,
+      '-subj',
+      `/O=Requester/CN=${cn}`,
+      ...(san ? ['-addext', `subjectAltName=${san}`] : []),
     );
     expect(made.status).toBe(0);
     return readFileSync(`${ssl.dir}/r${id}.csr`, 'utf8');
@@ -154,7 +186,13 @@ describe('issuance policy', () => {
       const created = await api.put(`/service-accounts/${account.id}/policy`, body, w.admin1.token);
       expect(created.status).toBe(200);
       expect(Object.keys(created.body).sort()).toEqual(POLICY_FIELDS);
-      expect(created.body).toEqual({ ...body, id: expect.any(Number), service_account_id: account.id, created_at: expect.any(String), updated_at: expect.any(String) });
+      expect(created.body).toEqual({
+        ...body,
+        id: expect.any(Number),
+        service_account_id: account.id,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      });
       expect(await api.get(`/service-accounts/${account.id}/policy`, w.admin1.token)).toMatchObject({ status: 200, body: created.body });
 
       const replacement = { allowed_certificate_types: ['client'], san_email_domains: ['example.org'], max_validity_days: 7 };
@@ -171,7 +209,9 @@ describe('issuance policy', () => {
         max_validity_days: 7,
       });
       expect(await api.get(`/service-accounts/${account.id}/policy`, w.admin1.token)).toMatchObject({ status: 200, body: replaced.body });
-      const { rows } = await db.query('SELECT count(*)::int AS n FROM service_account_policies WHERE service_account_id = $1', [account.id]);
+      const { rows } = await db.query('SELECT count(*)::int AS n FROM service_account_policies WHERE service_account_id = $1', [
+        account.id,
+      ]);
       expect(rows).toEqual([{ n: 1 }]);
 
       expect((await api.delete(`/service-accounts/${account.id}/policy`, w.admin1.token)).status).toBe(204);
@@ -231,7 +271,11 @@ describe('issuance policy', () => {
         expect({ label, status: response.status }).toEqual({ label, status: 400 });
         expect({ label, locs: problemLocations(response.body) }).toEqual({ label, locs: [['body', field, index]] });
       }
-      const badType = await api.put(`/service-accounts/${account.id}/policy`, { ...permissive(), allowed_certificate_types: ['server', 'bogus'] }, w.admin1.token);
+      const badType = await api.put(
+        `/service-accounts/${account.id}/policy`,
+        { ...permissive(), allowed_certificate_types: ['server', 'bogus'] },
+        w.admin1.token,
+      );
       expect(badType.status).toBe(400);
       expect(problemLocations(badType.body).every((loc) => loc[0] === 'body' && loc[1] === 'allowed_certificate_types')).toBe(true);
       const badCa = await api.put(`/service-accounts/${account.id}/policy`, { ...permissive(), allowed_ca_ids: ['one'] }, w.admin1.token);
@@ -280,68 +324,165 @@ describe('issuance policy', () => {
 
     it('allows each policy field’s value and rejects its neighbour (policy table)', async () => {
       const certDays = testApp.config.certDays;
-      const rows: Array<{ policy: object; ok: [number?, object?]; bad: [number?, object?]; field: string; value: () => string | number }> = [
-        { policy: { allowed_certificate_types: ['server'] }, ok: [undefined, { certificate_type: 'server' }], bad: [undefined, { certificate_type: 'client', common_name: 'robot-client' }], field: 'allowed_certificate_types', value: () => 'client' },
-        { policy: { allowed_certificate_types: ['client'] }, ok: [undefined, { certificate_type: 'client', common_name: 'robot-client' }], bad: [undefined, { certificate_type: 'server' }], field: 'allowed_certificate_types', value: () => 'server' },
-        { policy: { allowed_ca_ids: [caA.id] }, ok: [caA.id], bad: [caB.id], field: 'allowed_ca_ids', value: () => caB.id },
-        { policy: { cn_patterns: ['*.example.com'] }, ok: [undefined, { common_name: 'www.example.com' }], bad: [undefined, { common_name: 'www.example.org' }], field: 'cn_patterns', value: () => 'www.example.org' },
-        { policy: { cn_patterns: ['*.example.com'] }, ok: [undefined, { common_name: 'WWW.Example.COM' }], bad: [undefined, { common_name: 'a.b.example.com' }], field: 'cn_patterns', value: () => 'a.b.example.com' },
-        { policy: { cn_patterns: ['*.example.com'] }, ok: [undefined, { common_name: 'x.example.com' }], bad: [undefined, { common_name: 'example.com' }], field: 'cn_patterns', value: () => 'example.com' },
-        { policy: { cn_patterns: ['**.example.com'] }, ok: [undefined, { common_name: 'a.b.example.com' }], bad: [undefined, { common_name: 'a.b.example.org' }], field: 'cn_patterns', value: () => 'a.b.example.org' },
-        { policy: { cn_patterns: ['web?.example.com'] }, ok: [undefined, { common_name: 'web1.example.com' }], bad: [undefined, { common_name: 'web12.example.com' }], field: 'cn_patterns', value: () => 'web12.example.com' },
-        { policy: { cn_patterns: ['web?.example.com'] }, ok: [undefined, { common_name: 'webX.example.com' }], bad: [undefined, { common_name: 'web.example.com' }], field: 'cn_patterns', value: () => 'web.example.com' },
-        { policy: { cn_patterns: [] }, ok: [], bad: [undefined, { common_name: 'anything.example.com' }], field: 'cn_patterns', value: () => 'anything.example.com' },
-        {
-          policy: { cn_patterns: ['svc.internal'], san_dns_patterns: ['*.example.com'] },
-          ok: [undefined, { common_name: 'svc.internal', san_dns_names: ['api.example.com', 'API2.example.com'] }],
-          bad: [undefined, { common_name: 'svc.internal', san_dns_names: ['api.example.com', 'api.example.org'] }],
-          field: 'san_dns_patterns',
-          value: () => 'api.example.org',
-        },
-        {
-          policy: { cn_patterns: ['svc.internal'], san_dns_patterns: ['*.example.com'] },
-          ok: [undefined, { common_name: 'svc.internal', san_dns_names: ['svc.internal', 'a.example.com'] }],
-          bad: [undefined, { common_name: 'svc.internal', san_dns_names: ['a.b.example.com'] }],
-          field: 'san_dns_patterns',
-          value: () => 'a.b.example.com',
-        },
-        {
-          // A DNS SAN equal to the CN (and the CN as default SAN) is covered by cn_patterns; an empty list allows no other name.
-          policy: { cn_patterns: ['svc.example.com'], san_dns_patterns: [] },
-          ok: [undefined, { common_name: 'svc.example.com', san_dns_names: ['SVC.example.com'] }],
-          bad: [undefined, { common_name: 'svc.example.com', san_dns_names: ['svc.example.com', 'other.example.com'] }],
-          field: 'san_dns_patterns',
-          value: () => 'other.example.com',
-        },
-        { policy: { san_ip_cidrs: ['10.0.0.0/30'] }, ok: [undefined, { san_ip_addresses: ['10.0.0.0', '10.0.0.3'] }], bad: [undefined, { san_ip_addresses: ['10.0.0.3', '10.0.0.4'] }], field: 'san_ip_cidrs', value: () => '10.0.0.4' },
-        { policy: { san_ip_cidrs: ['2001:db8::/126'] }, ok: [undefined, { san_ip_addresses: ['2001:db8::3'] }], bad: [undefined, { san_ip_addresses: ['2001:db8::4'] }], field: 'san_ip_cidrs', value: () => '2001:db8::4' },
-        { policy: { san_ip_cidrs: ['10.0.0.0/30'] }, ok: [], bad: [undefined, { san_ip_addresses: ['2001:db8::1'] }], field: 'san_ip_cidrs', value: () => '2001:db8::1' },
-        { policy: { san_ip_cidrs: [] }, ok: [], bad: [undefined, { san_ip_addresses: ['10.0.0.1'] }], field: 'san_ip_cidrs', value: () => '10.0.0.1' },
-        {
-          policy: { san_email_domains: ['example.com'] },
-          ok: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@EXAMPLE.com'] }],
-          bad: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@example.org'] }],
-          field: 'san_email_domains',
-          value: () => 'ops@example.org',
-        },
-        {
-          policy: { san_email_domains: ['example.com'] },
-          ok: [undefined, { certificate_type: 'client', common_name: 'ops@example.com' }],
-          bad: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@sub.example.com'] }],
-          field: 'san_email_domains',
-          value: () => 'ops@sub.example.com',
-        },
-        { policy: { max_validity_days: 30 }, ok: [undefined, { valid_days: 30 }], bad: [undefined, { valid_days: 31 }], field: 'max_validity_days', value: () => 31 },
-        { policy: { max_validity_days: 30 }, ok: [undefined, { valid_days: 1 }], bad: [undefined, { valid_days: undefined }], field: 'max_validity_days', value: () => certDays },
-      ];
+      const rows: Array<{ policy: object; ok: [number?, object?]; bad: [number?, object?]; field: string; value: () => string | number }> =
+        [
+          {
+            policy: { allowed_certificate_types: ['server'] },
+            ok: [undefined, { certificate_type: 'server' }],
+            bad: [undefined, { certificate_type: 'client', common_name: 'robot-client' }],
+            field: 'allowed_certificate_types',
+            value: () => 'client',
+          },
+          {
+            policy: { allowed_certificate_types: ['client'] },
+            ok: [undefined, { certificate_type: 'client', common_name: 'robot-client' }],
+            bad: [undefined, { certificate_type: 'server' }],
+            field: 'allowed_certificate_types',
+            value: () => 'server',
+          },
+          { policy: { allowed_ca_ids: [caA.id] }, ok: [caA.id], bad: [caB.id], field: 'allowed_ca_ids', value: () => caB.id },
+          {
+            policy: { cn_patterns: ['*.example.com'] },
+            ok: [undefined, { common_name: 'www.example.com' }],
+            bad: [undefined, { common_name: 'www.example.org' }],
+            field: 'cn_patterns',
+            value: () => 'www.example.org',
+          },
+          {
+            policy: { cn_patterns: ['*.example.com'] },
+            ok: [undefined, { common_name: 'WWW.Example.COM' }],
+            bad: [undefined, { common_name: 'a.b.example.com' }],
+            field: 'cn_patterns',
+            value: () => 'a.b.example.com',
+          },
+          {
+            policy: { cn_patterns: ['*.example.com'] },
+            ok: [undefined, { common_name: 'x.example.com' }],
+            bad: [undefined, { common_name: 'example.com' }],
+            field: 'cn_patterns',
+            value: () => 'example.com',
+          },
+          {
+            policy: { cn_patterns: ['**.example.com'] },
+            ok: [undefined, { common_name: 'a.b.example.com' }],
+            bad: [undefined, { common_name: 'a.b.example.org' }],
+            field: 'cn_patterns',
+            value: () => 'a.b.example.org',
+          },
+          {
+            policy: { cn_patterns: ['web?.example.com'] },
+            ok: [undefined, { common_name: 'web1.example.com' }],
+            bad: [undefined, { common_name: 'web12.example.com' }],
+            field: 'cn_patterns',
+            value: () => 'web12.example.com',
+          },
+          {
+            policy: { cn_patterns: ['web?.example.com'] },
+            ok: [undefined, { common_name: 'webX.example.com' }],
+            bad: [undefined, { common_name: 'web.example.com' }],
+            field: 'cn_patterns',
+            value: () => 'web.example.com',
+          },
+          {
+            policy: { cn_patterns: [] },
+            ok: [],
+            bad: [undefined, { common_name: 'anything.example.com' }],
+            field: 'cn_patterns',
+            value: () => 'anything.example.com',
+          },
+          {
+            policy: { cn_patterns: ['svc.internal'], san_dns_patterns: ['*.example.com'] },
+            ok: [undefined, { common_name: 'svc.internal', san_dns_names: ['api.example.com', 'API2.example.com'] }],
+            bad: [undefined, { common_name: 'svc.internal', san_dns_names: ['api.example.com', 'api.example.org'] }],
+            field: 'san_dns_patterns',
+            value: () => 'api.example.org',
+          },
+          {
+            policy: { cn_patterns: ['svc.internal'], san_dns_patterns: ['*.example.com'] },
+            ok: [undefined, { common_name: 'svc.internal', san_dns_names: ['svc.internal', 'a.example.com'] }],
+            bad: [undefined, { common_name: 'svc.internal', san_dns_names: ['a.b.example.com'] }],
+            field: 'san_dns_patterns',
+            value: () => 'a.b.example.com',
+          },
+          {
+            // A DNS SAN equal to the CN (and the CN as default SAN) is covered by cn_patterns; an empty list allows no other name.
+            policy: { cn_patterns: ['svc.example.com'], san_dns_patterns: [] },
+            ok: [undefined, { common_name: 'svc.example.com', san_dns_names: ['SVC.example.com'] }],
+            bad: [undefined, { common_name: 'svc.example.com', san_dns_names: ['svc.example.com', 'other.example.com'] }],
+            field: 'san_dns_patterns',
+            value: () => 'other.example.com',
+          },
+          {
+            policy: { san_ip_cidrs: ['10.0.0.0/30'] },
+            ok: [undefined, { san_ip_addresses: ['10.0.0.0', '10.0.0.3'] }],
+            bad: [undefined, { san_ip_addresses: ['10.0.0.3', '10.0.0.4'] }],
+            field: 'san_ip_cidrs',
+            value: () => '10.0.0.4',
+          },
+          {
+            policy: { san_ip_cidrs: ['2001:db8::/126'] },
+            ok: [undefined, { san_ip_addresses: ['2001:db8::3'] }],
+            bad: [undefined, { san_ip_addresses: ['2001:db8::4'] }],
+            field: 'san_ip_cidrs',
+            value: () => '2001:db8::4',
+          },
+          {
+            policy: { san_ip_cidrs: ['10.0.0.0/30'] },
+            ok: [],
+            bad: [undefined, { san_ip_addresses: ['2001:db8::1'] }],
+            field: 'san_ip_cidrs',
+            value: () => '2001:db8::1',
+          },
+          {
+            policy: { san_ip_cidrs: [] },
+            ok: [],
+            bad: [undefined, { san_ip_addresses: ['10.0.0.1'] }],
+            field: 'san_ip_cidrs',
+            value: () => '10.0.0.1',
+          },
+          {
+            policy: { san_email_domains: ['example.com'] },
+            ok: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@EXAMPLE.com'] }],
+            bad: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@example.org'] }],
+            field: 'san_email_domains',
+            value: () => 'ops@example.org',
+          },
+          {
+            policy: { san_email_domains: ['example.com'] },
+            ok: [undefined, { certificate_type: 'client', common_name: 'ops@example.com' }],
+            bad: [undefined, { certificate_type: 'client', common_name: 'ops-client', san_email_addresses: ['ops@sub.example.com'] }],
+            field: 'san_email_domains',
+            value: () => 'ops@sub.example.com',
+          },
+          {
+            policy: { max_validity_days: 30 },
+            ok: [undefined, { valid_days: 30 }],
+            bad: [undefined, { valid_days: 31 }],
+            field: 'max_validity_days',
+            value: () => 31,
+          },
+          {
+            policy: { max_validity_days: 30 },
+            ok: [undefined, { valid_days: 1 }],
+            bad: [undefined, { valid_days: undefined }],
+            field: 'max_validity_days',
+            value: () => certDays,
+          },
+        ];
       for (const row of rows) {
         const label = { policy: row.policy, field: row.field };
         await setPolicy(issuer.id, row.policy);
         if (row.ok.length > 0) {
-          const certificate = expectCreated(await issueRequest(row.ok[0] ?? caA.id, row.ok[1] ?? {}, issuerToken), { ...label, ok: row.ok });
+          const certificate = expectCreated(await issueRequest(row.ok[0] ?? caA.id, row.ok[1] ?? {}, issuerToken), {
+            ...label,
+            ok: row.ok,
+          });
           expect(certificate).toMatchObject({ created_by_service_account_id: issuer.id, created_by_user_id: null });
         }
-        expectViolation(await issueRequest(row.bad[0] ?? caA.id, row.bad[1] ?? {}, issuerToken), row.field, row.value(), { ...label, bad: row.bad });
+        expectViolation(await issueRequest(row.bad[0] ?? caA.id, row.bad[1] ?? {}, issuerToken), row.field, row.value(), {
+          ...label,
+          bad: row.bad,
+        });
       }
     });
 
@@ -409,7 +550,12 @@ describe('issuance policy', () => {
     });
 
     it('never applies to user sessions', async () => {
-      await setPolicy(issuer.id, { allowed_certificate_types: ['client'], allowed_ca_ids: [caA.id], cn_patterns: [], max_validity_days: 1 });
+      await setPolicy(issuer.id, {
+        allowed_certificate_types: ['client'],
+        allowed_ca_ids: [caA.id],
+        cn_patterns: [],
+        max_validity_days: 1,
+      });
       const rejected = { common_name: 'www.example.org', san_ip_addresses: ['192.0.2.1'], valid_days: 400 };
       expectViolation(await issueRequest(caB.id, rejected, issuerToken), 'allowed_certificate_types', 'server');
       const byAdmin = expectCreated(await issueRequest(caB.id, rejected, w.admin1.token));
@@ -441,7 +587,8 @@ describe('issuance policy', () => {
   });
 
   describe('enforcement on POST /certificates/sign-csr', () => {
-    const signCsr = (body: object, token = issuerToken) => api.post('/certificates/sign-csr', { ca_id: caA.id, certificate_type: 'server', valid_days: 30, ...body }, token);
+    const signCsr = (body: object, token = issuerToken) =>
+      api.post('/certificates/sign-csr', { ca_id: caA.id, certificate_type: 'server', valid_days: 30, ...body }, token);
 
     beforeEach(async () => {
       await setPolicy(issuer.id, {
@@ -464,7 +611,11 @@ describe('issuance policy', () => {
         created_by_service_account_id: issuer.id,
         created_by_user_id: null,
       });
-      expect(await certAuditEntry(certificate.id)).toMatchObject({ user_id: null, service_account_id: issuer.id, service_account_name: issuer.name });
+      expect(await certAuditEntry(certificate.id)).toMatchObject({
+        user_id: null,
+        service_account_id: issuer.id,
+        service_account_name: issuer.name,
+      });
     });
 
     it('checks the CSR’s subject and SANs', async () => {
@@ -493,7 +644,12 @@ describe('issuance policy', () => {
     });
 
     it('checks an IP SAN the service derives from a CSR’s common name', async () => {
-      await setPolicy(issuer.id, { allowed_certificate_types: ['server'], allowed_ca_ids: [caA.id], san_ip_cidrs: ['10.0.0.0/30'], max_validity_days: 30 });
+      await setPolicy(issuer.id, {
+        allowed_certificate_types: ['server'],
+        allowed_ca_ids: [caA.id],
+        san_ip_cidrs: ['10.0.0.0/30'],
+        max_validity_days: 30,
+      });
       const outside = await signCsr({ csr: makeCsr('192.0.2.1') });
       expect({ status: outside.status, detail: outside.body.detail, issuedIpSans: outside.body.san_ip_addresses }).toEqual({
         status: 400,
@@ -508,7 +664,10 @@ describe('issuance policy', () => {
       const csr = makeCsr('svc.example.org', 'DNS:svc.example.org');
       expect(await signCsr({ csr }, token)).toMatchObject({ status: 403, body: NO_POLICY });
       expectViolation(await signCsr({ csr, valid_days: 400 }), 'cn_patterns', 'svc.example.org');
-      expect(expectCreated(await signCsr({ csr, ca_id: caB.id, valid_days: 400 }, w.admin1.token))).toMatchObject({ created_by_user_id: w.admin1.id, created_by_service_account_id: null });
+      expect(expectCreated(await signCsr({ csr, ca_id: caB.id, valid_days: 400 }, w.admin1.token))).toMatchObject({
+        created_by_user_id: w.admin1.id,
+        created_by_service_account_id: null,
+      });
     });
   });
 
@@ -518,7 +677,12 @@ describe('issuance policy', () => {
       await setPolicy(issuer.id, policy);
       const original = expectCreated(await issueRequest(caA.id, { common_name: 'renew.example.com', valid_days: 30 }, issuerToken));
       const renewed = expectCreated(await api.post(`/certificates/${original.id}/renew`, {}, issuerToken));
-      expect(renewed).toMatchObject({ renewed_from_id: original.id, valid_days: 30, created_by_service_account_id: issuer.id, created_by_user_id: null });
+      expect(renewed).toMatchObject({
+        renewed_from_id: original.id,
+        valid_days: 30,
+        created_by_service_account_id: issuer.id,
+        created_by_user_id: null,
+      });
 
       await setPolicy(issuer.id, { ...policy, max_validity_days: 29 });
       expectViolation(await api.post(`/certificates/${original.id}/renew`, {}, issuerToken), 'max_validity_days', 30);
@@ -533,7 +697,10 @@ describe('issuance policy', () => {
       expect(await api.post(`/certificates/${original.id}/renew`, {}, issuerToken)).toMatchObject({ status: 403, body: NO_POLICY });
 
       // Users renew what the policy no longer allows.
-      expect(expectCreated(await api.post(`/certificates/${original.id}/renew`, {}, w.admin1.token))).toMatchObject({ renewed_from_id: original.id, created_by_user_id: w.admin1.id });
+      expect(expectCreated(await api.post(`/certificates/${original.id}/renew`, {}, w.admin1.token))).toMatchObject({
+        renewed_from_id: original.id,
+        created_by_user_id: w.admin1.id,
+      });
       const { rows } = await db.query('SELECT count(*)::int AS n FROM certificates WHERE renewed_from_id = $1', [original.id]);
       expect(rows).toEqual([{ n: 2 }]);
     });
@@ -541,7 +708,9 @@ describe('issuance policy', () => {
     it('checks the inherited SANs of a CSR certificate, not the new CSR’s', async () => {
       await setPolicy(issuer.id, { cn_patterns: ['*.example.com'], san_dns_patterns: ['*.example.com'], san_ip_cidrs: ['10.0.0.0/30'] });
       const csr = makeCsr('csr.example.com', 'DNS:csr.example.com,IP:10.0.0.2');
-      const original = expectCreated(await api.post('/certificates/sign-csr', { csr, ca_id: caA.id, certificate_type: 'server', valid_days: 30 }, issuerToken));
+      const original = expectCreated(
+        await api.post('/certificates/sign-csr', { csr, ca_id: caA.id, certificate_type: 'server', valid_days: 30 }, issuerToken),
+      );
       const newCsr = makeCsr('csr.example.com', 'DNS:csr.example.com,IP:10.0.0.2');
       expectCreated(await api.post(`/certificates/${original.id}/renew`, { csr: newCsr }, issuerToken));
       await setPolicy(issuer.id, { cn_patterns: ['*.example.com'], san_dns_patterns: ['*.example.com'], san_ip_cidrs: ['10.0.0.0/31'] });

@@ -26,7 +26,11 @@ describe('private-key encryption key rotation', () => {
     const root = await createBootstrapSuperuser(api);
     const ca = (await api.post('/cas/', { name: 'Rotating', subject_dn: 'CN=Rotating', key_type: 'ecdsa-p256' }, root.token)).body;
     const cert = (
-      await api.post(`/certificates/?ca_id=${ca.id}`, { common_name: 'r.example.com', subject_dn: 'O=R', certificate_type: 'server', key_type: 'ed25519' }, root.token)
+      await api.post(
+        `/certificates/?ca_id=${ca.id}`,
+        { common_name: 'r.example.com', subject_dn: 'O=R', certificate_type: 'server', key_type: 'ed25519' },
+        root.token,
+      )
     ).body;
 
     const rotating = await appOn(url, { PRIVATE_KEY_ENCRYPTION_KEY: newKey, PRIVATE_KEY_ENCRYPTION_OLD_KEYS: oldKey });

@@ -112,8 +112,12 @@ describe('platform OpenAPI document (GET /api/schema/)', () => {
     expect(document.components.schemas).toHaveProperty('DcimSite');
     expect(document.components.schemas).toHaveProperty('BriefDcimSite');
     expect(document.components.schemas).toHaveProperty('WritableDcimSiteRequest');
-    const parameters = (document.paths['/api/dcim/sites/'].get as unknown as { parameters: Array<{ name: string }> }).parameters.map((p) => p.name);
-    expect(parameters).toEqual(expect.arrayContaining(['limit', 'offset', 'q', 'tag', 'status', 'status__n', 'name__ic', 'tenant_id', 'created__gte']));
+    const parameters = (document.paths['/api/dcim/sites/'].get as unknown as { parameters: Array<{ name: string }> }).parameters.map(
+      (p) => p.name,
+    );
+    expect(parameters).toEqual(
+      expect.arrayContaining(['limit', 'offset', 'q', 'tag', 'status', 'status__n', 'name__ic', 'tenant_id', 'created__gte']),
+    );
   });
 
   it('matches the committed docs/platform-openapi.json (run "npm run openapi:write" after changing a declaration)', () => {
@@ -139,7 +143,8 @@ describe('OpenAPI details a generated SDK relies on', () => {
     info: { license?: { name: string } };
     paths: Record<string, Record<string, Operation & { security?: unknown; requestBody?: { required?: boolean } }>>;
   };
-  const operation = (id: string) => operations(document).find(([, op]) => op.operationId === id)![1] as (typeof document)['paths'][string][string];
+  const operation = (id: string) =>
+    operations(document).find(([, op]) => op.operationId === id)![1] as (typeof document)['paths'][string][string];
   const okContent = (id: string) => (operation(id).responses['200'] as { content: Record<string, { schema: unknown }> }).content;
 
   beforeAll(async () => {
@@ -160,7 +165,13 @@ describe('OpenAPI details a generated SDK relies on', () => {
   });
 
   it('declares PEM, DER certificate and DER CRL bodies with their media types and string/binary schemas; errors stay JSON', () => {
-    for (const id of ['exportCaCertificate', 'exportCaPrivateKey', 'exportCertificate', 'exportCertificatePrivateKey', 'exportCertificateChain']) {
+    for (const id of [
+      'exportCaCertificate',
+      'exportCaPrivateKey',
+      'exportCertificate',
+      'exportCertificatePrivateKey',
+      'exportCertificateChain',
+    ]) {
       expect({ id, content: okContent(id) }).toEqual({ id, content: { 'application/x-pem-file': { schema: { type: 'string' } } } });
       expect(Object.keys((operation(id).responses['404'] as { content: object }).content)).toEqual(['application/json']);
     }
@@ -178,7 +189,13 @@ describe('OpenAPI details a generated SDK relies on', () => {
     const api = new ApiClient(testApp.baseUrl);
     const root = await createBootstrapSuperuser(api);
     const ca = (await api.post('/cas/', { name: 'Media CA', subject_dn: 'CN=Media CA', key_type: 'ecdsa-p256' }, root.token)).body;
-    const cert = (await api.post(`/certificates/?ca_id=${ca.id}`, { common_name: 'media.test', subject_dn: 'CN=media.test', certificate_type: 'server', key_type: 'ecdsa-p256' }, root.token)).body;
+    const cert = (
+      await api.post(
+        `/certificates/?ca_id=${ca.id}`,
+        { common_name: 'media.test', subject_dn: 'CN=media.test', certificate_type: 'server', key_type: 'ecdsa-p256' },
+        root.token,
+      )
+    ).body;
     const sent = async (path: string, token?: string): Promise<string> => {
       const response = await fetch(`${testApp.baseUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
       expect({ path, status: response.status }).toEqual({ path, status: 200 });
@@ -205,8 +222,17 @@ describe('OpenAPI details a generated SDK relies on', () => {
     const api = new ApiClient(testApp.baseUrl);
     const token = await api.token('root', PASSWORD);
     const ca = (await api.post('/cas/', { name: 'Revoke CA', subject_dn: 'CN=Revoke CA', key_type: 'ecdsa-p256' }, token)).body;
-    const cert = (await api.post(`/certificates/?ca_id=${ca.id}`, { common_name: 'bodiless.test', subject_dn: 'CN=bodiless.test', certificate_type: 'server', key_type: 'ecdsa-p256' }, token)).body;
-    const response = await fetch(`${testApp.baseUrl}/api/v1/certificates/${cert.id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const cert = (
+      await api.post(
+        `/certificates/?ca_id=${ca.id}`,
+        { common_name: 'bodiless.test', subject_dn: 'CN=bodiless.test', certificate_type: 'server', key_type: 'ecdsa-p256' },
+        token,
+      )
+    ).body;
+    const response = await fetch(`${testApp.baseUrl}/api/v1/certificates/${cert.id}/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ id: cert.id, status: 'revoked' });
   });
@@ -222,8 +248,15 @@ describe('OpenAPI details a generated SDK relies on', () => {
     expect(init).toContain('"urls": [');
     expect(init).toMatch(/"url": "\/api\/v1\/openapi\.json",\s*"name": "PKI API"/);
     expect(init).toMatch(/"url": "\/api\/schema\/",\s*"name": "Inventory platform API"/);
-    const platform = (await (await fetch(`${testApp.baseUrl}/api/schema/`)).json()) as { components: { securitySchemes: Record<string, unknown> } };
-    expect(platform.components.securitySchemes.tokenAuth).toEqual({ type: 'apiKey', in: 'header', name: 'Authorization', description: '`Token <key>`' });
+    const platform = (await (await fetch(`${testApp.baseUrl}/api/schema/`)).json()) as {
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(platform.components.securitySchemes.tokenAuth).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description: '`Token <key>`',
+    });
   });
 
   it('serves the inventory document at /api/docs/?format=openapi (pynetbox) and sends /api/docs/ to the Swagger UI on it', async () => {
@@ -236,4 +269,3 @@ describe('OpenAPI details a generated SDK relies on', () => {
     expect(page.headers.get('location')).toBe('/docs/?urls.primaryName=Inventory%20platform%20API');
   });
 });
-

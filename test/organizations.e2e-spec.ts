@@ -20,7 +20,6 @@ const USER_FIELDS = [
   'username',
 ];
 
-
 describe('organizations', () => {
   let testApp: TestApp;
   let api: ApiClient;
@@ -47,15 +46,18 @@ describe('organizations', () => {
   async function newUser(organization_id: number | null, role = 'user', login = true) {
     counter += 1;
     const username = `member${counter}`;
-    const created = await api.post('/users/', { username, email: `${username}@example.com`, password: PASSWORD, role, organization_id }, w.root.token);
+    const created = await api.post(
+      '/users/',
+      { username, email: `${username}@example.com`, password: PASSWORD, role, organization_id },
+      w.root.token,
+    );
     expect(created.status).toBe(201);
     return { id: created.body.id as number, username, token: login ? await api.token(username, PASSWORD) : '' };
   }
 
   async function orgRow(id: number) {
     return (await db.query('SELECT id, name, description FROM organizations WHERE id = $1', [id])).rows[0] as
-      | { id: number; name: string; description: string | null }
-      | undefined;
+      { id: number; name: string; description: string | null } | undefined;
   }
 
   async function userOrganization(id: number): Promise<number | null> {
@@ -63,7 +65,8 @@ describe('organizations', () => {
   }
 
   async function auditRows(action: string, resourceId: number): Promise<Array<{ organization_id: number | null; detail: string }>> {
-    return (await db.query('SELECT organization_id, detail FROM audit_logs WHERE action = $1 AND resource_id = $2', [action, resourceId])).rows;
+    return (await db.query('SELECT organization_id, detail FROM audit_logs WHERE action = $1 AND resource_id = $2', [action, resourceId]))
+      .rows;
   }
 
   describe('POST /organizations/', () => {
@@ -212,7 +215,10 @@ describe('organizations', () => {
       });
       expect(new Date(response.body.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(before.body.updated_at).getTime());
       expect(await orgRow(orgA.id)).toEqual({ id: orgA.id, name: 'Org A Renamed', description: 'changed' });
-      expect((await api.get(`/organizations/${orgA.id}`, userA.token)).body).toMatchObject({ name: 'Org A Renamed', description: 'changed' });
+      expect((await api.get(`/organizations/${orgA.id}`, userA.token)).body).toMatchObject({
+        name: 'Org A Renamed',
+        description: 'changed',
+      });
     });
 
     it('changes only the fields given, and lets the superuser change it too', async () => {
@@ -374,14 +380,18 @@ describe('organizations', () => {
         const organizationId = [w.org1.id, w.org2.id][winner];
         expect(pair[winner].body.organization_id).toBe(organizationId);
         expect(await userOrganization(stray.id)).toBe(organizationId);
-        expect(await auditRows('org_add_user', stray.id)).toEqual([{ organization_id: organizationId, detail: expect.stringContaining('Added') }]);
+        expect(await auditRows('org_add_user', stray.id)).toEqual([
+          { organization_id: organizationId, detail: expect.stringContaining('Added') },
+        ]);
       }
     });
 
     it('keeps the audit trail of concurrent superuser moves in step with where the user ends up', async () => {
       const mover = await newUser(null, 'user', false);
       const targets = [w.org1.id, w.org2.id, w.org1.id, w.org2.id, w.org1.id, w.org2.id];
-      const responses = await Promise.all(targets.map((org) => api.post(`/organizations/${org}/users/${mover.id}`, undefined, w.root.token)));
+      const responses = await Promise.all(
+        targets.map((org) => api.post(`/organizations/${org}/users/${mover.id}`, undefined, w.root.token)),
+      );
       const statuses = responses.map((response) => response.status);
       // Each move applies to the membership it checked: one that saw it change meanwhile is a 409, one that ran after is a move.
       expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
@@ -434,7 +444,9 @@ describe('organizations', () => {
 
     it('lets exactly one of concurrent removals of a member apply and audit', async () => {
       const member = await newUser(w.org1.id, 'user', false);
-      const responses = await Promise.all(Array.from({ length: 6 }, () => api.delete(`/organizations/${w.org1.id}/users/${member.id}`, w.admin1.token)));
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => api.delete(`/organizations/${w.org1.id}/users/${member.id}`, w.admin1.token)),
+      );
       const statuses = responses.map((response) => response.status);
       expect(statuses.filter((status) => status === 200)).toHaveLength(1);
       expect(statuses.filter((status) => status === 404 || status === 409)).toHaveLength(5);

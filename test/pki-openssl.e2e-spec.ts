@@ -51,9 +51,27 @@ describe('PKI output verified by openssl', () => {
     });
 
     it('verifies leaf → intermediate → root, for TLS servers', () => {
-      const verified = ssl.run('verify', '-CAfile', `${keyType}-root.pem`, '-untrusted', `${keyType}-inter.pem`, '-purpose', 'sslserver', `${keyType}-leaf.pem`);
+      const verified = ssl.run(
+        'verify',
+        '-CAfile',
+        `${keyType}-root.pem`,
+        '-untrusted',
+        `${keyType}-inter.pem`,
+        '-purpose',
+        'sslserver',
+        `${keyType}-leaf.pem`,
+      );
       expect(verified).toEqual({ status: 0, output: `${keyType}-leaf.pem: OK\n` });
-      const asClient = ssl.run('verify', '-CAfile', `${keyType}-root.pem`, '-untrusted', `${keyType}-inter.pem`, '-purpose', 'sslclient', `${keyType}-leaf.pem`);
+      const asClient = ssl.run(
+        'verify',
+        '-CAfile',
+        `${keyType}-root.pem`,
+        '-untrusted',
+        `${keyType}-inter.pem`,
+        '-purpose',
+        'sslclient',
+        `${keyType}-leaf.pem`,
+      );
       expect(asClient.status).not.toBe(0);
     });
 
@@ -86,8 +104,18 @@ describe('PKI output verified by openssl', () => {
 
   it('publishes a signed CRL listing revoked serials with reasons, and openssl rejects the revoked leaf', async () => {
     const ca = await pki.createCa({ name: 'CRL Root', subject_dn: 'CN=CRL Root,O=Test', key_type: 'ecdsa-p256' });
-    const revoked = await pki.issue(ca.id, { common_name: 'gone.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
-    const kept = await pki.issue(ca.id, { common_name: 'kept.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' });
+    const revoked = await pki.issue(ca.id, {
+      common_name: 'gone.example.com',
+      subject_dn: 'O=Test',
+      certificate_type: 'server',
+      key_type: 'ecdsa-p256',
+    });
+    const kept = await pki.issue(ca.id, {
+      common_name: 'kept.example.com',
+      subject_dn: 'O=Test',
+      certificate_type: 'server',
+      key_type: 'ecdsa-p256',
+    });
     const revoke = await api.post(`/certificates/${revoked.id}/revoke`, { reason: 'key_compromise' }, root.token);
     expect(revoke.status).toBe(200);
     expect(revoke.body).toMatchObject({ status: 'revoked', revocation_reason: 'key_compromise' });
@@ -101,7 +129,9 @@ describe('PKI output verified by openssl', () => {
     expect(verified.status).toBe(0);
     expect(verified.output).toContain('verify OK');
     const text = ssl.run('crl', '-inform', 'DER', '-in', 'crl.der', '-noout', '-text').output;
-    expect(text.toLowerCase()).toContain(`serial number: ${revoked.serial_number.padStart(revoked.serial_number.length + (revoked.serial_number.length % 2), '0')}`);
+    expect(text.toLowerCase()).toContain(
+      `serial number: ${revoked.serial_number.padStart(revoked.serial_number.length + (revoked.serial_number.length % 2), '0')}`,
+    );
     expect(text).toContain('Key Compromise');
     expect(text).toMatch(/X509v3 CRL Number:\s+\d+/);
     expect(text).toContain('X509v3 Authority Key Identifier');
@@ -125,7 +155,12 @@ describe('PKI output verified by openssl', () => {
     };
     const first = await crlNumber();
     expect(await crlNumber()).toBe(first);
-    const cert = await pki.issue(ca.id, { common_name: 'n.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ed25519' });
+    const cert = await pki.issue(ca.id, {
+      common_name: 'n.example.com',
+      subject_dn: 'O=Test',
+      certificate_type: 'server',
+      key_type: 'ed25519',
+    });
     await api.post(`/certificates/${cert.id}/revoke`, {}, root.token);
     expect(await crlNumber()).toBeGreaterThan(first);
   });
@@ -133,8 +168,21 @@ describe('PKI output verified by openssl', () => {
   it('signs a CSR made by openssl req; the result verifies and keeps the requester’s key', async () => {
     const ca = await pki.createCa({ name: 'CSR Root', subject_dn: 'CN=CSR Root,O=Test', key_type: 'rsa', key_size: 2048 });
     const made = ssl.run(
-      'req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'csr.key', '-out', 'req.csr',
-      '-subj', '/C=US/O=Requester/CN=csr.example.com', '-addext', 'subjectAltName=DNS:csr.example.com,DNS:alt.example.com,IP:192.0.2.7',
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'csr.key',
+      '-out',
+      'req.csr',
+      '-subj',
+      '/C=US/O=Requester/CN=csr.example.com',
+      '-addext',
+      'subjectAltName=DNS:csr.example.com,DNS:alt.example.com,IP:192.0.2.7',
     );
     expect(made.status).toBe(0);
     const csr = readFileSync(`${ssl.dir}/req.csr`, 'utf8');

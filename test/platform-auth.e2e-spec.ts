@@ -60,7 +60,10 @@ describe('platform API authentication and object permissions', () => {
 
   async function provision(username: string, options: Record<string, unknown> = {}): Promise<Provisioned> {
     const response = await api.post('/api/users/tokens/provision/', { username, password: PASSWORD, ...options });
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return { body: response.body, key: response.body.key as string, id: response.body.id as number };
   }
 
@@ -88,7 +91,10 @@ describe('platform API authentication and object permissions', () => {
   async function createSite(fields: Record<string, unknown> = {}, client: PlatformClient = root): Promise<any> {
     const name = `site-${++seq}`;
     const response = await client.post('/api/dcim/sites/', { name, slug: name, ...fields });
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
@@ -126,14 +132,30 @@ describe('platform API authentication and object permissions', () => {
       });
       expect(await count('users_token')).toBe(before + 1);
       const row = await tokenRow(response.body.id);
-      expect(row).toMatchObject({ user_id: w.user1.id, key_suffix: key.slice(-4), write_enabled: false, description: 'provisioned', last_used: null });
+      expect(row).toMatchObject({
+        user_id: w.user1.id,
+        key_suffix: key.slice(-4),
+        write_enabled: false,
+        description: 'provisioned',
+        last_used: null,
+      });
       expect(row.expires.toISOString()).toBe('2999-01-01T00:00:00.000Z');
     });
 
     it('stores only a keyed digest and the last four characters: the key is in no table and no log line', async () => {
       const { key, id } = await provision('user2');
       const row = await tokenRow(id);
-      expect(Object.keys(row).sort()).toEqual(['created', 'description', 'expires', 'id', 'key_digest', 'key_suffix', 'last_used', 'user_id', 'write_enabled']);
+      expect(Object.keys(row).sort()).toEqual([
+        'created',
+        'description',
+        'expires',
+        'id',
+        'key_digest',
+        'key_suffix',
+        'last_used',
+        'user_id',
+        'write_enabled',
+      ]);
       expect(row.key_digest).toMatch(/^[0-9a-f]{64}$/);
       expect(row.key_digest).not.toBe(key);
       // A keyed HMAC, not a bare hash anyone could recompute from a guessed key.
@@ -222,7 +244,10 @@ describe('platform API authentication and object permissions', () => {
       // Another user's token: 404 for every operation, and it stays as it was.
       const theirsBefore = await tokenRow(theirs.id);
       expect(await me.get(`/api/users/tokens/${theirs.id}/`)).toMatchObject({ status: 404, body: NOT_FOUND });
-      expect(await me.patch(`/api/users/tokens/${theirs.id}/`, { description: 'hijacked' })).toMatchObject({ status: 404, body: NOT_FOUND });
+      expect(await me.patch(`/api/users/tokens/${theirs.id}/`, { description: 'hijacked' })).toMatchObject({
+        status: 404,
+        body: NOT_FOUND,
+      });
       expect(await me.put(`/api/users/tokens/${theirs.id}/`, { description: 'hijacked' })).toMatchObject({ status: 404, body: NOT_FOUND });
       expect(await me.delete(`/api/users/tokens/${theirs.id}/`)).toMatchObject({ status: 404, body: NOT_FOUND });
       expect(await tokenRow(theirs.id)).toEqual(theirsBefore);
@@ -242,7 +267,10 @@ describe('platform API authentication and object permissions', () => {
         expect(all.status).toBe(200);
         expect(all.body.count).toBe(total);
         expect(all.body.results.map((t: any) => t.id)).toEqual(expect.arrayContaining([mine.id, other.id, theirs.id, rootToken.id]));
-        expect(await client.get(`/api/users/tokens/${theirs.id}/`)).toMatchObject({ status: 200, body: { id: theirs.id, user: { id: w.user2.id } } });
+        expect(await client.get(`/api/users/tokens/${theirs.id}/`)).toMatchObject({
+          status: 200,
+          body: { id: theirs.id, user: { id: w.user2.id } },
+        });
       }
 
       // Deleting one's own token: 204, the row is gone, the key no longer authenticates.
@@ -257,7 +285,12 @@ describe('platform API authentication and object permissions', () => {
       const me = bearer(w.user2.token);
       const created = await me.post('/api/users/tokens/', { description: 'via create' });
       expect(created.status).toBe(201);
-      expect(created.body).toMatchObject({ user: { id: w.user2.id }, description: 'via create', write_enabled: true, key: expect.stringMatching(KEY) });
+      expect(created.body).toMatchObject({
+        user: { id: w.user2.id },
+        description: 'via create',
+        write_enabled: true,
+        key: expect.stringMatching(KEY),
+      });
       expect((await tokenClient(created.body.key).get('/api/users/tokens/')).status).toBe(200);
 
       const forUser = await root.post('/api/users/tokens/', { user: w.loner.id, write_enabled: false });
@@ -425,7 +458,11 @@ describe('platform API authentication and object permissions', () => {
         expect(minted.status).toBe(201);
         tokens.push({ body: minted.body, key: minted.body.key, id: minted.body.id });
         const bystander = await provision('user2');
-        const changed = await api.patch(`/users/${user.id}`, { password: 'another-long-password' }, changer === 'self' ? user.jwt : w.root.token);
+        const changed = await api.patch(
+          `/users/${user.id}`,
+          { password: 'another-long-password' },
+          changer === 'self' ? user.jwt : w.root.token,
+        );
         expect(changed.status).toBe(200);
         await expectRevoked(tokens);
         expect((await tokenClient(bystander.key).get('/api/dcim/sites/')).status).toBe(200);
@@ -618,7 +655,10 @@ describe('platform API authentication and object permissions', () => {
         users: [w.user1.id],
         ...body,
       });
-      expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+      expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+        status: 201,
+        body: undefined,
+      });
       permissionIds.push(response.body.id);
       return response.body;
     }
@@ -665,7 +705,10 @@ describe('platform API authentication and object permissions', () => {
     it('without any permission: empty list, 404 on detail, 403 on create, nothing written', async () => {
       for (const client of [user1, bearer(w.user1.token), bearer(w.admin1.token)]) {
         const list = await client.get('/api/dcim/sites/');
-        expect({ status: list.status, body: list.body }).toEqual({ status: 200, body: { count: 0, next: null, previous: null, results: [] } });
+        expect({ status: list.status, body: list.body }).toEqual({
+          status: 200,
+          body: { count: 0, next: null, previous: null, results: [] },
+        });
         expect(await client.get(`/api/dcim/sites/${fixture.amsActive.id}/`)).toMatchObject({ status: 404, body: NOT_FOUND });
         await expectUnchanged([fixture.amsActive.id], async () => {
           const created = await client.post('/api/dcim/sites/', { name: 'no-permission', slug: 'no-permission' });
@@ -688,7 +731,10 @@ describe('platform API authentication and object permissions', () => {
       // Request filters narrow further, never widen.
       await expectListed(user1, [], '&status=planned');
       await expectListed(user1, [fixture.amsActive.id], '&name=ams-active');
-      expect(await user1.get(`/api/dcim/sites/${fixture.amsActive.id}/`)).toMatchObject({ status: 200, body: { id: fixture.amsActive.id } });
+      expect(await user1.get(`/api/dcim/sites/${fixture.amsActive.id}/`)).toMatchObject({
+        status: 200,
+        body: { id: fixture.amsActive.id },
+      });
       expect(await user1.get(`/api/dcim/sites/${fixture.amsPlanned.id}/`)).toMatchObject({ status: 404, body: NOT_FOUND });
       expect(await user1.get(`/api/dcim/sites/${fixture.lonRetired.id}/`)).toMatchObject({ status: 404, body: NOT_FOUND });
       // Another user is not affected by user1's permission.
@@ -699,7 +745,11 @@ describe('platform API authentication and object permissions', () => {
       ['{"name__istartswith": "AMS"}', () => ({ name__istartswith: 'AMS' }), () => siteIds(`name ILIKE 'ams%'`)],
       ['{"tenant": <id>}', () => ({ tenant: tenantA.id }), () => siteIds('tenant_id = $1', [tenantA.id])],
       ['{"tenant__slug": <slug>}', () => ({ tenant__slug: tenantB.slug }), () => siteIds('tenant_id = $1', [tenantB.id])],
-      ['{"id__in": [...]}', () => ({ id__in: [fixture.fraPlanned.id, fixture.lonRetired.id] }), () => siteIds('id = ANY($1)', [[fixture.fraPlanned.id, fixture.lonRetired.id]])],
+      [
+        '{"id__in": [...]}',
+        () => ({ id__in: [fixture.fraPlanned.id, fixture.lonRetired.id] }),
+        () => siteIds('id = ANY($1)', [[fixture.fraPlanned.id, fixture.lonRetired.id]]),
+      ],
       ['{"tenant__isnull": true}', () => ({ tenant__isnull: true }), () => siteIds('tenant_id IS NULL')],
       ['two lookups in one object are AND', () => ({ status: 'active', tenant: tenantA.id }), async () => [fixture.amsActive.id]],
       [
@@ -719,7 +769,11 @@ describe('platform API authentication and object permissions', () => {
     it('request filters with several parameters combine (AND) with multi-parameter constraints', async () => {
       await grant({
         actions: ['view'],
-        constraints: [{ status: 'planned', tenant: tenantA.id }, { id__in: [fixture.fraActive.id, fixture.lonRetired.id] }, { name__istartswith: 'fra-p' }],
+        constraints: [
+          { status: 'planned', tenant: tenantA.id },
+          { id__in: [fixture.fraActive.id, fixture.lonRetired.id] },
+          { name__istartswith: 'fra-p' },
+        ],
       });
       const query = '&status=planned&status=active&name__isw=a&name__isw=f&q=a';
       const expected = await siteIds(
@@ -767,8 +821,16 @@ describe('platform API authentication and object permissions', () => {
       });
       expect(await count('dcim_site', `slug LIKE 'add-%'`)).toBe(0);
 
-      const created = await user1.post('/api/dcim/sites/', { name: 'add-inside', slug: 'add-inside', status: 'planned', tenant: tenantA.id });
-      expect(created).toMatchObject({ status: 201, body: { name: 'add-inside', status: { value: 'planned' }, tenant: { id: tenantA.id } } });
+      const created = await user1.post('/api/dcim/sites/', {
+        name: 'add-inside',
+        slug: 'add-inside',
+        status: 'planned',
+        tenant: tenantA.id,
+      });
+      expect(created).toMatchObject({
+        status: 201,
+        body: { name: 'add-inside', status: { value: 'planned' }, tenant: { id: tenantA.id } },
+      });
       expect(await siteRow(created.body.id)).toMatchObject({ name: 'add-inside', status: 'planned', tenant_id: tenantA.id });
       const bulk = await user1.post('/api/dcim/sites/', [
         { name: 'add-bulk-1', slug: 'add-bulk-1', status: 'planned', tenant: tenantA.id },
@@ -829,7 +891,10 @@ describe('platform API authentication and object permissions', () => {
       await grant({ actions: ['change'], constraints: { status: 'planned' } });
       await expectListed(user1, []);
       const patched = await user1.patch(`/api/dcim/sites/${planned.id}/`, { description: 'changed without view' });
-      expect({ status: patched.status, description: patched.body?.description }).toEqual({ status: 200, description: 'changed without view' });
+      expect({ status: patched.status, description: patched.body?.description }).toEqual({
+        status: 200,
+        description: 'changed without view',
+      });
       expect((await siteRow(planned.id)).description).toBe('changed without view');
       await expectUnchanged([active.id], async () => {
         expect(await user1.patch(`/api/dcim/sites/${active.id}/`, { description: 'x' })).toMatchObject({ status: 404, body: NOT_FOUND });
@@ -842,7 +907,10 @@ describe('platform API authentication and object permissions', () => {
       await grant({ actions: ['change'] });
       expect(await user1.get(`/api/dcim/sites/${planned.id}/`)).toMatchObject({ status: 404 });
       const patched = await user1.patch(`/api/dcim/sites/${planned.id}/`, { description: 'changed outside view' });
-      expect({ status: patched.status, description: patched.body?.description }).toEqual({ status: 200, description: 'changed outside view' });
+      expect({ status: patched.status, description: patched.body?.description }).toEqual({
+        status: 200,
+        description: 'changed outside view',
+      });
       expect((await siteRow(planned.id)).description).toBe('changed outside view');
     });
 
@@ -893,7 +961,10 @@ describe('platform API authentication and object permissions', () => {
       const permission = await grant({ actions: ['view', 'add'], enabled: false });
       await expectListed(user1, []);
       await expectUnchanged([], async () => {
-        expect(await user1.post('/api/dcim/sites/', { name: 'disabled-add', slug: 'disabled-add' })).toMatchObject({ status: 403, body: NO_PERMISSION });
+        expect(await user1.post('/api/dcim/sites/', { name: 'disabled-add', slug: 'disabled-add' })).toMatchObject({
+          status: 403,
+          body: NO_PERMISSION,
+        });
       });
       expect((await root.patch(`/api/users/permissions/${permission.id}/`, { enabled: true })).status).toBe(200);
       expect((await listed(user1)).count).toBe(await count('dcim_site'));
@@ -907,7 +978,10 @@ describe('platform API authentication and object permissions', () => {
       const tenants = await user1.get('/api/tenancy/tenants/?limit=1000');
       expect(tenants.body.count).toBe(await count('tenancy_tenant'));
       await expectUnchanged([fixture.amsActive.id], async () => {
-        expect(await user1.patch(`/api/dcim/sites/${fixture.amsActive.id}/`, { description: 'leak' })).toMatchObject({ status: 403, body: NO_PERMISSION });
+        expect(await user1.patch(`/api/dcim/sites/${fixture.amsActive.id}/`, { description: 'leak' })).toMatchObject({
+          status: 403,
+          body: NO_PERMISSION,
+        });
         expect(await user1.delete(`/api/dcim/sites/${fixture.amsActive.id}/`)).toMatchObject({ status: 403, body: NO_PERMISSION });
       });
     });
@@ -940,7 +1014,11 @@ describe('platform API authentication and object permissions', () => {
       for (const actions of [['Approve'], ['approve now'], [''], [], 'view', [1]]) {
         const before = await count('users_objectpermission');
         const refused = await root.post('/api/users/permissions/', { name: `bad actions ${++seq}`, object_types: ['dcim.site'], actions });
-        expect({ actions, status: refused.status, body: refused.body }).toEqual({ actions, status: 400, body: { actions: [expect.any(String)] } });
+        expect({ actions, status: refused.status, body: refused.body }).toEqual({
+          actions,
+          status: 400,
+          body: { actions: [expect.any(String)] },
+        });
         expect(await count('users_objectpermission')).toBe(before);
       }
     });
@@ -976,7 +1054,9 @@ describe('platform API authentication and object permissions', () => {
       expect(list.constraints).toEqual([{ status: 'planned' }, { id__in: [fixture.lonRetired.id] }]);
       const none = await grant({ actions: ['view'], constraints: null });
       expect(none.constraints).toBeNull();
-      const rows = await db.query('SELECT id, constraints FROM users_objectpermission WHERE id = ANY($1) ORDER BY id', [[list.id, none.id]]);
+      const rows = await db.query('SELECT id, constraints FROM users_objectpermission WHERE id = ANY($1) ORDER BY id', [
+        [list.id, none.id],
+      ]);
       expect(rows.rows.map((row) => row.constraints)).toEqual([[{ status: 'planned' }, { id__in: [fixture.lonRetired.id] }], null]);
     });
   });
@@ -1003,13 +1083,21 @@ describe('platform API authentication and object permissions', () => {
       expect(brief.status).toBe(200);
       expect(brief.body.count).toBe(users.length);
       for (const user of brief.body.results) {
-        expect(user).toEqual({ id: expect.any(Number), url: `${testApp.baseUrl}/api/users/users/${user.id}/`, display: user.username, username: user.username });
+        expect(user).toEqual({
+          id: expect.any(Number),
+          url: `${testApp.baseUrl}/api/users/users/${user.id}/`,
+          display: user.username,
+          username: user.username,
+        });
       }
       expect(await root.get(`/api/users/users/${w.user2.id}/?brief=true`)).toMatchObject({
         status: 200,
         body: { id: w.user2.id, url: `${testApp.baseUrl}/api/users/users/${w.user2.id}/`, display: 'user2', username: 'user2' },
       });
-      expect(await root.get('/api/users/users/?username=user1')).toMatchObject({ status: 200, body: { count: 1, results: [{ id: w.user1.id }] } });
+      expect(await root.get('/api/users/users/?username=user1')).toMatchObject({
+        status: 200,
+        body: { count: 1, results: [{ id: w.user1.id }] },
+      });
 
       // Without a permission on users.user, a plain user sees none.
       expect(await bearer(w.user1.token).get('/api/users/users/')).toMatchObject({ status: 200, body: { count: 0, results: [] } });
@@ -1065,7 +1153,10 @@ describe('platform API authentication and object permissions', () => {
       const duplicate = await root.post('/api/users/groups/', { name: 'Operators 2' });
       expect({ status: duplicate.status, body: duplicate.body }).toEqual({ status: 400, body: { name: [expect.any(String)] } });
       const unknownUser = await root.patch(`/api/users/groups/${id}/`, { users: [w.user1.id, 999999] });
-      expect({ status: unknownUser.status, body: unknownUser.body }).toEqual({ status: 400, body: { users: [expect.stringContaining('999999')] } });
+      expect({ status: unknownUser.status, body: unknownUser.body }).toEqual({
+        status: 400,
+        body: { users: [expect.stringContaining('999999')] },
+      });
       expect(await members()).toEqual([]);
       const missingName = await root.post('/api/users/groups/', { users: [w.user1.id] });
       expect({ status: missingName.status, body: missingName.body }).toEqual({ status: 400, body: { name: ['This field is required.'] } });
@@ -1074,7 +1165,10 @@ describe('platform API authentication and object permissions', () => {
       const plain = bearer(w.user1.token);
       expect(await plain.get('/api/users/groups/')).toMatchObject({ status: 200, body: { count: 0 } });
       const groupsBefore = await count('users_group');
-      expect(await plain.post('/api/users/groups/', { name: 'Self-made', users: [w.user1.id] })).toMatchObject({ status: 403, body: NO_PERMISSION });
+      expect(await plain.post('/api/users/groups/', { name: 'Self-made', users: [w.user1.id] })).toMatchObject({
+        status: 403,
+        body: NO_PERMISSION,
+      });
       expect(await count('users_group')).toBe(groupsBefore);
 
       await root.patch(`/api/users/groups/${id}/`, { users: [w.user1.id] });

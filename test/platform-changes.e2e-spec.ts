@@ -371,7 +371,7 @@ describe('platform change log and journal', () => {
       expect(await changeRowCount()).toBe(before);
     });
 
-    it("attributes a permitted change to its caller (user and user_name)", async () => {
+    it('attributes a permitted change to its caller (user and user_name)', async () => {
       const response = await admin1.post('/api/dcim/sites/', { name: 'By admin1', slug: 'by-admin1', status: 'planned' });
       expect(response.status).toBe(201);
       const rows = await changes(`changed_object_type=dcim.site&changed_object_id=${response.body.id}`);
@@ -504,7 +504,12 @@ describe('platform change log and journal', () => {
       expect(response.body.kind).toEqual({ value: 'info', label: 'Info' });
       expect(refId(response.body.created_by)).toBe(seeded.w.admin1.id);
       await created(
-        root.post('/api/extras/journal-entries/', { assigned_object_type: 'dcim.site', assigned_object_id: otherSite.id, kind: 'danger', comments: 'Elsewhere' }),
+        root.post('/api/extras/journal-entries/', {
+          assigned_object_type: 'dcim.site',
+          assigned_object_id: otherSite.id,
+          kind: 'danger',
+          comments: 'Elsewhere',
+        }),
       );
     });
 

@@ -53,10 +53,20 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
   describe('providers and circuit types', () => {
     it('CRUD with unique names and slugs', async () => {
       const read = await api.get(`${PROVIDERS}${fx.level3.id}/`);
-      expect(read.body).toMatchObject({ id: fx.level3.id, url: url(PROVIDERS, fx.level3.id), display: 'Level3', name: 'Level3', slug: 'level3', description: 'Tier 1' });
+      expect(read.body).toMatchObject({
+        id: fx.level3.id,
+        url: url(PROVIDERS, fx.level3.id),
+        display: 'Level3',
+        name: 'Level3',
+        slug: 'level3',
+        description: 'Tier 1',
+      });
       const duplicate = await api.post(PROVIDERS, { name: 'Level3', slug: 'level3' });
       expect(duplicate.status).toBe(400);
-      expect(duplicate.body).toEqual({ name: ['provider with this name already exists.'], slug: ['provider with this slug already exists.'] });
+      expect(duplicate.body).toEqual({
+        name: ['provider with this name already exists.'],
+        slug: ['provider with this slug already exists.'],
+      });
       const badSlug = await api.post(CIRCUIT_TYPES, { name: 'Dark fibre', slug: 'dark fibre' });
       expect(badSlug.status).toBe(400);
       expect(Object.keys(badSlug.body)).toEqual(['slug']);
@@ -92,17 +102,27 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
         display: 'L3-1001',
         cid: 'L3-1001',
         provider: { id: fx.level3.id, url: url(PROVIDERS, fx.level3.id), display: 'Level3', name: 'Level3', slug: 'level3' },
-        type: { id: fx.transit.id, url: url(CIRCUIT_TYPES, fx.transit.id), display: 'Internet transit', name: 'Internet transit', slug: 'transit' },
+        type: {
+          id: fx.transit.id,
+          url: url(CIRCUIT_TYPES, fx.transit.id),
+          display: 'Internet transit',
+          name: 'Internet transit',
+          slug: 'transit',
+        },
         tenant: { id: fx.acme.id, display: 'Acme', slug: 'acme' },
         status: { value: 'active', label: 'Active' },
         commit_rate: 10000,
         install_date: '2024-03-01',
         termination_date: null,
       });
-      expect(fx.c3).toMatchObject({ provider: { id: fx.zayo.id }, type: { id: fx.transit.id }, status: { value: 'active', label: 'Active' } });
-      expect((await seeded.db.query('SELECT provider_id, type_id, tenant_id, status FROM circuits_circuit WHERE id = $1', [fx.c1.id])).rows).toEqual([
-        { provider_id: fx.level3.id, type_id: fx.transit.id, tenant_id: fx.acme.id, status: 'active' },
-      ]);
+      expect(fx.c3).toMatchObject({
+        provider: { id: fx.zayo.id },
+        type: { id: fx.transit.id },
+        status: { value: 'active', label: 'Active' },
+      });
+      expect(
+        (await seeded.db.query('SELECT provider_id, type_id, tenant_id, status FROM circuits_circuit WHERE id = $1', [fx.c1.id])).rows,
+      ).toEqual([{ provider_id: fx.level3.id, type_id: fx.transit.id, tenant_id: fx.acme.id, status: 'active' }]);
     });
 
     it('a cid is unique per provider, not globally', async () => {
@@ -126,15 +146,30 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       expect(status.body).toEqual({ status: ['"up" is not a valid choice.'] });
       const missing = await api.post(CIRCUITS, {});
       expect(missing.status).toBe(400);
-      expect(missing.body).toEqual({ cid: ['This field is required.'], provider: ['This field is required.'], type: ['This field is required.'] });
-      const values = await api.post(CIRCUITS, { cid: 'X-2', provider: fx.level3.id, type: fx.wave.id, install_date: '2024-02-30', commit_rate: -1 });
+      expect(missing.body).toEqual({
+        cid: ['This field is required.'],
+        provider: ['This field is required.'],
+        type: ['This field is required.'],
+      });
+      const values = await api.post(CIRCUITS, {
+        cid: 'X-2',
+        provider: fx.level3.id,
+        type: fx.wave.id,
+        install_date: '2024-02-30',
+        commit_rate: -1,
+      });
       expect(values.status).toBe(400);
       expect(values.body).toEqual({
         install_date: ['Date has wrong format. Use one of these formats instead: YYYY-MM-DD.'],
         commit_rate: ['Ensure this value is greater than or equal to 0.'],
       });
       expect(await count('circuits_circuit')).toBe(before);
-      for (const [value, label] of [['provisioning', 'Provisioning'], ['offline', 'Offline'], ['deprovisioning', 'Deprovisioning'], ['decommissioned', 'Decommissioned']]) {
+      for (const [value, label] of [
+        ['provisioning', 'Provisioning'],
+        ['offline', 'Offline'],
+        ['deprovisioning', 'Deprovisioning'],
+        ['decommissioned', 'Decommissioned'],
+      ]) {
         const patched = await api.patch(`${CIRCUITS}${fx.c2.id}/`, { status: value });
         expect(patched.body.status).toEqual({ value, label });
       }
@@ -150,7 +185,11 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       expect(await listed(`${CIRCUITS}?tenant=acme`)).toEqual(['L3-1001']);
       expect(await listed(`${CIRCUITS}?cid__isw=l3-`)).toEqual(['L3-1001', 'L3-1002']);
       expect(await listed(`${CIRCUITS}?q=zy-7`)).toEqual(['ZY-77']);
-      for (const [query, param] of [['provider=att', 'provider'], ['status=up', 'status'], ['type=mpls', 'type']]) {
+      for (const [query, param] of [
+        ['provider=att', 'provider'],
+        ['status=up', 'status'],
+        ['type=mpls', 'type'],
+      ]) {
         const response = await api.get(`${CIRCUITS}?${query}`);
         expect({ query, status: response.status, keys: Object.keys(response.body) }).toEqual({ query, status: 400, keys: [param] });
       }
@@ -175,7 +214,13 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
     const at = (type: string, object: { id: number }) => ({ termination_type: type, termination_id: object.id });
 
     it('an A and a Z side, terminating on a site or a location (NetBox 4.2); read with circuit and termination nested', async () => {
-      fx.termA = await api.created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'A', ...at('dcim.site', fx.pop1), port_speed: 10000000, xconnect_id: 'XC-42' });
+      fx.termA = await api.created(TERMINATIONS, {
+        circuit: fx.c1.id,
+        term_side: 'A',
+        ...at('dcim.site', fx.pop1),
+        port_speed: 10000000,
+        xconnect_id: 'XC-42',
+      });
       fx.termZ = await api.created(TERMINATIONS, { circuit: fx.c1.id, term_side: 'Z', ...at('dcim.location', fx.mmr) });
       const response = await api.get(`${TERMINATIONS}${fx.termA.id}/`);
       expect(response.status).toBe(200);
@@ -234,7 +279,12 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
       const device = await api.post(TERMINATIONS, { circuit: fx.c2.id, term_side: 'A', ...at('dcim.device', fx.router) });
       expect(device.status).toBe(400);
       expect(Object.keys(device.body)).toEqual(['termination_type']);
-      const missing = await api.post(TERMINATIONS, { circuit: fx.c2.id, term_side: 'A', termination_type: 'dcim.site', termination_id: 999999 });
+      const missing = await api.post(TERMINATIONS, {
+        circuit: fx.c2.id,
+        term_side: 'A',
+        termination_type: 'dcim.site',
+        termination_id: 999999,
+      });
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ termination_id: ['No site with ID 999999 exists.'] });
       const half = await api.post(TERMINATIONS, { circuit: fx.c2.id, term_side: 'A', termination_type: 'dcim.site' });
@@ -264,17 +314,24 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
         {
           object_type: 'circuits.circuittermination',
           object_id: fx.termA.id,
-          object: expect.objectContaining({ id: fx.termA.id, url: url(TERMINATIONS, fx.termA.id), circuit: expect.objectContaining({ id: fx.c1.id, cid: 'L3-1001' }) }),
+          object: expect.objectContaining({
+            id: fx.termA.id,
+            url: url(TERMINATIONS, fx.termA.id),
+            circuit: expect.objectContaining({ id: fx.c1.id, cid: 'L3-1001' }),
+          }),
           positions: null,
           connector: null,
         },
       ]);
       const termination = await api.get(`${TERMINATIONS}${fx.termA.id}/`);
-      expect(termination.body).toMatchObject({ cable: { id: cable.id, url: url(CABLES, cable.id), display: 'XC-42', label: 'XC-42' }, cable_end: 'B' });
+      expect(termination.body).toMatchObject({
+        cable: { id: cable.id, url: url(CABLES, cable.id), display: 'XC-42', label: 'XC-42' },
+        cable_end: 'B',
+      });
       expect((await api.get(`${INTERFACES}${fx.uplink.id}/`)).body).toMatchObject({ cable: { id: cable.id }, cable_end: 'A' });
-      expect((await seeded.db.query('SELECT cable_id, cable_end FROM circuits_circuittermination WHERE id = $1', [fx.termA.id])).rows).toEqual([
-        { cable_id: cable.id, cable_end: 'B' },
-      ]);
+      expect(
+        (await seeded.db.query('SELECT cable_id, cable_end FROM circuits_circuittermination WHERE id = $1', [fx.termA.id])).rows,
+      ).toEqual([{ cable_id: cable.id, cable_end: 'B' }]);
       const stored = await seeded.db.query(
         `SELECT ct.cable_end, t.app_label || '.' || t.model AS type, ct.termination_id FROM dcim_cabletermination ct
            JOIN core_objecttype t ON t.id = ct.termination_type_id WHERE ct.cable_id = $1 ORDER BY ct.cable_end`,
@@ -294,14 +351,21 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
         b_terminations: [{ object_type: 'circuits.circuittermination', object_id: fx.termA.id }],
       });
       expect(taken.status).toBe(400);
-      expect(taken.body).toEqual({ b_terminations: [`circuits.circuittermination ${fx.termA.id} is already connected to cable ${fx.cable.id}.`] });
+      expect(taken.body).toEqual({
+        b_terminations: [`circuits.circuittermination ${fx.termA.id} is already connected to cable ${fx.cable.id}.`],
+      });
       const unknown = await api.post(CABLES, {
         a_terminations: [{ object_type: 'dcim.interface', object_id: fx.uplink2.id }],
         b_terminations: [{ object_type: 'circuits.circuittermination', object_id: 999999 }],
       });
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ b_terminations: ['No circuits.circuittermination with ID 999999 exists.'] });
-      const other = await api.created(TERMINATIONS, { circuit: fx.c3.id, term_side: 'A', termination_type: 'dcim.site', termination_id: fx.pop1.id });
+      const other = await api.created(TERMINATIONS, {
+        circuit: fx.c3.id,
+        term_side: 'A',
+        termination_type: 'dcim.site',
+        termination_id: fx.pop1.id,
+      });
       const split = await api.post(CABLES, {
         a_terminations: [{ object_type: 'dcim.interface', object_id: fx.uplink2.id }],
         b_terminations: [
@@ -318,7 +382,12 @@ describe('platform circuits: providers, circuit types, circuits, terminations, c
     it('deleting the site a termination points at deletes the termination (no dangling reference)', async () => {
       const site = await api.created(SITES, { name: 'POP9', slug: 'pop9' });
       const circuit = await api.created(CIRCUITS, { cid: 'ZY-99', provider: fx.zayo.id, type: fx.wave.id });
-      const termination = await api.created(TERMINATIONS, { circuit: circuit.id, term_side: 'A', termination_type: 'dcim.site', termination_id: site.id });
+      const termination = await api.created(TERMINATIONS, {
+        circuit: circuit.id,
+        term_side: 'A',
+        termination_type: 'dcim.site',
+        termination_id: site.id,
+      });
       const response = await api.delete(`${SITES}${site.id}/`);
       expect(response.status).toBe(204);
       expect(await count('circuits_circuittermination', 'WHERE id = $1', [termination.id])).toBe(0);

@@ -11,13 +11,14 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   let api: PlatformClient;
   const ids: Record<string, number> = {};
 
-
   beforeAll(async () => {
     ({ seeded, api } = await startPlatformApp());
     ids.site = (await api.created('/api/dcim/sites/', { name: 'AMS1', slug: 'ams1' })).id;
     ids.manufacturer = (await api.created('/api/dcim/manufacturers/', { name: 'Panduit', slug: 'panduit' })).id;
     ids.role = (await api.created('/api/dcim/device-roles/', { name: 'Patch panel', slug: 'patch-panel' })).id;
-    ids.panelType = (await api.created('/api/dcim/device-types/', { manufacturer: ids.manufacturer, model: 'FLEX-48', slug: 'flex-48' })).id;
+    ids.panelType = (
+      await api.created('/api/dcim/device-types/', { manufacturer: ids.manufacturer, model: 'FLEX-48', slug: 'flex-48' })
+    ).id;
     // 4 rear ports (MPO trunks) of 12 positions, 48 LC front ports, each front port mapped to one rear position.
     const rears = await api.created(
       '/api/dcim/rear-port-templates/',
@@ -48,7 +49,8 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     const before = Number((await seeded.db.query('SELECT COUNT(*) FROM core_objectchange')).rows[0].count);
     const device = await api.created('/api/dcim/devices/', { name: 'panel-a', device_type: ids.panelType, role: ids.role, site: ids.site });
     ids.panelA = device.id;
-    const counts = async (table: string) => Number((await seeded.db.query(`SELECT COUNT(*) FROM ${table} WHERE device_id = $1`, [device.id])).rows[0].count);
+    const counts = async (table: string) =>
+      Number((await seeded.db.query(`SELECT COUNT(*) FROM ${table} WHERE device_id = $1`, [device.id])).rows[0].count);
     expect(await counts('dcim_frontport')).toBe(48);
     expect(await counts('dcim_rearport')).toBe(4);
     expect(await counts('dcim_portmapping')).toBe(48);
@@ -79,7 +81,9 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   });
 
   it('traces a front port through its rear port and the trunk cable to the far front port', async () => {
-    ids.panelB = (await api.created('/api/dcim/devices/', { name: 'panel-b', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
+    ids.panelB = (
+      await api.created('/api/dcim/devices/', { name: 'panel-b', device_type: ids.panelType, role: ids.role, site: ids.site })
+    ).id;
     const port = async (device: number, path: string, name: string) =>
       (await api.get(`/api/dcim/${path}/?device_id=${device}&name=${name}`)).body.results[0].id as number;
     const rearA = await port(ids.panelA, 'rear-ports', 'R2');
@@ -94,7 +98,13 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
       b_terminations: [{ object_type: 'dcim.rearport', object_id: rearB }],
     });
     expect(trunk.a_terminations).toEqual([
-      { object_type: 'dcim.rearport', object_id: rearA, object: expect.objectContaining({ id: rearA, name: 'R2' }), positions: null, connector: null },
+      {
+        object_type: 'dcim.rearport',
+        object_id: rearA,
+        object: expect.objectContaining({ id: rearA, name: 'R2' }),
+        positions: null,
+        connector: null,
+      },
     ]);
     expect((await api.get(`/api/dcim/rear-ports/${rearA}/`)).body).toMatchObject({ cable: { id: trunk.id }, cable_end: 'A' });
 
@@ -109,7 +119,9 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
 
     // A patch cable on the far front port at the same position extends the trace by one segment.
     const frontB = await port(ids.panelB, 'front-ports', 'F17');
-    ids.server = (await api.created('/api/dcim/devices/', { name: 'server-1', device_type: ids.panelType, role: ids.role, site: ids.site })).id;
+    ids.server = (
+      await api.created('/api/dcim/devices/', { name: 'server-1', device_type: ids.panelType, role: ids.role, site: ids.site })
+    ).id;
     const serverPort = await port(ids.server, 'front-ports', 'F1');
     const patch = await api.created('/api/dcim/cables/', {
       type: 'smf',
@@ -118,8 +130,8 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     });
     expect(patch.a_terminations[0]).toMatchObject({ object_id: frontB, positions: [1], connector: 2 });
     const badPosition = await api.post('/api/dcim/cables/', {
-      a_terminations: [{ object_type: 'dcim.frontport', object_id: (await port(ids.server, 'front-ports', 'F2')), positions: [2] }],
-      b_terminations: [{ object_type: 'dcim.frontport', object_id: (await port(ids.server, 'front-ports', 'F3')), connector: 0 }],
+      a_terminations: [{ object_type: 'dcim.frontport', object_id: await port(ids.server, 'front-ports', 'F2'), positions: [2] }],
+      b_terminations: [{ object_type: 'dcim.frontport', object_id: await port(ids.server, 'front-ports', 'F3'), connector: 0 }],
     });
     expect(badPosition.status).toBe(400);
     expect(badPosition.body.a_terminations[0]).toMatch(/has no position 2/);
@@ -139,7 +151,9 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     expect((await api.get('/api/dcim/cables/?site=ams1')).body.count).toBe(2);
     expect((await api.get('/api/dcim/cables/?site_id=999999')).body.count).toBe(0);
     expect((await api.get('/api/dcim/cables/?device_id=abc')).status).toBe(400);
-    expect((await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&cabled=true`)).body.results.map((p: { name: string }) => p.name)).toEqual(['R2']);
+    expect(
+      (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&cabled=true`)).body.results.map((p: { name: string }) => p.name),
+    ).toEqual(['R2']);
     expect((await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&cabled=false`)).body.count).toBe(3);
     expect((await api.get('/api/dcim/interfaces/?cabled=maybe')).status).toBe(400);
   });
@@ -149,10 +163,14 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     const rear2 = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&name=R2`)).body.results[0].id;
     expect(front.rear_ports).toEqual([{ position: 1, rear_port: rear2, rear_port_position: 2 }]);
     const rear4 = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelA}&name=R4`)).body.results[0].id;
-    const moved = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: rear4, rear_port_position: 12 }] });
+    const moved = await api.patch(`/api/dcim/front-ports/${front.id}/`, {
+      rear_ports: [{ position: 1, rear_port: rear4, rear_port_position: 12 }],
+    });
     expect(moved.status).toBe(400); // R4 position 12 is F48's
     const free = await api.created('/api/dcim/rear-ports/', { device: ids.panelA, name: 'R5', type: 'mpo', positions: 2 });
-    const remapped = await api.patch(`/api/dcim/front-ports/${front.id}/`, { rear_ports: [{ position: 1, rear_port: free.id, rear_port_position: 2 }] });
+    const remapped = await api.patch(`/api/dcim/front-ports/${front.id}/`, {
+      rear_ports: [{ position: 1, rear_port: free.id, rear_port_position: 2 }],
+    });
     expect(remapped.status).toBe(200);
     expect(remapped.body.rear_ports).toEqual([{ position: 1, rear_port: free.id, rear_port_position: 2 }]);
     const otherDevice = (await api.get(`/api/dcim/rear-ports/?device_id=${ids.panelB}&name=R1`)).body.results[0].id;
@@ -198,7 +216,13 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
   it('refuses a port mapping between ports of two devices', async () => {
     const front = (await api.created('/api/dcim/front-ports/', { device: ids.panelA, name: 'F99', type: 'lc' })).id;
     const rear = (await api.created('/api/dcim/rear-ports/', { device: ids.panelB, name: 'R9', type: 'mpo', positions: 2 })).id;
-    const response = await api.post('/api/dcim/port-mappings/', { device: ids.panelA, front_port: front, front_port_position: 1, rear_port: rear, rear_port_position: 2 });
+    const response = await api.post('/api/dcim/port-mappings/', {
+      device: ids.panelA,
+      front_port: front,
+      front_port_position: 1,
+      rear_port: rear,
+      rear_port_position: 2,
+    });
     expect(response.status).toBe(400);
     expect(response.body.rear_port).toEqual(['The rear port must belong to the same device as the front port.']);
   });
@@ -247,7 +271,8 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
 
     const huge = await api.created('/api/extras/config-templates/', {
       name: 'huge',
-      template_code: '{% for i in range(100000) %}{% for j in range(100) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endfor %}',
+      template_code:
+        '{% for i in range(100000) %}{% for j in range(100) %}xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx{% endfor %}{% endfor %}',
     });
     await api.patch(`/api/dcim/devices/${ids.panelB}/`, { config_template: huge.id });
     const big = await api.post(`/api/dcim/devices/${ids.panelB}/render-config/`);

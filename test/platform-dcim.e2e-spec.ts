@@ -72,12 +72,22 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     it('a platform reads its manufacturer nested; filters manufacturer (slug) and manufacturer_id', async () => {
       const junos = await api.created(PLATFORMS, { name: 'Junos', slug: 'junos', manufacturer: fx.juniper.id });
       await api.created(PLATFORMS, { name: 'Linux', slug: 'linux' });
-      expect(junos.manufacturer).toEqual({ id: fx.juniper.id, url: url(MANUFACTURERS, fx.juniper.id), display: 'Juniper', name: 'Juniper', slug: 'juniper', description: '' });
+      expect(junos.manufacturer).toEqual({
+        id: fx.juniper.id,
+        url: url(MANUFACTURERS, fx.juniper.id),
+        display: 'Juniper',
+        name: 'Juniper',
+        slug: 'juniper',
+        description: '',
+      });
       expect(await listed(`${PLATFORMS}?manufacturer=juniper`)).toEqual(['Junos']);
       expect(await listed(`${PLATFORMS}?manufacturer_id=null`)).toEqual(['Linux']);
       const duplicate = await api.post(MANUFACTURERS, { name: 'Juniper', slug: 'juniper' });
       expect(duplicate.status).toBe(400);
-      expect(duplicate.body).toEqual({ name: ['manufacturer with this name already exists.'], slug: ['manufacturer with this slug already exists.'] });
+      expect(duplicate.body).toEqual({
+        name: ['manufacturer with this name already exists.'],
+        slug: ['manufacturer with this slug already exists.'],
+      });
     });
   });
 
@@ -110,7 +120,10 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const rename = await api.patch(`${DEVICE_TYPES}${other.id}/`, { manufacturer: fx.juniper.id });
       expect(rename.status).toBe(400);
       expect(rename.body.non_field_errors).toEqual(
-        expect.arrayContaining(['The fields manufacturer, model must make a unique set.', 'The fields manufacturer, slug must make a unique set.']),
+        expect.arrayContaining([
+          'The fields manufacturer, model must make a unique set.',
+          'The fields manufacturer, slug must make a unique set.',
+        ]),
       );
     });
 
@@ -118,7 +131,9 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       await api.created(DEVICE_TYPES, { manufacturer: fx.cisco.id, model: 'ASR1001', slug: 'asr1001' });
       expect(await listed(`${DEVICE_TYPES}?manufacturer=juniper`, 'model')).toEqual(['MX204']);
       expect(await listed(`${DEVICE_TYPES}?manufacturer=cisco`, 'model')).toEqual(['ASR1001', 'MX204']);
-      expect(await listed(`${DEVICE_TYPES}?manufacturer_id=${fx.juniper.id}&manufacturer_id=${fx.cisco.id}&slug=asr1001`, 'model')).toEqual(['ASR1001']);
+      expect(await listed(`${DEVICE_TYPES}?manufacturer_id=${fx.juniper.id}&manufacturer_id=${fx.cisco.id}&slug=asr1001`, 'model')).toEqual(
+        ['ASR1001'],
+      );
       const unknown = await api.get(`${DEVICE_TYPES}?manufacturer=nokia`);
       expect(unknown.status).toBe(400);
       expect(unknown.body).toEqual({ manufacturer: ['Select a valid choice. nokia is not one of the available choices.'] });
@@ -204,9 +219,15 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     // (a device type's template) never collides, so every device type may have its own port "F1".
     it('the same template name on another device type (or module type) is allowed', async () => {
       const response = await api.post(FRONT_TEMPLATES, { device_type: fx.otherPanel.id, name: 'F1', type: 'lc' });
-      expect({ status: response.status, body: response.status === 201 ? 'created' : response.body }).toEqual({ status: 201, body: 'created' });
+      expect({ status: response.status, body: response.status === 201 ? 'created' : response.body }).toEqual({
+        status: 201,
+        body: 'created',
+      });
       const onModule = await api.post(REAR_TEMPLATES, { module_type: fx.mic.id, name: 'R1', type: 'lc' });
-      expect({ status: onModule.status, body: onModule.status === 201 ? 'created' : onModule.body }).toEqual({ status: 201, body: 'created' });
+      expect({ status: onModule.status, body: onModule.status === 201 ? 'created' : onModule.body }).toEqual({
+        status: 201,
+        body: 'created',
+      });
       expect(await count('dcim_frontporttemplate', `WHERE name = 'F1'`)).toBe(2);
     });
 
@@ -229,7 +250,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       });
       // One rear position carries one front position.
       const f2 = fx.f2;
-      const taken = await api.post(MAPPING_TEMPLATES, { device_type: fx.panel.id, front_port: f2.id, rear_port: fx.rear.id, rear_port_position: 12 });
+      const taken = await api.post(MAPPING_TEMPLATES, {
+        device_type: fx.panel.id,
+        front_port: f2.id,
+        rear_port: fx.rear.id,
+        rear_port_position: 12,
+      });
       expect(taken.status).toBe(400);
       expect(taken.body).toEqual({ non_field_errors: ['The fields rear_port, rear_port_position must make a unique set.'] });
     });
@@ -247,7 +273,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(response.body).toEqual({ rear_port: ['The rear port must belong to the same device type as the front port.'] });
       // And a front template of another device type than the mapping says.
       const front = fx.f2;
-      const wrongParent = await api.post(MAPPING_TEMPLATES, { device_type: fx.otherPanel.id, front_port: front.id, rear_port: fx.rear.id, rear_port_position: 4 });
+      const wrongParent = await api.post(MAPPING_TEMPLATES, {
+        device_type: fx.otherPanel.id,
+        front_port: front.id,
+        rear_port: fx.rear.id,
+        rear_port_position: 4,
+      });
       expect(wrongParent.status).toBe(400);
       expect(wrongParent.body.front_port).toEqual(['The front port belongs to another device type.']);
       expect(await count('dcim_porttemplatemapping')).toBe(before);
@@ -255,7 +286,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
     it('refuses a position beyond what the port has', async () => {
       const front = fx.f2;
-      const rear = await api.post(MAPPING_TEMPLATES, { device_type: fx.panel.id, front_port: front.id, rear_port: fx.rear.id, rear_port_position: 13 });
+      const rear = await api.post(MAPPING_TEMPLATES, {
+        device_type: fx.panel.id,
+        front_port: front.id,
+        rear_port: fx.rear.id,
+        rear_port_position: 13,
+      });
       expect(rear.status).toBe(400);
       expect(rear.body).toEqual({ rear_port_position: ['The rear port has 12 position(s).'] });
       const frontPosition = await api.post(MAPPING_TEMPLATES, {
@@ -285,8 +321,22 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
   describe('devices', () => {
     beforeAll(async () => {
-      fx.edge1 = await api.created(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, status: 'active', serial: 'SN-1' });
-      fx.edge2 = await api.created(DEVICES, { name: 'edge2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id, tenant: fx.acme.id, status: 'planned' });
+      fx.edge1 = await api.created(DEVICES, {
+        name: 'edge1',
+        device_type: fx.mx.id,
+        role: fx.router.id,
+        site: fx.dc1.id,
+        status: 'active',
+        serial: 'SN-1',
+      });
+      fx.edge2 = await api.created(DEVICES, {
+        name: 'edge2',
+        device_type: fx.mx.id,
+        role: fx.router.id,
+        site: fx.dc2.id,
+        tenant: fx.acme.id,
+        status: 'planned',
+      });
     });
 
     it('reads a device with device type (and its manufacturer), role, site and tenant nested, status as {value, label}', async () => {
@@ -314,11 +364,23 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
 
     it('status takes NetBox’s device choices; an unknown one is a 400 on create and update', async () => {
       const before = await count('dcim_device');
-      const response = await api.post(DEVICES, { name: 'bad', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id, status: 'broken' });
+      const response = await api.post(DEVICES, {
+        name: 'bad',
+        device_type: fx.mx.id,
+        role: fx.router.id,
+        site: fx.dc1.id,
+        status: 'broken',
+      });
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ status: ['"broken" is not a valid choice.'] });
       expect(await count('dcim_device')).toBe(before);
-      for (const [status, label] of [['offline', 'Offline'], ['staged', 'Staged'], ['failed', 'Failed'], ['inventory', 'Inventory'], ['decommissioning', 'Decommissioning']]) {
+      for (const [status, label] of [
+        ['offline', 'Offline'],
+        ['staged', 'Staged'],
+        ['failed', 'Failed'],
+        ['inventory', 'Inventory'],
+        ['decommissioning', 'Decommissioning'],
+      ]) {
         const patched = await api.patch(`${DEVICES}${fx.edge1.id}/`, { status });
         expect(patched.body.status).toEqual({ value: status, label });
       }
@@ -331,7 +393,11 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     it('required fields: device_type, role and site', async () => {
       const response = await api.post(DEVICES, { name: 'nothing' });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ device_type: ['This field is required.'], role: ['This field is required.'], site: ['This field is required.'] });
+      expect(response.body).toEqual({
+        device_type: ['This field is required.'],
+        role: ['This field is required.'],
+        site: ['This field is required.'],
+      });
     });
 
     it('a device name is unique per site and tenant', async () => {
@@ -339,7 +405,13 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const clash = await api.post(DEVICES, { name: 'edge1', device_type: fx.mx.id, role: fx.router.id, site: fx.dc1.id });
       expect(clash.status).toBe(400);
       expect(clash.body).toEqual({ non_field_errors: [expect.any(String)] });
-      const clashTenant = await api.post(DEVICES, { name: 'edge2', device_type: fx.mx.id, role: fx.router.id, site: fx.dc2.id, tenant: fx.acme.id });
+      const clashTenant = await api.post(DEVICES, {
+        name: 'edge2',
+        device_type: fx.mx.id,
+        role: fx.router.id,
+        site: fx.dc2.id,
+        tenant: fx.acme.id,
+      });
       expect(clashTenant.status).toBe(400);
       expect(await count('dcim_device')).toBe(before);
       // Another site, or another tenant on the same site: allowed. Unnamed devices never clash.
@@ -402,8 +474,18 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     beforeAll(async () => {
       fx.sfpCard = await api.created(MODULE_TYPES, { manufacturer: fx.juniper.id, model: 'SFP card' });
       fx.cardRear = await api.created(REAR_TEMPLATES, { module_type: fx.sfpCard.id, name: 'R{module}', type: 'mpo', positions: 2 });
-      fx.cardFront = await api.created(FRONT_TEMPLATES, { module_type: fx.sfpCard.id, name: 'P{module}/1', label: 'port {module}', type: 'lc' });
-      await api.created(MAPPING_TEMPLATES, { module_type: fx.sfpCard.id, front_port: fx.cardFront.id, rear_port: fx.cardRear.id, rear_port_position: 2 });
+      fx.cardFront = await api.created(FRONT_TEMPLATES, {
+        module_type: fx.sfpCard.id,
+        name: 'P{module}/1',
+        label: 'port {module}',
+        type: 'lc',
+      });
+      await api.created(MAPPING_TEMPLATES, {
+        module_type: fx.sfpCard.id,
+        front_port: fx.cardFront.id,
+        rear_port: fx.cardRear.id,
+        rear_port_position: 2,
+      });
       fx.bays = (await api.get(`${MODULE_BAYS}?device_id=${fx.edge1.id}`)).body.results;
       fx.edge2Bays = (await api.get(`${MODULE_BAYS}?device_id=${fx.edge2.id}`)).body.results;
     });
@@ -452,8 +534,14 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const refused = await api.delete(`${MODULE_TYPES}${fx.sfpCard.id}/`);
       expect(refused.status).toBe(409);
       expect(refused.body.detail).toMatch(/^Unable to delete object\. .*module/);
-      const other = await api.created(MODULES, { device: fx.edge1.id, module_bay: fx.bays.find((bay: any) => bay.name === 'PIC 0').id, module_type: fx.sfpCard.id });
-      const ports = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE module_id = $1', [other.id])).rows.map((row) => row.id);
+      const other = await api.created(MODULES, {
+        device: fx.edge1.id,
+        module_bay: fx.bays.find((bay: any) => bay.name === 'PIC 0').id,
+        module_type: fx.sfpCard.id,
+      });
+      const ports = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE module_id = $1', [other.id])).rows.map(
+        (row) => row.id,
+      );
       expect(ports).toHaveLength(1);
       expect((await seeded.db.query('SELECT name FROM dcim_frontport WHERE id = $1', [ports[0]])).rows).toEqual([{ name: 'P0/1' }]);
       expect((await api.delete(`${MODULES}${other.id}/`)).status).toBe(204);
@@ -469,7 +557,13 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
     });
 
     it('creates interfaces with a type and an MTU in 1..65536; unknown types and MTUs out of range are 400s', async () => {
-      const xe = await api.created(INTERFACES, { device: fx.core1.id, name: 'xe-0/0/0', type: '10gbase-x-sfpp', mtu: 9216, description: 'uplink' });
+      const xe = await api.created(INTERFACES, {
+        device: fx.core1.id,
+        name: 'xe-0/0/0',
+        type: '10gbase-x-sfpp',
+        mtu: 9216,
+        description: 'uplink',
+      });
       expect(xe).toMatchObject({
         display: 'xe-0/0/0',
         name: 'xe-0/0/0',
@@ -551,14 +645,24 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
         length: 15,
         length_unit: { value: 'm', label: 'Meters' },
         a_terminations: [
-          { object_type: 'dcim.interface', object_id: fx.xe.id, object: expect.objectContaining({ id: fx.xe.id, name: 'xe-0/0/0', device: expect.objectContaining({ id: fx.core1.id }) }) },
+          {
+            object_type: 'dcim.interface',
+            object_id: fx.xe.id,
+            object: expect.objectContaining({ id: fx.xe.id, name: 'xe-0/0/0', device: expect.objectContaining({ id: fx.core1.id }) }),
+          },
         ],
         b_terminations: [{ object_type: 'dcim.interface', object_id: fx.remote.id, object: expect.objectContaining({ id: fx.remote.id }) }],
       });
       const near = await api.get(`${INTERFACES}${fx.xe.id}/`);
-      expect(near.body).toMatchObject({ cable: { id: cable.id, url: url(CABLES, cable.id), display: 'core1-core2', label: 'core1-core2' }, cable_end: 'A' });
+      expect(near.body).toMatchObject({
+        cable: { id: cable.id, url: url(CABLES, cable.id), display: 'core1-core2', label: 'core1-core2' },
+        cable_end: 'A',
+      });
       expect((await api.get(`${INTERFACES}${fx.remote.id}/`)).body).toMatchObject({ cable: { id: cable.id }, cable_end: 'B' });
-      expect((await seeded.db.query('SELECT cable_id, cable_end FROM dcim_interface WHERE id = ANY($1) ORDER BY id', [[fx.xe.id, fx.remote.id]])).rows).toEqual([
+      expect(
+        (await seeded.db.query('SELECT cable_id, cable_end FROM dcim_interface WHERE id = ANY($1) ORDER BY id', [[fx.xe.id, fx.remote.id]]))
+          .rows,
+      ).toEqual([
         { cable_id: cable.id, cable_end: 'A' },
         { cable_id: cable.id, cable_end: 'B' },
       ]);
@@ -578,7 +682,9 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       const noUnit = await api.post(CABLES, {
         length: 3,
         a_terminations: [{ object_type: 'dcim.interface', object_id: fx.ge.id }],
-        b_terminations: [{ object_type: 'dcim.frontport', object_id: (await api.get(`${FRONT_PORTS}?device=core1&name=FP1`)).body.results[0].id }],
+        b_terminations: [
+          { object_type: 'dcim.frontport', object_id: (await api.get(`${FRONT_PORTS}?device=core1&name=FP1`)).body.results[0].id },
+        ],
       });
       expect(noUnit.status).toBe(400);
       expect(noUnit.body).toEqual({ length_unit: ['Must specify a unit when setting a cable length'] });
@@ -604,8 +710,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       await api.created(MAPPING_TEMPLATES, { device_type: type.id, front_port: front[0].id, rear_port: rear.id, rear_port_position: 2 });
       const doomed = await api.created(DEVICES, { name: 'doomed', device_type: type.id, role: fx.router.id, site: fx.dc2.id });
       const iface = await api.created(INTERFACES, { device: doomed.id, name: 'eth0', type: '1000base-t' });
-      const rears = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_rearport WHERE device_id = $1', [doomed.id])).rows.map((row) => row.id);
-      const fronts = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE device_id = $1', [doomed.id])).rows.map((row) => row.id);
+      const rears = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_rearport WHERE device_id = $1', [doomed.id])).rows.map(
+        (row) => row.id,
+      );
+      const fronts = (await seeded.db.query<{ id: number }>('SELECT id FROM dcim_frontport WHERE device_id = $1', [doomed.id])).rows.map(
+        (row) => row.id,
+      );
       expect(rears).toHaveLength(1);
       expect(fronts).toHaveLength(2);
       expect(await count('dcim_portmapping', 'WHERE device_id = $1', [doomed.id])).toBe(1);
@@ -625,11 +735,14 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       );
       const byModel = (model: string) => deleted.rows.filter((row) => row.model === model);
       expect(byModel('device').map((row) => row.id)).toEqual([doomed.id]);
-      expect(byModel('interface')).toEqual([expect.objectContaining({ id: iface.id, related_model: 'device', related_object_id: doomed.id })]);
+      expect(byModel('interface')).toEqual([
+        expect.objectContaining({ id: iface.id, related_model: 'device', related_object_id: doomed.id }),
+      ]);
       expect(byModel('frontport').map((row) => row.id)).toEqual(fronts.sort((a, b) => a - b));
       expect(byModel('rearport').map((row) => row.id)).toEqual(rears);
       expect(byModel('portmapping')).toHaveLength(1);
-      for (const row of [...byModel('frontport'), ...byModel('rearport')]) expect(row).toMatchObject({ related_model: 'device', related_object_id: doomed.id });
+      for (const row of [...byModel('frontport'), ...byModel('rearport')])
+        expect(row).toMatchObject({ related_model: 'device', related_object_id: doomed.id });
     });
   });
 });

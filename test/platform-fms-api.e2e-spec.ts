@@ -27,7 +27,12 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     const moduleType = (model: string) => api.created('/api/dcim/module-types/', { manufacturer: manufacturers[0].id, model });
     return {
       manufacturers,
-      type: await api.created(`${F}/cable-types/`, { manufacturer: manufacturers[0].id, model: unique('Template host'), construction: 'loose_tube', strand_count: 48 }),
+      type: await api.created(`${F}/cable-types/`, {
+        manufacturer: manufacturers[0].id,
+        model: unique('Template host'),
+        construction: 'loose_tube',
+        strand_count: 48,
+      }),
       moduleTypes: [await moduleType('Tray A'), await moduleType('Tray B'), await moduleType('Tray C')],
       tenant: await api.created('/api/tenancy/tenants/', { name: 'Fibre Tenant', slug: 'fibre-tenant' }),
     };
@@ -42,14 +47,33 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     create: (fx) => [
       { manufacturer: fx.manufacturers[0].id, model: 'Flextube 24', construction: 'loose_tube', strand_count: 24 },
       { manufacturer: fx.manufacturers[1].id, model: 'SWR 144', construction: 'ribbon', strand_count: 144, color_scheme: 'din_iec_60304' },
-      { manufacturer: fx.manufacturers[0].id, model: 'Armored 12', construction: 'micro', strand_count: 12, is_armored: true, armor_type: 'steel_tape' },
+      {
+        manufacturer: fx.manufacturers[0].id,
+        model: 'Armored 12',
+        construction: 'micro',
+        strand_count: 12,
+        is_armored: true,
+        armor_type: 'steel_tape',
+      },
     ],
     update: { part_number: 'PN-1', deployment: 'duct' },
     brief: ['id', 'url', 'display', 'manufacturer', 'model', 'construction', 'strand_count'],
     filters: { 'construction=ribbon': [1], 'is_armored=true': [2], 'strand_count__gte=24': [0, 1] },
     invalid: [
-      { body: (fx) => ({ manufacturer: fx.manufacturers[0].id, model: 'Bad', construction: 'loose_tube', strand_count: 0 }), field: 'strand_count' },
-      { body: (fx) => ({ manufacturer: fx.manufacturers[0].id, model: 'Bad', construction: 'loose_tube', strand_count: 12, jacket_color: '#000000' }), field: 'jacket_color' },
+      {
+        body: (fx) => ({ manufacturer: fx.manufacturers[0].id, model: 'Bad', construction: 'loose_tube', strand_count: 0 }),
+        field: 'strand_count',
+      },
+      {
+        body: (fx) => ({
+          manufacturer: fx.manufacturers[0].id,
+          model: 'Bad',
+          construction: 'loose_tube',
+          strand_count: 12,
+          jacket_color: '#000000',
+        }),
+        field: 'jacket_color',
+      },
     ],
   });
 

@@ -41,7 +41,12 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     const closureType = await root.created('/api/dcim/device-types/', { manufacturer: fx.maker.id, model: 'FOSC 450', slug: 'fosc-450' });
     const role = await root.created('/api/dcim/device-roles/', { name: 'Closure', slug: 'closure' });
     fx.closure = await root.created('/api/dcim/devices/', { name: 'closure-1', device_type: closureType.id, role: role.id, site: site.id });
-    fx.otherDevice = await root.created('/api/dcim/devices/', { name: 'closure-2', device_type: closureType.id, role: role.id, site: site.id });
+    fx.otherDevice = await root.created('/api/dcim/devices/', {
+      name: 'closure-2',
+      device_type: closureType.id,
+      role: role.id,
+      site: site.id,
+    });
     fx.trayType = await root.created('/api/dcim/module-types/', { manufacturer: fx.maker.id, model: 'Splice tray 24' });
     fx.trayProfile = await root.created(`${F}/tray-profiles/`, { module_type: fx.trayType.id, tray_role: 'splice_tray', max_fibers: 24 });
     const bay1 = await root.created('/api/dcim/module-bays/', { device: fx.closure.id, name: 'Tray slot 1' });
@@ -50,7 +55,14 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     fx.tray2 = await root.created('/api/dcim/modules/', { device: fx.closure.id, module_bay: bay2.id, module_type: fx.trayType.id });
     fx.ports = [];
     for (let i = 1; i <= 8; i++) {
-      fx.ports.push(await root.created(FRONT_PORTS, { device: fx.closure.id, module: i <= 4 ? fx.tray1.id : fx.tray2.id, name: `P${i}`, type: 'splice' }));
+      fx.ports.push(
+        await root.created(FRONT_PORTS, {
+          device: fx.closure.id,
+          module: i <= 4 ? fx.tray1.id : fx.tray2.id,
+          name: `P${i}`,
+          type: 'splice',
+        }),
+      );
     }
     fx.looseCableEnd = await root.created(FRONT_PORTS, { device: fx.closure.id, name: 'no-tray', type: 'splice' });
     fx.farPort = await root.created(FRONT_PORTS, { device: fx.otherDevice.id, module: null, name: 'far', type: 'splice' });
@@ -88,7 +100,13 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
   describe('cable types and fiber cables', () => {
     it('creates a 2-tube × 12-fibre type with its templates and counts them', async () => {
       fx.type = await root.created(TYPES, { manufacturer: fx.maker.id, model: 'ALTOS 24', construction: 'loose_tube', strand_count: 24 });
-      expect(fx.type).toMatchObject({ model: 'ALTOS 24', construction: { value: 'loose_tube' }, strand_count: 24, instance_count: 0, color_scheme: { value: 'eia_598' } });
+      expect(fx.type).toMatchObject({
+        model: 'ALTOS 24',
+        construction: { value: 'loose_tube' },
+        strand_count: 24,
+        instance_count: 0,
+        color_scheme: { value: 'eia_598' },
+      });
       expect(fx.type.manufacturer).toMatchObject({ id: fx.maker.id, display: 'Corning' });
       for (const [position, color] of [
         [1, '0000ff'],
@@ -103,12 +121,23 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
 
     it('refuses an armored type without armor type, and a duplicate model of one maker', async () => {
       const before = await count('fms_fibercabletype');
-      const armored = await root.post(TYPES, { manufacturer: fx.maker.id, model: 'X', construction: 'loose_tube', strand_count: 12, is_armored: true });
+      const armored = await root.post(TYPES, {
+        manufacturer: fx.maker.id,
+        model: 'X',
+        construction: 'loose_tube',
+        strand_count: 12,
+        is_armored: true,
+      });
       expect(armored.status).toBe(400);
       expect(armored.body).toEqual({ armor_type: ['An armored cable type needs an armor type.'] });
       const duplicate = await root.post(TYPES, { manufacturer: fx.maker.id, model: 'ALTOS 24', construction: 'ribbon', strand_count: 24 });
       expect(duplicate.status).toBe(400);
-      const badConstruction = await root.post(TYPES, { manufacturer: fx.maker.id, model: 'Y', construction: 'spaghetti', strand_count: 24 });
+      const badConstruction = await root.post(TYPES, {
+        manufacturer: fx.maker.id,
+        model: 'Y',
+        construction: 'spaghetti',
+        strand_count: 24,
+      });
       expect(badConstruction.status).toBe(400);
       expect(Object.keys(badConstruction.body)).toEqual(['construction']);
       expect(await count('fms_fibercabletype')).toBe(before);
@@ -149,14 +178,27 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     });
 
     it('leaves nothing behind when the type’s templates do not add up to its strand count', async () => {
-      const broken = await root.created(TYPES, { manufacturer: fx.maker.id, model: 'Broken 36', construction: 'loose_tube', strand_count: 36 });
+      const broken = await root.created(TYPES, {
+        manufacturer: fx.maker.id,
+        model: 'Broken 36',
+        construction: 'loose_tube',
+        strand_count: 36,
+      });
       await root.created(TUBE_TEMPLATES, { fiber_cable_type: broken.id, name: 'T1', position: 1, fiber_count: 12 });
       const cable = await platformCable({ type: 'smf' });
-      const before = { cables: await count('fms_fibercable'), tubes: await count('fms_buffertube'), strands: await count('fms_fiberstrand') };
+      const before = {
+        cables: await count('fms_fibercable'),
+        tubes: await count('fms_buffertube'),
+        strands: await count('fms_fiberstrand'),
+      };
       const refused = await root.post(FIBER_CABLES, { fiber_cable_type: broken.id, cable: cable.id });
       expect(refused.status).toBe(400);
       expect(refused.body.fiber_cable_type[0]).toContain('hold 12 fibers but its strand_count is 36');
-      expect({ cables: await count('fms_fibercable'), tubes: await count('fms_buffertube'), strands: await count('fms_fiberstrand') }).toEqual(before);
+      expect({
+        cables: await count('fms_fibercable'),
+        tubes: await count('fms_buffertube'),
+        strands: await count('fms_fiberstrand'),
+      }).toEqual(before);
     });
 
     it('names and colours strands by each scheme at positions 1, 12, 13, 24 and 25', async () => {
@@ -166,7 +208,13 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         din_iec_60304: { 1: 'ff0000', 12: 'ff69b4', 13: 'ff0000', 24: 'ff69b4', 25: 'ff0000' },
       };
       for (const [scheme, colours] of Object.entries(expected)) {
-        const type = await root.created(TYPES, { manufacturer: fx.maker.id, model: `Flat ${scheme}`, construction: 'tight_buffer', strand_count: 25, color_scheme: scheme });
+        const type = await root.created(TYPES, {
+          manufacturer: fx.maker.id,
+          model: `Flat ${scheme}`,
+          construction: 'tight_buffer',
+          strand_count: 25,
+          color_scheme: scheme,
+        });
         const cable = await platformCable({ type: 'smf' });
         const fiberCable = await root.created(FIBER_CABLES, { fiber_cable_type: type.id, cable: cable.id });
         const strands = (await root.get(`${STRANDS}?fiber_cable_id=${fiberCable.id}`)).body.results as any[];
@@ -193,7 +241,13 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       });
       const tube = await root.created(TUBE_TEMPLATES, { fiber_cable_type: type.id, name: 'T1', position: 1, fiber_count: null });
       for (const position of [1, 2]) {
-        await root.created(RIBBON_TEMPLATES, { fiber_cable_type: type.id, buffer_tube_template: tube.id, name: `R${position}`, position, fiber_count: 24 });
+        await root.created(RIBBON_TEMPLATES, {
+          fiber_cable_type: type.id,
+          buffer_tube_template: tube.id,
+          name: `R${position}`,
+          position,
+          fiber_count: 24,
+        });
       }
       const loose = await root.patch(`${TUBE_TEMPLATES}${tube.id}/`, { fiber_count: 12 });
       expect(loose.status).toBe(400);
@@ -223,7 +277,8 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
   });
 
   describe('splice plans', () => {
-    const bulk = (client: PlatformClient, body: unknown, headers: Record<string, string> = note) => client.post(`${PLANS}${fx.plan.id}/bulk-update/`, body, headers);
+    const bulk = (client: PlatformClient, body: unknown, headers: Record<string, string> = note) =>
+      client.post(`${PLANS}${fx.plan.id}/bulk-update/`, body, headers);
     const planState = async () => ({
       entries: await count('fms_spliceplanentry', 'WHERE plan_id = $1', [fx.plan.id]),
       version: (await root.get(`${PLANS}${fx.plan.id}/`)).body.plan_version,
@@ -231,11 +286,21 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
 
     it('creates a draft plan; a plan cannot start in another state', async () => {
       fx.project = await root.created(`${F}/splice-projects/`, { name: 'Ring north' });
-      const started = await planner.post(PLANS, { closure: fx.closure.id, name: 'Feeder to distribution', project: fx.project.id, status: 'approved' });
+      const started = await planner.post(PLANS, {
+        closure: fx.closure.id,
+        name: 'Feeder to distribution',
+        project: fx.project.id,
+        status: 'approved',
+      });
       expect(started.status).toBe(400);
       expect(Object.keys(started.body)).toEqual(['status']);
       fx.plan = await planner.created(PLANS, { closure: fx.closure.id, name: 'Feeder to distribution', project: fx.project.id });
-      expect(fx.plan).toMatchObject({ status: { value: 'draft' }, submitted_by: null, entry_count: 0, plan_version: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/) });
+      expect(fx.plan).toMatchObject({
+        status: { value: 'draft' },
+        submitted_by: null,
+        entry_count: 0,
+        plan_version: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      });
     });
 
     it('bulk-updates atomically and answers the entries and the new plan_version', async () => {
@@ -249,13 +314,26 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       });
       expect(response.status).toBe(200);
       expect(response.body.entries).toHaveLength(3);
-      expect(response.body.entries[0]).toEqual({ id: expect.any(Number), fiber_a: fx.ports[0].id, fiber_b: fx.ports[4].id, tray: fx.tray1.id, is_express: false });
+      expect(response.body.entries[0]).toEqual({
+        id: expect.any(Number),
+        fiber_a: fx.ports[0].id,
+        fiber_b: fx.ports[4].id,
+        tray: fx.tray1.id,
+        is_express: false,
+      });
       expect(response.body.plan_version).not.toBe(fx.plan.plan_version);
       const stored = await seeded.db.query('SELECT change_note, tray_id FROM fms_spliceplanentry WHERE plan_id = $1', [fx.plan.id]);
       expect(stored.rows.every((row) => row.change_note === 'splice feeder to distribution')).toBe(true);
-      const logged = await count("core_objectchange", "WHERE changed_object_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'fms' AND model = 'spliceplanentry') AND action = 'create' AND message = $1", ['splice feeder to distribution']);
+      const logged = await count(
+        'core_objectchange',
+        "WHERE changed_object_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'fms' AND model = 'spliceplanentry') AND action = 'create' AND message = $1",
+        ['splice feeder to distribution'],
+      );
       expect(logged).toBe(3);
-      const removed = await bulk(planner, { remove: [{ fiber_a: fx.ports[6].id, fiber_b: fx.ports[2].id }], plan_version: response.body.plan_version });
+      const removed = await bulk(planner, {
+        remove: [{ fiber_a: fx.ports[6].id, fiber_b: fx.ports[2].id }],
+        plan_version: response.body.plan_version,
+      });
       expect(removed.status).toBe(200);
       expect(removed.body.entries).toHaveLength(2);
       fx.version = removed.body.plan_version;
@@ -269,7 +347,12 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         ['no change permission', () => bulk(approver, { add: [pair(3, 7)] }), 403, 'detail'],
         ['stale plan_version', () => bulk(planner, { add: [pair(3, 7)], plan_version: '2020-01-01T00:00:00.000000Z' }), 409, 'detail'],
         ['no changelog header', () => bulk(planner, { add: [pair(3, 7)] }, {}), 400, 'X-Changelog-Message'],
-        ['blank changelog header', () => bulk(planner, { add: [pair(3, 7)] }, { 'X-Changelog-Message': '   ' }), 400, 'X-Changelog-Message'],
+        [
+          'blank changelog header',
+          () => bulk(planner, { add: [pair(3, 7)] }, { 'X-Changelog-Message': '   ' }),
+          400,
+          'X-Changelog-Message',
+        ],
         ['add not a list', () => bulk(planner, { add: { fiber_a: 1 } }), 400, 'add'],
         ['item without fiber_b', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id }] }), 400, 'add'],
         ['unknown front port', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: 999999 }] }), 400, 'add'],
@@ -287,22 +370,45 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     it('keeps a fiber to one non-archived plan per closure', async () => {
       fx.rival = await planner.created(PLANS, { closure: fx.closure.id, name: 'Rival' });
       const before = await planState();
-      const claimed = await planner.post(`${PLANS}${fx.rival.id}/bulk-update/`, { add: [{ fiber_a: fx.ports[0].id, fiber_b: fx.ports[7].id }] }, note);
+      const claimed = await planner.post(
+        `${PLANS}${fx.rival.id}/bulk-update/`,
+        { add: [{ fiber_a: fx.ports[0].id, fiber_b: fx.ports[7].id }] },
+        note,
+      );
       expect(claimed.status).toBe(409);
       expect(claimed.body.detail).toContain('Feeder to distribution');
-      const direct = await planner.post(ENTRIES, { plan: fx.rival.id, tray: fx.tray1.id, fiber_a: fx.ports[0].id, fiber_b: fx.ports[7].id });
+      const direct = await planner.post(ENTRIES, {
+        plan: fx.rival.id,
+        tray: fx.tray1.id,
+        fiber_a: fx.ports[0].id,
+        fiber_b: fx.ports[7].id,
+      });
       expect(direct.status).toBe(400);
       expect(Object.keys(direct.body)).toEqual(['fiber_a']);
       expect(await count('fms_spliceplanentry', 'WHERE plan_id = $1', [fx.rival.id])).toBe(0);
       expect(await planState()).toEqual(before);
     });
 
-    it('lists the closure\'s claimed fibres as a bare array, without archived or excluded plans', async () => {
+    it("lists the closure's claimed fibres as a bare array, without archived or excluded plans", async () => {
       const claims = await planner.get(`${F}/closures/${fx.closure.id}/fiber-claims/`);
       expect(claims.status).toBe(200);
       expect(claims.body).toEqual([
-        { fiber_a: fx.ports[0].id, fiber_b: fx.ports[4].id, plan_id: fx.plan.id, plan_name: 'Feeder to distribution', project_name: 'Ring north', status: 'draft' },
-        { fiber_a: fx.ports[1].id, fiber_b: fx.ports[5].id, plan_id: fx.plan.id, plan_name: 'Feeder to distribution', project_name: 'Ring north', status: 'draft' },
+        {
+          fiber_a: fx.ports[0].id,
+          fiber_b: fx.ports[4].id,
+          plan_id: fx.plan.id,
+          plan_name: 'Feeder to distribution',
+          project_name: 'Ring north',
+          status: 'draft',
+        },
+        {
+          fiber_a: fx.ports[1].id,
+          fiber_b: fx.ports[5].id,
+          plan_id: fx.plan.id,
+          plan_name: 'Feeder to distribution',
+          project_name: 'Ring north',
+          status: 'draft',
+        },
       ]);
       expect((await planner.get(`${F}/closures/${fx.closure.id}/fiber-claims/?exclude_plan=${fx.plan.id}`)).body).toEqual([]);
       expect((await planner.get(`${F}/closures/${fx.otherDevice.id}/fiber-claims/`)).body).toEqual([]);
@@ -330,9 +436,14 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       expect(submitted.status).toBe(200);
       expect(submitted.body).toMatchObject({ status: { value: 'pending_approval' }, submitted_by: { id: fx.users.user1.id } });
       expect((await transition(planner, 'approve')).status).toBe(403);
-      const entryWhilePending = await planner.post(ENTRIES, { plan: fx.plan.id, tray: fx.tray1.id, fiber_a: fx.ports[2].id, fiber_b: fx.ports[6].id });
+      const entryWhilePending = await planner.post(ENTRIES, {
+        plan: fx.plan.id,
+        tray: fx.tray1.id,
+        fiber_a: fx.ports[2].id,
+        fiber_b: fx.ports[6].id,
+      });
       expect(entryWhilePending.status).toBe(400);
-      expect(entryWhilePending.body.plan[0]).toContain("only draft plans can be edited");
+      expect(entryWhilePending.body.plan[0]).toContain('only draft plans can be edited');
       const bulkWhilePending = await bulk(planner, { add: [{ fiber_a: fx.ports[2].id, fiber_b: fx.ports[6].id }] });
       expect(bulkWhilePending.status).toBe(403);
       const withdrawn = await transition(planner, 'withdraw');
@@ -414,7 +525,12 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         expect(response.body.results).toEqual([expect.objectContaining(summary)]);
         expect(response.body.by_reference).toEqual({ [type]: { [String(id)]: [fx.circuit.id], '424242': [] } });
       }
-      const both = await reader.post(`${CIRCUITS}protecting/`, { cable: [fx.splice.id], front_port: [fx.ports[0].id, fx.ports[4].id], rear_port: [], splice_entry: [] });
+      const both = await reader.post(`${CIRCUITS}protecting/`, {
+        cable: [fx.splice.id],
+        front_port: [fx.ports[0].id, fx.ports[4].id],
+        rear_port: [],
+        splice_entry: [],
+      });
       expect(both.body.results).toHaveLength(1);
       expect(both.body.by_reference.rear_port).toEqual({});
       const flat = await reader.get(`${CIRCUITS}protecting/?cable=${fx.splice.id}&front_port=${fx.ports[0].id},${fx.ports[4].id}`);
@@ -436,7 +552,11 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         expect(refused.body.detail).toContain('Dark fibre A–B');
       }
       const plan = await planner.created(PLANS, { closure: fx.closure.id, name: 'Touch live' });
-      const touch = await planner.post(`${PLANS}${plan.id}/bulk-update/`, { remove: [{ fiber_a: fx.ports[0].id, fiber_b: fx.ports[4].id }] }, note);
+      const touch = await planner.post(
+        `${PLANS}${plan.id}/bulk-update/`,
+        { remove: [{ fiber_a: fx.ports[0].id, fiber_b: fx.ports[4].id }] },
+        note,
+      );
       expect(touch.status).toBe(409);
       expect(touch.body.detail).toContain('Cannot modify protected splices');
       expect((await root.patch(`${CIRCUITS}${fx.circuit.id}/`, { status: 'decommissioned' })).status).toBe(200);
@@ -448,7 +568,15 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       await root.created(`${F}/attenuation-specs/`, { fiber_cable_type: fx.type.id, wavelength_nm: 1310, max_loss_db_per_km: 0.35 });
       await root.created(`${F}/attenuation-specs/`, { fiber_cable_type: fx.type.id, wavelength_nm: 1550, max_loss_db_per_km: 0.22 });
       const circuit = await root.created(CIRCUITS, { name: 'Trace me', strand_count: 1 });
-      const path = await root.created(PATHS, { circuit: circuit.id, position: 1, origin: fx.ports[1].id, path: [{ type: 'cable', id: fx.feeder.cable.id }, { type: 'cable', id: fx.distribution.cable.id }] });
+      const path = await root.created(PATHS, {
+        circuit: circuit.id,
+        position: 1,
+        origin: fx.ports[1].id,
+        path: [
+          { type: 'cable', id: fx.feeder.cable.id },
+          { type: 'cable', id: fx.distribution.cable.id },
+        ],
+      });
       expect(path.calculated_loss_db).toEqual([
         // Each 1.25 km cable: 0.4375 dB rounds half-up to 0.438, twice.
         [1310, '0.876'],
@@ -456,7 +584,13 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       ]);
       const trace = await root.get(`${PATHS}${path.id}/trace/`);
       expect(trace.status).toBe(200);
-      expect(trace.body).toMatchObject({ circuit_id: circuit.id, circuit_name: 'Trace me', path_position: 1, total_calculated_loss_db: '0.876', wavelength_nm: 1310 });
+      expect(trace.body).toMatchObject({
+        circuit_id: circuit.id,
+        circuit_name: 'Trace me',
+        path_position: 1,
+        total_calculated_loss_db: '0.876',
+        wavelength_nm: 1310,
+      });
       expect(trace.body.hops.map((hop: any) => hop.type)).toEqual(['front_port', 'cable', 'cable']);
       const badHop = await root.post(PATHS, { circuit: circuit.id, position: 2, origin: fx.ports[1].id, path: [{ type: 'duct', id: 1 }] });
       expect(badHop.status).toBe(400);

@@ -52,14 +52,30 @@ describe('platform GraphQL', () => {
     expect(rest.status).toBe(200);
     const response = await graphql(
       root,
-      `query ($tenant: [String!]) {
-        site_list(filters: { status: "active", tenant_id: $tenant }, pagination: { limit: 1000 }) {
-          id name slug status display
-          tenant { id name slug }
-          tags { name slug color }
-          custom_fields created last_updated
+      `
+        query ($tenant: [String!]) {
+          site_list(filters: { status: "active", tenant_id: $tenant }, pagination: { limit: 1000 }) {
+            id
+            name
+            slug
+            status
+            display
+            tenant {
+              id
+              name
+              slug
+            }
+            tags {
+              name
+              slug
+              color
+            }
+            custom_fields
+            created
+            last_updated
+          }
         }
-      }`,
+      `,
       { tenant: [String(tenantIds[1])] },
     );
     expect(response.body.errors).toBeUndefined();
@@ -88,10 +104,7 @@ describe('platform GraphQL', () => {
       return query.apply(this, args);
     });
     try {
-      const response = await graphql(
-        root,
-        '{ site_list(pagination: { limit: 100 }) { id name tenant { id name } tags { slug } } }',
-      );
+      const response = await graphql(root, '{ site_list(pagination: { limit: 100 }) { id name tenant { id name } tags { slug } } }');
       expect(response.status).toBe(200);
       expect(response.body.data.site_list).toHaveLength(100);
       expect(response.body.data.site_list.every((site: { tenant: unknown }) => site.tenant !== null)).toBe(true);

@@ -57,8 +57,14 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
 
     it('ASNs are 32-bit: 1..4294967295 stored and read back exactly; 0 and 4294967296 are 400s', async () => {
       const top = await api.created(ASNS, { asn: 4294967295, rir: fx.arin.id, description: 'largest' });
-      expect(top).toMatchObject({ asn: 4294967295, display: 'AS4294967295', rir: { id: fx.arin.id, url: url(RIRS, fx.arin.id), name: 'ARIN', slug: 'arin' } });
-      expect((await seeded.db.query('SELECT asn::text AS asn FROM ipam_asn WHERE id = $1', [top.id])).rows).toEqual([{ asn: '4294967295' }]);
+      expect(top).toMatchObject({
+        asn: 4294967295,
+        display: 'AS4294967295',
+        rir: { id: fx.arin.id, url: url(RIRS, fx.arin.id), name: 'ARIN', slug: 'arin' },
+      });
+      expect((await seeded.db.query('SELECT asn::text AS asn FROM ipam_asn WHERE id = $1', [top.id])).rows).toEqual([
+        { asn: '4294967295' },
+      ]);
       const private32 = await api.created(ASNS, { asn: '4200000000', rir: fx.rfc.id, tenant: fx.acme.id });
       expect(private32).toMatchObject({ asn: 4200000000, tenant: { id: fx.acme.id, slug: 'acme' } });
       fx.as65000 = await api.created(ASNS, { asn: 65000, rir: fx.rfc.id });
@@ -156,7 +162,13 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     });
 
     it('stores a network prefix in its canonical form, with VRF, VLAN and tenant nested', async () => {
-      const response = await api.post(PREFIXES, { prefix: '172.16.0.0/12', vrf: fx.blue.id, vlan: fx.vlan100.id, tenant: fx.acme.id, status: 'container' });
+      const response = await api.post(PREFIXES, {
+        prefix: '172.16.0.0/12',
+        vrf: fx.blue.id,
+        vlan: fx.vlan100.id,
+        tenant: fx.acme.id,
+        status: 'container',
+      });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({
         prefix: '172.16.0.0/12',
@@ -166,7 +178,9 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
         vlan: { id: fx.vlan100.id, display: 'servers (100)', vid: 100, name: 'servers' },
         tenant: { id: fx.acme.id, name: 'Acme' },
       });
-      expect((await seeded.db.query('SELECT prefix::text AS prefix FROM ipam_prefix WHERE id = $1', [response.body.id])).rows).toEqual([{ prefix: '172.16.0.0/12' }]);
+      expect((await seeded.db.query('SELECT prefix::text AS prefix FROM ipam_prefix WHERE id = $1', [response.body.id])).rows).toEqual([
+        { prefix: '172.16.0.0/12' },
+      ]);
       expect(fx['10.0.0.0/8']).toMatchObject({ prefix: '10.0.0.0/8', vrf: null, status: { value: 'active', label: 'Active' } });
     });
 
@@ -177,7 +191,9 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
       const upper = await api.post(PREFIXES, { prefix: '2001:DB8::/32', description: 'second copy' });
       expect(upper.status).toBe(201);
       expect(upper.body.prefix).toBe('2001:db8::/32');
-      expect((await seeded.db.query('SELECT prefix::text AS prefix FROM ipam_prefix WHERE id = $1', [upper.body.id])).rows).toEqual([{ prefix: '2001:db8::/32' }]);
+      expect((await seeded.db.query('SELECT prefix::text AS prefix FROM ipam_prefix WHERE id = $1', [upper.body.id])).rows).toEqual([
+        { prefix: '2001:db8::/32' },
+      ]);
     });
 
     it('refuses host bits, a missing mask, garbage and an out-of-range length, with clear messages; nothing written', async () => {
@@ -214,7 +230,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
       const v4 = ['10.0.0.0/8', '10.1.0.0/16', '10.1.2.0/24'];
       expect(await listed(`${PREFIXES}?parent=10.0.0.0/8`, 'prefix')).toEqual(v4);
       expect(await listed(`${PREFIXES}?within_include=10.0.0.0/8`, 'prefix')).toEqual(v4);
-      expect(await listed(`${PREFIXES}?parent=10.1.0.0/16&parent=192.168.0.0/16`, 'prefix')).toEqual(['10.1.0.0/16', '10.1.2.0/24', '192.168.0.0/16']);
+      expect(await listed(`${PREFIXES}?parent=10.1.0.0/16&parent=192.168.0.0/16`, 'prefix')).toEqual([
+        '10.1.0.0/16',
+        '10.1.2.0/24',
+        '192.168.0.0/16',
+      ]);
       expect(await listed(`${PREFIXES}?contains=10.1.2.3`, 'prefix')).toEqual(v4);
       expect(await listed(`${PREFIXES}?contains=10.1.0.0/16`, 'prefix')).toEqual(['10.0.0.0/8', '10.1.0.0/16']);
       expect(await listed(`${PREFIXES}?contains=2001:db8:1::5`, 'prefix')).toEqual(['2001:db8::/32', '2001:db8::/32', '2001:db8:1::/48']);
@@ -227,7 +247,12 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     });
 
     it('family=4|6; any bad network or family value is a 400 naming the parameter', async () => {
-      expect(await listed(`${PREFIXES}?family=6&parent=2001:db8::/32`, 'prefix')).toEqual(['2001:db8::/32', '2001:db8::/32', '2001:db8:0:0:abcd::/80', '2001:db8:1::/48']);
+      expect(await listed(`${PREFIXES}?family=6&parent=2001:db8::/32`, 'prefix')).toEqual([
+        '2001:db8::/32',
+        '2001:db8::/32',
+        '2001:db8:0:0:abcd::/80',
+        '2001:db8:1::/48',
+      ]);
       expect(await listed(`${PREFIXES}?family=4&parent=10.0.0.0/8`, 'prefix')).toHaveLength(3);
       for (const [query, param] of [
         ['family=5', 'family'],
@@ -242,7 +267,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
           expect({ query, status: response.status }).toEqual({ query, status: 200 });
           continue;
         }
-        expect({ query, status: response.status, body: response.body }).toEqual({ query, status: 400, body: { [param]: [expect.any(String)] } });
+        expect({ query, status: response.status, body: response.body }).toEqual({
+          query,
+          status: 400,
+          body: { [param]: [expect.any(String)] },
+        });
       }
     });
 
@@ -268,14 +297,22 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     });
 
     it('keeps the address with its mask as given; a bare address gets /32 (IPv4) or /128 (IPv6)', async () => {
-      expect(fx.ip1).toMatchObject({ address: '10.0.0.1/24', display: '10.0.0.1/24', dns_name: 'gw.example.com', status: { value: 'active', label: 'Active' }, role: null });
+      expect(fx.ip1).toMatchObject({
+        address: '10.0.0.1/24',
+        display: '10.0.0.1/24',
+        dns_name: 'gw.example.com',
+        status: { value: 'active', label: 'Active' },
+        role: null,
+      });
       expect(fx.ip2.address).toBe('10.0.0.2/32');
       expect(fx.ip6.address).toBe('2001:db8::1/64');
       const bare6 = await api.created(IPS, { address: '2001:db8::99' });
       expect(bare6.address).toBe('2001:db8::99/128');
       expect(fx.ip3.status).toEqual({ value: 'dhcp', label: 'DHCP' });
       expect(fx.ip4.role).toEqual({ value: 'vip', label: 'VIP' });
-      const stored = await seeded.db.query('SELECT address::text AS address FROM ipam_ipaddress WHERE id = ANY($1) ORDER BY id', [[fx.ip1.id, fx.ip2.id, fx.ip6.id]]);
+      const stored = await seeded.db.query('SELECT address::text AS address FROM ipam_ipaddress WHERE id = ANY($1) ORDER BY id', [
+        [fx.ip1.id, fx.ip2.id, fx.ip6.id],
+      ]);
       expect(stored.rows).toEqual([{ address: '10.0.0.1/24' }, { address: '10.0.0.2/32' }, { address: '2001:db8::1/64' }]);
       const read = await api.get(`${IPS}${fx.ip1.id}/`);
       expect(read.body.address).toBe('10.0.0.1/24');
@@ -326,7 +363,9 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
         [fx.ip1.id],
       );
       expect(stored.rows).toEqual([{ type: 'dcim.interface', assigned_object_id: fx.lo0.id }]);
-      expect(await listed(`${IPS}?assigned_object_type=dcim.interface&assigned_object_id=${fx.lo0.id}`, 'address')).toEqual(['10.0.0.1/24']);
+      expect(await listed(`${IPS}?assigned_object_type=dcim.interface&assigned_object_id=${fx.lo0.id}`, 'address')).toEqual([
+        '10.0.0.1/24',
+      ]);
       // The change log relates the address to its interface.
       const change = await seeded.db.query(
         `SELECT rt.app_label || '.' || rt.model AS related, c.related_object_id FROM core_objectchange c
@@ -351,7 +390,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
 
     // NetBox limits assigned_object_type to IPADDRESS_ASSIGNMENT_MODELS (interfaces, VM interfaces, FHRP groups).
     it('refuses an assignment to an object that cannot hold addresses (a device)', async () => {
-      const response = await api.post(IPS, { address: '10.6.6.6/32', assigned_object_type: 'dcim.device', assigned_object_id: fx.router.id });
+      const response = await api.post(IPS, {
+        address: '10.6.6.6/32',
+        assigned_object_type: 'dcim.device',
+        assigned_object_id: fx.router.id,
+      });
       if (response.status === 201) await api.delete(`${IPS}${response.body.id}/`);
       expect(response.status).toBe(400);
       expect(Object.keys(response.body)).toEqual(['assigned_object_type']);
@@ -361,7 +404,12 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
     it('filters by parent (network), address (exact with mask), family and q', async () => {
       expect(await listed(`${IPS}?parent=10.0.0.0/24`, 'address')).toEqual(expect.arrayContaining(['10.0.0.1/24', '10.0.0.2/32']));
       // PostgreSQL's inet order, as NetBox's ('address', 'pk').
-      expect(await listed(`${IPS}?parent=10.0.0.0/8&family=4`, 'address')).toEqual(['10.0.0.7/16', '10.0.0.1/24', '10.0.0.2/32', '10.0.1.1/24']);
+      expect(await listed(`${IPS}?parent=10.0.0.0/8&family=4`, 'address')).toEqual([
+        '10.0.0.7/16',
+        '10.0.0.1/24',
+        '10.0.0.2/32',
+        '10.0.1.1/24',
+      ]);
       expect(await listed(`${IPS}?address=10.0.0.1/24`, 'address')).toEqual(['10.0.0.1/24']);
       expect(await listed(`${IPS}?address=10.0.0.1/24&address=10.0.1.1/24`, 'address')).toEqual(['10.0.0.1/24', '10.0.1.1/24']);
       expect(await listed(`${IPS}?family=6`, 'address')).toEqual(['2001:db8::1/64', '2001:db8::99/128']);
@@ -370,7 +418,11 @@ describe('platform IPAM: RIRs, ASNs, VRFs, VLANs, prefixes, IP addresses', () =>
       expect(await listed(`${IPS}?status=dhcp`, 'address')).toEqual(['10.0.0.7/16']);
       for (const query of ['parent=10.0.0.1/24', 'parent=nope', 'family=10']) {
         const response = await api.get(`${IPS}?${query}`);
-        expect({ query, status: response.status, keys: Object.keys(response.body) }).toEqual({ query, status: 400, keys: [query.split('=')[0]] });
+        expect({ query, status: response.status, keys: Object.keys(response.body) }).toEqual({
+          query,
+          status: 400,
+          keys: [query.split('=')[0]],
+        });
       }
     });
 

@@ -115,7 +115,8 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       const self = await api.patch(`${REGIONS}${root.id}/`, { parent: root.id });
       const cycle = await api.patch(`${REGIONS}${root.id}/`, { parent: leaf.id });
       // Undo a wrongly accepted cycle at once, so that no later deletion walks it forever.
-      if (self.status === 200 || cycle.status === 200) await seeded.db.query('UPDATE dcim_region SET parent_id = NULL WHERE id = $1', [root.id]);
+      if (self.status === 200 || cycle.status === 200)
+        await seeded.db.query('UPDATE dcim_region SET parent_id = NULL WHERE id = $1', [root.id]);
       expect(self.status).toBe(400);
       expect(self.body).toEqual({ parent: [expect.any(String)] });
       expect(cycle.status).toBe(400);
@@ -146,7 +147,14 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       fx.dcs = await api.created(SITE_GROUPS, { name: 'Data centers', slug: 'dcs' });
       fx.tenants = await api.created(TENANT_GROUPS, { name: 'Site owners', slug: 'site-owners' });
       fx.acme = await api.created(TENANTS, { name: 'Acme', slug: 'acme', group: fx.tenants.id });
-      fx.fra = await api.created(SITES, { name: 'FRA1', slug: 'fra1', region: fx.de.id, group: fx.dcs.id, tenant: fx.acme.id, status: 'planned' });
+      fx.fra = await api.created(SITES, {
+        name: 'FRA1',
+        slug: 'fra1',
+        region: fx.de.id,
+        group: fx.dcs.id,
+        tenant: fx.acme.id,
+        status: 'planned',
+      });
       fx.par = await api.created(SITES, { name: 'PAR1', slug: 'par1', region: fx.emea.id });
       fx.lon = await api.created(SITES, { name: 'LON1', slug: 'lon1' });
     });
@@ -162,9 +170,9 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
         group: nested(SITE_GROUPS, fx.dcs, 'Data centers', { name: 'Data centers', slug: 'dcs', description: '' }),
         tenant: nested(TENANTS, fx.acme, 'Acme', { name: 'Acme', slug: 'acme', description: '' }),
       });
-      expect((await seeded.db.query('SELECT region_id, group_id, tenant_id, status FROM dcim_site WHERE id = $1', [fx.fra.id])).rows).toEqual([
-        { region_id: fx.de.id, group_id: fx.dcs.id, tenant_id: fx.acme.id, status: 'planned' },
-      ]);
+      expect(
+        (await seeded.db.query('SELECT region_id, group_id, tenant_id, status FROM dcim_site WHERE id = $1', [fx.fra.id])).rows,
+      ).toEqual([{ region_id: fx.de.id, group_id: fx.dcs.id, tenant_id: fx.acme.id, status: 'planned' }]);
     });
 
     it('filters sites by region_id, region (slug) and group', async () => {
@@ -261,7 +269,12 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       expect(response.status).toBe(204);
       expect(await count('dcim_location', 'WHERE id = ANY($1)', [[top.id, room.id]])).toBe(0);
       const changes = await changesOf('dcim.location', [top.id, room.id]);
-      expect(changes.filter((change) => change.action === 'delete').map((change) => change.object_id).sort()).toEqual([top.id, room.id].sort());
+      expect(
+        changes
+          .filter((change) => change.action === 'delete')
+          .map((change) => change.object_id)
+          .sort(),
+      ).toEqual([top.id, room.id].sort());
       expect(new Set(changes.filter((change) => change.action === 'delete').map((change) => change.request_id))).toEqual(
         new Set([response.headers.get('x-request-id')]),
       );
@@ -274,7 +287,11 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       const child = await api.created(TENANT_GROUPS, { name: 'Enterprise', slug: 'enterprise', parent: parent.id });
       expect(child.parent).toMatchObject(nested(TENANT_GROUPS, parent, 'Customers', { name: 'Customers', slug: 'customers' }));
       const tenant = await api.created(TENANTS, { name: 'Initech', slug: 'initech', group: { slug: 'enterprise' }, description: 'TPS' });
-      expect(tenant).toMatchObject({ name: 'Initech', description: 'TPS', group: nested(TENANT_GROUPS, child, 'Enterprise', { slug: 'enterprise' }) });
+      expect(tenant).toMatchObject({
+        name: 'Initech',
+        description: 'TPS',
+        group: nested(TENANT_GROUPS, child, 'Enterprise', { slug: 'enterprise' }),
+      });
       expect(await listed(`${TENANTS}?group=enterprise`)).toEqual(['Initech']);
       expect(await listed(`${TENANTS}?group_id=${child.id}`)).toEqual(['Initech']);
 
@@ -330,7 +347,13 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       fx.noc = await api.created(CONTACT_GROUPS, { name: 'NOC', slug: 'noc', parent: fx.ops.id });
       fx.admin = await api.created(CONTACT_ROLES, { name: 'Administrative', slug: 'admin' });
       fx.tech = await api.created(CONTACT_ROLES, { name: 'Technical', slug: 'tech' });
-      fx.alice = await api.created(CONTACTS, { name: 'Alice', group: fx.noc.id, email: 'alice@example.com', phone: '+31 20 555 0100', title: 'Engineer' });
+      fx.alice = await api.created(CONTACTS, {
+        name: 'Alice',
+        group: fx.noc.id,
+        email: 'alice@example.com',
+        phone: '+31 20 555 0100',
+        title: 'Engineer',
+      });
       fx.bob = await api.created(CONTACTS, { name: 'Bob' });
     });
 
@@ -373,10 +396,16 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
            FROM tenancy_contactassignment a JOIN core_objecttype t ON t.id = a.object_type_id WHERE a.id = $1`,
         [response.body.id],
       );
-      expect(stored.rows).toEqual([{ object_type: 'dcim.site', object_id: fx.site.id, contact_id: fx.alice.id, role_id: fx.tech.id, priority: 'primary' }]);
+      expect(stored.rows).toEqual([
+        { object_type: 'dcim.site', object_id: fx.site.id, contact_id: fx.alice.id, role_id: fx.tech.id, priority: 'primary' },
+      ]);
 
       // Every priority NetBox knows, and none other.
-      for (const [priority, label] of [['secondary', 'Secondary'], ['tertiary', 'Tertiary'], ['inactive', 'Inactive']]) {
+      for (const [priority, label] of [
+        ['secondary', 'Secondary'],
+        ['tertiary', 'Tertiary'],
+        ['inactive', 'Inactive'],
+      ]) {
         const patched = await api.patch(`${CONTACT_ASSIGNMENTS}${response.body.id}/`, { priority });
         expect(patched.status).toBe(200);
         expect(patched.body.priority).toEqual({ value: priority, label });
@@ -388,7 +417,12 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     });
 
     it('filters assignments by object_type, object_id, contact_id, role (slug) and priority', async () => {
-      await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.otherSite.id, contact: fx.bob.id, role: fx.admin.id });
+      await api.created(CONTACT_ASSIGNMENTS, {
+        object_type: 'dcim.site',
+        object_id: fx.otherSite.id,
+        contact: fx.bob.id,
+        role: fx.admin.id,
+      });
       const ids = async (query: string) => listed(`${CONTACT_ASSIGNMENTS}?${query}`, 'id');
       expect(await ids(`object_type=dcim.site&object_id=${fx.site.id}`)).toEqual([fx.assignment.id]);
       expect(await ids(`contact_id=${fx.alice.id}`)).toEqual([fx.assignment.id]);
@@ -401,7 +435,12 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     it('an assignment to an object that does not exist, or of an unknown type, is a 400', async () => {
       const before = await count('tenancy_contactassignment');
-      const missing = await api.post(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: 999999, contact: fx.alice.id, role: fx.tech.id });
+      const missing = await api.post(CONTACT_ASSIGNMENTS, {
+        object_type: 'dcim.site',
+        object_id: 999999,
+        contact: fx.alice.id,
+        role: fx.tech.id,
+      });
       expect(missing.status).toBe(400);
       expect(missing.body).toEqual({ object_id: ['No site with ID 999999 exists.'] });
       const badType = await api.post(CONTACT_ASSIGNMENTS, { object_type: 'dcim.nothing', object_id: fx.site.id, contact: fx.alice.id });
@@ -438,7 +477,12 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
 
     it('deleting a contact deletes its assignments (CASCADE), each recorded', async () => {
       const carol = await api.created(CONTACTS, { name: 'Carol' });
-      const assignment = await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: fx.site.id, contact: carol.id, role: fx.admin.id });
+      const assignment = await api.created(CONTACT_ASSIGNMENTS, {
+        object_type: 'dcim.site',
+        object_id: fx.site.id,
+        contact: carol.id,
+        role: fx.admin.id,
+      });
       expect((await api.delete(`${CONTACTS}${carol.id}/`)).status).toBe(204);
       expect(await count('tenancy_contactassignment', 'WHERE id = $1', [assignment.id])).toBe(0);
       expect((await changesOf('tenancy.contactassignment', [assignment.id])).map((change) => change.action)).toEqual(['create', 'delete']);
@@ -456,7 +500,12 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
     // NetBox's ContactsMixin: `contacts = GenericRelation(ContactAssignment)`, so an object's assignments go with it.
     it('deleting the assigned object deletes its contact assignments', async () => {
       const site = await api.created(SITES, { name: 'Short-lived site', slug: 'short-lived-site' });
-      const assignment = await api.created(CONTACT_ASSIGNMENTS, { object_type: 'dcim.site', object_id: site.id, contact: fx.bob.id, role: fx.admin.id });
+      const assignment = await api.created(CONTACT_ASSIGNMENTS, {
+        object_type: 'dcim.site',
+        object_id: site.id,
+        contact: fx.bob.id,
+        role: fx.admin.id,
+      });
       expect((await api.delete(`${SITES}${site.id}/`)).status).toBe(204);
       expect(await count('tenancy_contactassignment', 'WHERE id = $1', [assignment.id])).toBe(0);
       expect((await api.get(`${CONTACT_ASSIGNMENTS}${assignment.id}/`)).status).toBe(404);
@@ -486,7 +535,9 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
         expect(read.status).toBe(200);
         expect(read.body.region).toBeNull();
       }
-      expect((await seeded.db.query('SELECT id, region_id FROM dcim_site WHERE id = ANY($1) ORDER BY id', [[nyc.id, mia.id, syd.id]])).rows).toEqual([
+      expect(
+        (await seeded.db.query('SELECT id, region_id FROM dcim_site WHERE id = ANY($1) ORDER BY id', [[nyc.id, mia.id, syd.id]])).rows,
+      ).toEqual([
         { id: nyc.id, region_id: null },
         { id: mia.id, region_id: null },
         { id: syd.id, region_id: other.id },
@@ -495,12 +546,20 @@ describe('platform organization: regions, site groups, sites, locations, tenancy
       const regionChanges = (await changesOf('dcim.region', [world.id, us.id, east.id])).filter((change) => change.action === 'delete');
       expect(regionChanges.map((change) => change.object_id).sort()).toEqual([world.id, us.id, east.id].sort());
       for (const change of regionChanges) expect(change).toMatchObject({ request_id: requestId, postchange_data: null });
-      expect(regionChanges.find((change) => change.object_id === east.id)?.prechange_data).toMatchObject({ name: 'US East', slug: 'us-east', parent: us.id });
+      expect(regionChanges.find((change) => change.object_id === east.id)?.prechange_data).toMatchObject({
+        name: 'US East',
+        slug: 'us-east',
+        parent: us.id,
+      });
 
       const siteChanges = (await changesOf('dcim.site', [nyc.id, mia.id, syd.id])).filter((change) => change.action === 'update');
       expect(siteChanges.map((change) => change.object_id).sort()).toEqual([nyc.id, mia.id].sort());
       for (const change of siteChanges) {
-        expect(change).toMatchObject({ request_id: requestId, prechange_data: { region: expect.any(Number) }, postchange_data: { region: null } });
+        expect(change).toMatchObject({
+          request_id: requestId,
+          prechange_data: { region: expect.any(Number) },
+          postchange_data: { region: null },
+        });
       }
     });
   });

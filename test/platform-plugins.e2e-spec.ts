@@ -31,7 +31,8 @@ const ProbePlugin = definePlugin({
       name: 'tenant watcher',
       objectTypes: ['tenancy.tenant'],
       handle: async (_manager, event, { settings }) => {
-        if (event.event === 'created' && event.postchange?.name === 'Explode') throw new ResourceValidationError({ name: ['refused by the probe subscriber'] });
+        if (event.event === 'created' && event.postchange?.name === 'Explode')
+          throw new ResourceValidationError({ name: ['refused by the probe subscriber'] });
         seen.push(`${String(settings.greeting)} ${event.event} ${String((event.postchange ?? event.prechange)?.name)}`);
       },
     },
@@ -81,7 +82,10 @@ const ProbePlugin = definePlugin({
         const description = (body as { description?: unknown } | null)?.description;
         if (typeof description !== 'string') throw nonFieldError('A description is required.');
         if (description === 'kept') throw new ProtectedObjectError('The probe keeps this description.');
-        const [rows] = (await manager.query('UPDATE tenancy_tenant SET description = $2 WHERE id = $1 RETURNING id', [Number(params.tenant_id), description])) as [Array<{ id: number }>];
+        const [rows] = (await manager.query('UPDATE tenancy_tenant SET description = $2 WHERE id = $1 RETURNING id', [
+          Number(params.tenant_id),
+          description,
+        ])) as [Array<{ id: number }>];
         return rows.map((row) => row.id);
       },
     },
@@ -110,7 +114,8 @@ const ProbePlugin = definePlugin({
     probe_tenants_named: {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(typeOf('tenancy.tenant')))),
       args: { part: { type: new GraphQLNonNull(GraphQLString) } },
-      resolve: (_source, args: { part: string }, context) => context.loaders.list(definition('tenancy.tenant'), { name__ic: [args.part] }, { limit: 10, offset: 0 }),
+      resolve: (_source, args: { part: string }, context) =>
+        context.loaders.list(definition('tenancy.tenant'), { name__ic: [args.part] }, { limit: 10, offset: 0 }),
     },
   }),
 });
@@ -368,7 +373,10 @@ describe('platform plugins', () => {
 
     it('routes: listed in the plugin API root when they take no parameters, and documented in /api/schema/', async () => {
       const root = await api.get('/api/plugins/probe/');
-      expect(root.body).toEqual({ render: expect.stringMatching(/\/api\/plugins\/probe\/render\/$/), geo: expect.stringMatching(/\/api\/plugins\/probe\/geo\/$/) });
+      expect(root.body).toEqual({
+        render: expect.stringMatching(/\/api\/plugins\/probe\/render\/$/),
+        geo: expect.stringMatching(/\/api\/plugins\/probe\/geo\/$/),
+      });
       const { paths } = (await api.get('/api/schema/')).body;
       expect(paths['/api/plugins/probe/tenants/{tenant_id}/echo/'].get).toMatchObject({
         operationId: 'probe_tenants_echo_retrieve',
@@ -392,7 +400,10 @@ describe('platform plugins', () => {
 
     it('serves the plugin GraphQL queries beside the generated ones', async () => {
       await api.created(TENANTS, { name: 'Initech', slug: 'initech' });
-      const response = await graphql(api, '{ probe_tenants_named(part: "nitec") { name slug } tenant_list(filters: { slug: ["initech"] }) { id } }');
+      const response = await graphql(
+        api,
+        '{ probe_tenants_named(part: "nitec") { name slug } tenant_list(filters: { slug: ["initech"] }) { id } }',
+      );
       expect(response.body.data.probe_tenants_named).toEqual([{ name: 'Initech', slug: 'initech' }]);
       expect(response.body.data.tenant_list).toHaveLength(1);
     });
@@ -417,7 +428,12 @@ describe('platform plugins', () => {
       const scope = await api.created('/api/plugins/routing/bgp-scopes/', { router: router.id });
       for (const [index, status] of ['active', 'active', 'planned'].entries()) {
         const ip = await api.created('/api/ipam/ip-addresses/', { address: `192.0.2.${index + 1}/32` });
-        fx[`peer${index}`] = await api.created('/api/plugins/routing/bgp-peers/', { scope: scope.id, peer: ip.id, status, name: `peer${index}` });
+        fx[`peer${index}`] = await api.created('/api/plugins/routing/bgp-peers/', {
+          scope: scope.id,
+          peer: ip.id,
+          status,
+          name: `peer${index}`,
+        });
       }
       // An ordinary user holds no permission on BGP peers.
       viewer = api.as(await provisionToken(seeded.api, seeded.w.user1.username, PASSWORD));
@@ -444,17 +460,28 @@ describe('platform plugins', () => {
       const list = await api.created('/api/plugins/routing/prefix-lists/', { name: 'CUSTOMERS', family: 'ipv4' });
       expect((await api.patch(`/api/plugins/routing/prefix-lists/${list.id}/`, { family: 'ipv6' })).status).toBe(200);
       expect((await api.patch(`/api/plugins/routing/prefix-lists/${list.id}/`, { family: 'ipv4' })).status).toBe(200);
-      await api.created('/api/plugins/routing/prefix-list-entries/', { prefix_list: list.id, sequence: 10, action: 'permit', prefix: '10.0.0.0/8' });
+      await api.created('/api/plugins/routing/prefix-list-entries/', {
+        prefix_list: list.id,
+        sequence: 10,
+        action: 'permit',
+        prefix: '10.0.0.0/8',
+      });
       const refused = await api.patch(`/api/plugins/routing/prefix-lists/${list.id}/`, { family: 'ipv6', description: 'v6 now' });
       expect(refused.status).toBe(400);
       expect(refused.body).toEqual({ family: ['The family of a prefix list with entries cannot change (1 entries).'] });
-      expect((await api.get(`/api/plugins/routing/prefix-lists/${list.id}/`)).body).toMatchObject({ family: { value: 'ipv4' }, description: '' });
+      expect((await api.get(`/api/plugins/routing/prefix-lists/${list.id}/`)).body).toMatchObject({
+        family: { value: 'ipv4' },
+        description: '',
+      });
       expect((await api.patch(`/api/plugins/routing/prefix-lists/${list.id}/`, { description: 'same family' })).status).toBe(200);
     });
 
     it('GraphQL routing_prefix_list_by_name (a plugin query)', async () => {
       await api.created('/api/plugins/routing/prefix-lists/', { name: 'BOGONS', family: 'ipv6' });
-      const response = await graphql(api, '{ found: routing_prefix_list_by_name(name: "BOGONS") { name family } missing: routing_prefix_list_by_name(name: "NONE") { name } }');
+      const response = await graphql(
+        api,
+        '{ found: routing_prefix_list_by_name(name: "BOGONS") { name family } missing: routing_prefix_list_by_name(name: "NONE") { name } }',
+      );
       expect(response.body).toEqual({ data: { found: { name: 'BOGONS', family: 'ipv6' }, missing: null } });
     });
 

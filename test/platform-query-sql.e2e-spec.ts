@@ -47,10 +47,7 @@ describe('toSql against PostgreSQL', () => {
 
   async function idsMatching(query: QueryParameters): Promise<number[]> {
     const { where, params } = toSql(parseFilters(query, filterSet, { ignore: [] }).conditions);
-    const [sql, values] = typeorm.driver.escapeQueryWithParameters(
-      `SELECT id FROM device "device" WHERE ${where} ORDER BY id`,
-      params,
-    );
+    const [sql, values] = typeorm.driver.escapeQueryWithParameters(`SELECT id FROM device "device" WHERE ${where} ORDER BY id`, params);
     const result = await client.query<{ id: number }>(sql, values);
     return result.rows.map((row) => row.id);
   }

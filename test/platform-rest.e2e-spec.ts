@@ -87,7 +87,11 @@ describe('platform REST API (/api/…)', () => {
   /** Names of the sites a query selects (default ordering: name), checking the envelope's count. */
   async function siteNames(query: string): Promise<string[]> {
     const response = await client.get(`${SITES}?limit=0&${query}`);
-    expect({ query, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ query, status: 200, body: 'ok' });
+    expect({ query, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({
+      query,
+      status: 200,
+      body: 'ok',
+    });
     expect(response.body.count).toBe(response.body.results.length);
     return response.body.results.map((result: { name: string }) => result.name);
   }
@@ -106,11 +110,42 @@ describe('platform REST API (/api/…)', () => {
 
     // Created one by one (distinct ids), in an order that differs from the name ordering.
     const fixtures = [
-      { name: 'Alpha DC', slug: 'alpha-dc', status: 'active', tenant: tenant.acme, facility: 'Building 1', description: 'primary datacenter', comments: 'has generator', tags: [{ slug: 'red' }, { slug: 'blue' }] },
-      { name: 'Beta Office', slug: 'beta-office', status: 'planned', tenant: tenant.globex, description: 'branch', tags: [{ slug: 'red' }] },
-      { name: 'Gamma Lab', slug: 'gamma-lab', status: 'retired', tenant: null, facility: 'Lab 3', comments: 'GENERATOR backup', tags: [{ slug: 'blue' }] },
+      {
+        name: 'Alpha DC',
+        slug: 'alpha-dc',
+        status: 'active',
+        tenant: tenant.acme,
+        facility: 'Building 1',
+        description: 'primary datacenter',
+        comments: 'has generator',
+        tags: [{ slug: 'red' }, { slug: 'blue' }],
+      },
+      {
+        name: 'Beta Office',
+        slug: 'beta-office',
+        status: 'planned',
+        tenant: tenant.globex,
+        description: 'branch',
+        tags: [{ slug: 'red' }],
+      },
+      {
+        name: 'Gamma Lab',
+        slug: 'gamma-lab',
+        status: 'retired',
+        tenant: null,
+        facility: 'Lab 3',
+        comments: 'GENERATOR backup',
+        tags: [{ slug: 'blue' }],
+      },
       { name: 'Delta Edge', slug: 'delta-edge', status: 'staging', tenant: tenant.acme, description: 'edge POP', tags: [] },
-      { name: 'Epsilon DC', slug: 'epsilon-dc', status: 'active', facility: 'Bldg 5', time_zone: 'Europe/Berlin', tags: [{ slug: 'green' }] },
+      {
+        name: 'Epsilon DC',
+        slug: 'epsilon-dc',
+        status: 'active',
+        facility: 'Bldg 5',
+        time_zone: 'Europe/Berlin',
+        tags: [{ slug: 'green' }],
+      },
     ];
     for (const [index, fixture] of fixtures.entries()) {
       site[fixture.name] = (await create(SITES, fixture)).id;
@@ -179,7 +214,9 @@ describe('platform REST API (/api/…)', () => {
       const all = await client.get('/api/core/object-types/?limit=0');
       expect(all.status).toBe(200);
       const labels = all.body.results.map((row: { app_label: string; model: string }) => `${row.app_label}.${row.model}`);
-      expect(labels).toEqual(expect.arrayContaining(['dcim.site', 'tenancy.tenant', 'tenancy.tenantgroup', 'extras.tag', 'extras.customfield']));
+      expect(labels).toEqual(
+        expect.arrayContaining(['dcim.site', 'tenancy.tenant', 'tenancy.tenantgroup', 'extras.tag', 'extras.customfield']),
+      );
 
       const filtered = await client.get('/api/core/object-types/?app_label=dcim&model=site');
       expect(filtered.status).toBe(200);
@@ -187,7 +224,15 @@ describe('platform REST API (/api/…)', () => {
         count: 1,
         next: null,
         previous: null,
-        results: [{ id: await siteType(), url: `${base}/api/core/object-types/${await siteType()}/`, display: 'dcim.site', app_label: 'dcim', model: 'site' }],
+        results: [
+          {
+            id: await siteType(),
+            url: `${base}/api/core/object-types/${await siteType()}/`,
+            display: 'dcim.site',
+            app_label: 'dcim',
+            model: 'site',
+          },
+        ],
       });
     });
 
@@ -206,7 +251,13 @@ describe('platform REST API (/api/…)', () => {
       expect(response.body.count).toBe(5);
       expect(response.body.next).toBeNull();
       expect(response.body.previous).toBeNull();
-      expect(response.body.results.map((r: { name: string }) => r.name)).toEqual(['Alpha DC', 'Beta Office', 'Delta Edge', 'Epsilon DC', 'Gamma Lab']);
+      expect(response.body.results.map((r: { name: string }) => r.name)).toEqual([
+        'Alpha DC',
+        'Beta Office',
+        'Delta Edge',
+        'Epsilon DC',
+        'Gamma Lab',
+      ]);
     });
 
     it('pages with limit/offset and absolute next/previous links', async () => {
@@ -356,7 +407,11 @@ describe('platform REST API (/api/…)', () => {
       expect(await siteNames(`id__gte=${gamma}`)).toEqual(['Delta Edge', 'Epsilon DC', 'Gamma Lab']);
       expect(await siteNames(`id__lt=${gamma}`)).toEqual(['Alpha DC', 'Beta Office']);
       expect(await siteNames(`id__lte=${gamma}`)).toEqual(['Alpha DC', 'Beta Office', 'Gamma Lab']);
-      expect(await siteNames(`id__gte=${site['Beta Office']}&id__lte=${site['Delta Edge']}`)).toEqual(['Beta Office', 'Delta Edge', 'Gamma Lab']);
+      expect(await siteNames(`id__gte=${site['Beta Office']}&id__lte=${site['Delta Edge']}`)).toEqual([
+        'Beta Office',
+        'Delta Edge',
+        'Gamma Lab',
+      ]);
       expect(await siteNames(`id=${site['Alpha DC']}&id=${site['Epsilon DC']}`)).toEqual(['Alpha DC', 'Epsilon DC']);
       expect(await siteNames(`id__n=${site['Alpha DC']}&id__n=${site['Epsilon DC']}`)).toEqual(['Beta Office', 'Delta Edge', 'Gamma Lab']);
     });
@@ -515,7 +570,14 @@ describe('platform REST API (/api/…)', () => {
         status: { value: 'active', label: 'Active' },
         region: null,
         group: null,
-        tenant: { id: tenant.acme, url: `${base}${TENANTS}${tenant.acme}/`, display: 'Acme', name: 'Acme', slug: 'acme', description: 'Acme Corp' },
+        tenant: {
+          id: tenant.acme,
+          url: `${base}${TENANTS}${tenant.acme}/`,
+          display: 'Acme',
+          name: 'Acme',
+          slug: 'acme',
+          description: 'Acme Corp',
+        },
         facility: 'Building 1',
         time_zone: '',
         physical_address: '',
@@ -525,7 +587,15 @@ describe('platform REST API (/api/…)', () => {
         description: 'primary datacenter',
         comments: 'has generator',
         tags: [
-          { id: tag.blue, url: `${base}${TAGS}${tag.blue}/`, display: 'Blue', name: 'Blue', slug: 'blue', color: '0000ff', description: '' },
+          {
+            id: tag.blue,
+            url: `${base}${TAGS}${tag.blue}/`,
+            display: 'Blue',
+            name: 'Blue',
+            slug: 'blue',
+            color: '0000ff',
+            description: '',
+          },
           { id: tag.red, url: `${base}${TAGS}${tag.red}/`, display: 'Red', name: 'Red', slug: 'red', color: 'ff0000', description: '' },
         ],
         custom_fields: {},
@@ -624,7 +694,9 @@ describe('platform REST API (/api/…)', () => {
         },
       ]);
       await client.delete(`${SITES}${created.id}/`);
-      expect(await count('core_objectchange', 'WHERE changed_object_id = $1 AND changed_object_type_id = $2', [created.id, await siteType()])).toBe(2);
+      expect(
+        await count('core_objectchange', 'WHERE changed_object_id = $1 AND changed_object_type_id = $2', [created.id, await siteType()]),
+      ).toBe(2);
     });
   });
 
@@ -673,7 +745,9 @@ describe('platform REST API (/api/…)', () => {
       expect(response.body.map((r: { id: number }) => r.id)).toEqual(ids);
       expect(response.body[0]).toEqual(expect.objectContaining({ description: 'first', status: { value: 'active', label: 'Active' } }));
       expect(response.body[0].tenant).toEqual(expect.objectContaining({ id: tenant.acme }));
-      expect(response.body[1]).toEqual(expect.objectContaining({ status: { value: 'retired', label: 'Retired' }, facility: 'F2', description: '' }));
+      expect(response.body[1]).toEqual(
+        expect.objectContaining({ status: { value: 'retired', label: 'Retired' }, facility: 'F2', description: '' }),
+      );
       const rows = await db.query(`SELECT name, description, status, facility, tenant_id FROM dcim_site WHERE ${bulkNames} ORDER BY name`);
       expect(rows.rows).toEqual([
         { name: 'Bulk A', description: 'first', status: 'active', facility: '', tenant_id: tenant.acme },
@@ -738,7 +812,10 @@ describe('platform REST API (/api/…)', () => {
       const ids = (await db.query<{ id: number }>(`SELECT id FROM dcim_site WHERE ${bulkNames} ORDER BY id`)).rows.map((r) => r.id);
       const changesBefore = await count('core_objectchange');
       expect(await count('extras_taggeditem', 'WHERE object_type_id = $1 AND object_id = ANY($2)', [await siteType(), ids])).toBe(1);
-      const response = await client.delete(SITES, ids.map((id) => ({ id })));
+      const response = await client.delete(
+        SITES,
+        ids.map((id) => ({ id })),
+      );
       expect(response.status).toBe(204);
       expect(response.text).toBe('');
       expect(await count('dcim_site', `WHERE ${bulkNames}`)).toBe(0);
@@ -846,7 +923,12 @@ describe('platform REST API (/api/…)', () => {
       for (const path of [`${SITES}999999/`, `${SITES}abc/`, `${SITES}0/`, `${SITES}99999999999/`]) {
         for (const method of ['GET', 'PATCH', 'PUT', 'DELETE'] as const) {
           const response = await client.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : { description: 'x' });
-          expect({ path, method, status: response.status, body: response.body }).toEqual({ path, method, status: 404, body: { detail: 'Not found.' } });
+          expect({ path, method, status: response.status, body: response.body }).toEqual({
+            path,
+            method,
+            status: 404,
+            body: { detail: 'Not found.' },
+          });
         }
       }
     });
@@ -1005,7 +1087,9 @@ describe('platform REST API (/api/…)', () => {
 
       const existing = await client.get(`${SITES}${site['Gamma Lab']}/`);
       expect(Object.keys(existing.body.custom_fields).sort()).toEqual(ALL_FIELDS);
-      expect(existing.body.custom_fields).toEqual(expect.objectContaining({ rack_count: null, env: null, owner_code: null, commissioned: null, notes: null }));
+      expect(existing.body.custom_fields).toEqual(
+        expect.objectContaining({ rack_count: null, env: null, owner_code: null, commissioned: null, notes: null }),
+      );
 
       // Fields for dcim.site only: a tenant has none.
       expect((await client.get(`${TENANTS}${tenant.acme}/`)).body.custom_fields).toEqual({});
@@ -1016,7 +1100,14 @@ describe('platform REST API (/api/…)', () => {
       const response = await client.post(SITES, {
         name: 'CF Site 1',
         slug: 'cf-site-1',
-        custom_fields: { rack_count: 2, env: 'dev', owner_code: 'ABC-1', commissioned: '2023-06-30', monitored: false, notes: 'line 1\nline 2' },
+        custom_fields: {
+          rack_count: 2,
+          env: 'dev',
+          owner_code: 'ABC-1',
+          commissioned: '2023-06-30',
+          monitored: false,
+          notes: 'line 1\nline 2',
+        },
       });
       expect(response.status).toBe(201);
       cfSites.one = response.body.id;
@@ -1038,7 +1129,9 @@ describe('platform REST API (/api/…)', () => {
         notes: 'line 1\nline 2',
       });
       cfSites.two = (await create(SITES, { name: 'CF Site 2', slug: 'cf-site-2', custom_fields: { rack_count: 3, env: 'prod' } })).id;
-      cfSites.three = (await create(SITES, { name: 'CF Site 3', slug: 'cf-site-3', custom_fields: { rack_count: 10, env: 'prod', owner_code: 'XYZ-77' } })).id;
+      cfSites.three = (
+        await create(SITES, { name: 'CF Site 3', slug: 'cf-site-3', custom_fields: { rack_count: 10, env: 'prod', owner_code: 'XYZ-77' } })
+      ).id;
     });
 
     it('validates values on write: 400 {"custom_fields": [...]} and nothing written', async () => {
@@ -1050,8 +1143,14 @@ describe('platform REST API (/api/…)', () => {
         [{ rack_count: 2.5 }, "Invalid value for custom field 'rack_count': Value must be an integer."],
         [{ env: 'staging' }, "Invalid value for custom field 'env': Invalid choice (staging). Available choices are: prod, dev, test"],
         [{ owner_code: 'abc-1' }, "Invalid value for custom field 'owner_code': Value must match regex '^[A-Z]{3}-\\d+$'"],
-        [{ commissioned: '30/06/2023' }, "Invalid value for custom field 'commissioned': Date values must be in ISO 8601 format (YYYY-MM-DD)."],
-        [{ commissioned: '2023-02-30' }, "Invalid value for custom field 'commissioned': Date values must be in ISO 8601 format (YYYY-MM-DD)."],
+        [
+          { commissioned: '30/06/2023' },
+          "Invalid value for custom field 'commissioned': Date values must be in ISO 8601 format (YYYY-MM-DD).",
+        ],
+        [
+          { commissioned: '2023-02-30' },
+          "Invalid value for custom field 'commissioned': Date values must be in ISO 8601 format (YYYY-MM-DD).",
+        ],
         [{ monitored: 'yes' }, "Invalid value for custom field 'monitored': Value must be true or false."],
         [{ no_such_field: 1 }, "Unknown field name 'no_such_field' in custom field data."],
       ];

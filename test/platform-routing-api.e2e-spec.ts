@@ -42,12 +42,16 @@ describe('platform routing plugin: the REST and GraphQL contract of each model',
     const rir = await api.created('/api/ipam/rirs/', { name: 'RFC 6996', slug: 'rfc-6996', is_private: true });
     const ip = (address: string) => api.created('/api/ipam/ip-addresses/', { address });
     const devices: RoutingWorld['devices'] = [await device('edge1'), await device('edge2'), await device('edge3')];
-    const asns: RoutingWorld['asns'] = [await api.created('/api/ipam/asns/', { asn: 65010, rir: rir.id }), await api.created('/api/ipam/asns/', { asn: 65020, rir: rir.id })];
+    const asns: RoutingWorld['asns'] = [
+      await api.created('/api/ipam/asns/', { asn: 65010, rir: rir.id }),
+      await api.created('/api/ipam/asns/', { asn: 65020, rir: rir.id }),
+    ];
     const vrf = await api.created('/api/ipam/vrfs/', { name: 'red', rd: '65010:1' });
     const router = await api.created(`${R}/bgp-routers/`, { device: devices[2].id, asn: asns[0].id });
     const globalScope = await api.created(`${R}/bgp-scopes/`, { router: router.id });
     const vrfScope = await api.created(`${R}/bgp-scopes/`, { router: router.id, vrf: vrf.id });
-    const afPeer = async (address: string) => api.created(`${R}/bgp-peers/`, { scope: vrfScope.id, peer: (await ip(address)).id, name: unique('af-peer') });
+    const afPeer = async (address: string) =>
+      api.created(`${R}/bgp-peers/`, { scope: vrfScope.id, peer: (await ip(address)).id, name: unique('af-peer') });
     return {
       devices,
       asns,
@@ -99,10 +103,17 @@ describe('platform routing plugin: the REST and GraphQL contract of each model',
       const { devices, asns, vrf } = await world(api);
       return {
         vrf,
-        routers: [await api.created(`${R}/bgp-routers/`, { device: devices[0].id, asn: asns[0].id }), await api.created(`${R}/bgp-routers/`, { device: devices[1].id, asn: asns[1].id })],
+        routers: [
+          await api.created(`${R}/bgp-routers/`, { device: devices[0].id, asn: asns[0].id }),
+          await api.created(`${R}/bgp-routers/`, { device: devices[1].id, asn: asns[1].id }),
+        ],
       };
     },
-    create: ({ routers: [r1, r2], vrf }) => [{ router: r1.id }, { router: r1.id, vrf: vrf.id, description: 'red' }, { router: r2.id, vrf: vrf.id }],
+    create: ({ routers: [r1, r2], vrf }) => [
+      { router: r1.id },
+      { router: r1.id, vrf: vrf.id, description: 'red' },
+      { router: r2.id, vrf: vrf.id },
+    ],
     update: { description: 'renamed' },
     bulkUpdate: { description: 'bulk' },
     brief: ['id', 'url', 'display', 'router', 'vrf'],

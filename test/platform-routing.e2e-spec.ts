@@ -98,7 +98,9 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       fx.global = await api.created(SCOPES, { router: fx.router.id });
       fx.blueScope = await api.created(SCOPES, { router: fx.router.id, vrf: fx.blue.id });
       expect(fx.global).toMatchObject({ router: { id: fx.router.id, url: url(ROUTERS, fx.router.id) }, vrf: null });
-      expect(fx.blueScope).toMatchObject({ vrf: { id: fx.blue.id, url: url(VRFS, fx.blue.id), display: 'blue', name: 'blue', rd: '65000:1' } });
+      expect(fx.blueScope).toMatchObject({
+        vrf: { id: fx.blue.id, url: url(VRFS, fx.blue.id), display: 'blue', name: 'blue', rd: '65000:1' },
+      });
       const duplicate = await api.post(SCOPES, { router: fx.router.id, vrf: fx.blue.id });
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields router, vrf must make a unique set.'] });
@@ -117,7 +119,12 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
   describe('peer templates and BFD profiles', () => {
     it('peer templates: unique name, remote AS nested, enabled by default', async () => {
       fx.template = await api.created(PEER_TEMPLATES, { name: 'TRANSIT', remote_as: fx.as65001.id });
-      expect(fx.template).toMatchObject({ display: 'TRANSIT', name: 'TRANSIT', enabled: true, remote_as: { id: fx.as65001.id, asn: 65001 } });
+      expect(fx.template).toMatchObject({
+        display: 'TRANSIT',
+        name: 'TRANSIT',
+        enabled: true,
+        remote_as: { id: fx.as65001.id, asn: 65001 },
+      });
       const duplicate = await api.post(PEER_TEMPLATES, { name: 'TRANSIT' });
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ name: ['BGP peer template with this name already exists.'] });
@@ -178,8 +185,13 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
         bfd_profile: { id: fx.bfd.id, url: url(BFD_PROFILES, fx.bfd.id), display: 'fast', name: 'fast' },
         tenant: { id: fx.acme.id, slug: 'acme' },
       });
-      const stored = await seeded.db.query('SELECT scope_id, peer_id, source_id, remote_as_id, ttl, status FROM routing_bgppeer WHERE id = $1', [fx.peer.id]);
-      expect(stored.rows).toEqual([{ scope_id: fx.global.id, peer_id: fx.remote.id, source_id: fx.local.id, remote_as_id: fx.as65001.id, ttl: 2, status: 'planned' }]);
+      const stored = await seeded.db.query(
+        'SELECT scope_id, peer_id, source_id, remote_as_id, ttl, status FROM routing_bgppeer WHERE id = $1',
+        [fx.peer.id],
+      );
+      expect(stored.rows).toEqual([
+        { scope_id: fx.global.id, peer_id: fx.remote.id, source_id: fx.local.id, remote_as_id: fx.as65001.id, ttl: 2, status: 'planned' },
+      ]);
     });
 
     it('validation: TTL 1..255, status choices, required scope and peer, unknown peer address', async () => {
@@ -202,7 +214,11 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
       expect(unknown.body).toEqual({ peer: ['Related object not found using the provided numeric ID: 999999'] });
       expect(await count('routing_bgppeer')).toBe(before);
       const ttl255 = await api.created(PEERS, { scope: fx.blueScope.id, peer: fx.remote6.id, ttl: 255, status: 'decommissioned' });
-      expect(ttl255).toMatchObject({ ttl: 255, display: `Peer ${ttl255.id}`, status: { value: 'decommissioned', label: 'Decommissioned' } });
+      expect(ttl255).toMatchObject({
+        ttl: 255,
+        display: `Peer ${ttl255.id}`,
+        status: { value: 'decommissioned', label: 'Decommissioned' },
+      });
       fx.peer6 = ttl255;
     });
 
@@ -232,7 +248,12 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     it('address families: AFI choices, one per peer and AFI, prefix lists and route maps nested', async () => {
       fx.plIn = await api.created(PREFIX_LISTS, { name: 'CUSTOMER-IN', family: 'ipv4' });
       fx.rmOut = await api.created(ROUTE_MAPS, { name: 'TRANSIT-OUT' });
-      const af = await api.created(ADDRESS_FAMILIES, { assigned_peer: fx.peer.id, afi: 'ipv4-unicast', prefixlist_in: fx.plIn.id, routemap_out: fx.rmOut.id });
+      const af = await api.created(ADDRESS_FAMILIES, {
+        assigned_peer: fx.peer.id,
+        afi: 'ipv4-unicast',
+        prefixlist_in: fx.plIn.id,
+        routemap_out: fx.rmOut.id,
+      });
       fx.af = af;
       expect(af).toMatchObject({
         display: 'ipv4-unicast',
@@ -276,7 +297,9 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
     it('deleting a prefix list or route map clears it on the address family (SET NULL)', async () => {
       const list = await api.created(PREFIX_LISTS, { name: 'TEMP', family: 'ipv4' });
-      expect((await api.patch(`${ADDRESS_FAMILIES}${fx.af.id}/`, { prefixlist_out: list.id })).body.prefixlist_out).toMatchObject({ id: list.id });
+      expect((await api.patch(`${ADDRESS_FAMILIES}${fx.af.id}/`, { prefixlist_out: list.id })).body.prefixlist_out).toMatchObject({
+        id: list.id,
+      });
       expect((await api.delete(`${PREFIX_LISTS}${list.id}/`)).status).toBe(204);
       expect((await api.delete(`${ROUTE_MAPS}${fx.rmOut.id}/`)).status).toBe(204);
       const af = await api.get(`${ADDRESS_FAMILIES}${fx.af.id}/`);
@@ -336,7 +359,14 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('entries: sequence, action, validated prefix, ge/le; read with the list nested', async () => {
-      const entry = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 5, action: 'deny', prefix: '10.0.0.0/8', ge: 8, le: 32 });
+      const entry = await api.created(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 5,
+        action: 'deny',
+        prefix: '10.0.0.0/8',
+        ge: 8,
+        le: 32,
+      });
       expect(entry).toMatchObject({
         display: '5 deny 10.0.0.0/8',
         prefix_list: { id: fx.v4.id, url: url(PREFIX_LISTS, fx.v4.id), display: 'BOGONS-V4', name: 'BOGONS-V4' },
@@ -346,10 +376,29 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
         ge: 8,
         le: 32,
       });
-      await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 4294967294, action: 'permit', prefix: '0.0.0.0/0', le: 24 });
-      const v6 = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 10, action: 'deny', prefix: '2001:DB8::/32', ge: 48 });
+      await api.created(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 4294967294,
+        action: 'permit',
+        prefix: '0.0.0.0/0',
+        le: 24,
+      });
+      const v6 = await api.created(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v6.id,
+        sequence: 10,
+        action: 'deny',
+        prefix: '2001:DB8::/32',
+        ge: 48,
+      });
       expect(v6).toMatchObject({ prefix: '2001:db8::/32', ge: 48, le: null });
-      expect((await seeded.db.query('SELECT prefix::text AS prefix, sequence::text AS sequence FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY id', [fx.v4.id])).rows).toEqual([
+      expect(
+        (
+          await seeded.db.query(
+            'SELECT prefix::text AS prefix, sequence::text AS sequence FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY id',
+            [fx.v4.id],
+          )
+        ).rows,
+      ).toEqual([
         { prefix: '10.0.0.0/8', sequence: '5' },
         { prefix: '0.0.0.0/0', sequence: '4294967294' },
       ]);
@@ -358,7 +407,12 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
     });
 
     it('a sequence number is unique per list (the same number in another list is fine)', async () => {
-      const duplicate = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 5, action: 'permit', prefix: '172.16.0.0/12' });
+      const duplicate = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 5,
+        action: 'permit',
+        prefix: '172.16.0.0/12',
+      });
       expect(duplicate.status).toBe(400);
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields prefix_list, sequence must make a unique set.'] });
       await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v6.id, sequence: 5, action: 'permit', prefix: 'fc00::/7' });
@@ -369,10 +423,20 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
     it('refuses a bad action, a prefix with host bits or without a mask', async () => {
       const before = await count('routing_prefixlistentry');
-      const action = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 20, action: 'reject', prefix: '172.16.0.0/12' });
+      const action = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 20,
+        action: 'reject',
+        prefix: '172.16.0.0/12',
+      });
       expect(action.status).toBe(400);
       expect(action.body).toEqual({ action: ['"reject" is not a valid choice.'] });
-      const hostBits = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 20, action: 'deny', prefix: '172.16.0.1/12' });
+      const hostBits = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 20,
+        action: 'deny',
+        prefix: '172.16.0.1/12',
+      });
       expect(hostBits.status).toBe(400);
       expect(hostBits.body).toEqual({ prefix: [expect.stringMatching(/host bits/)] });
       const noMask = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 20, action: 'deny', prefix: '172.16.0.0' });
@@ -383,27 +447,59 @@ describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
 
     it('ge and le outside prefix length … address width, or le below ge, are a 400 (on create and on update)', async () => {
       const before = await count('routing_prefixlistentry');
-      const ge = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 8 });
+      const ge = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 30,
+        action: 'deny',
+        prefix: '192.168.0.0/16',
+        ge: 8,
+      });
       expect(ge.status).toBe(400);
       expect(ge.body).toEqual({ ge: ['ge must be between the prefix length (16) and 32.'] });
-      const wide = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', le: 33 });
+      const wide = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 30,
+        action: 'deny',
+        prefix: '192.168.0.0/16',
+        le: 33,
+      });
       expect(wide.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
-      const shortLe = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', le: 8 });
+      const shortLe = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 30,
+        action: 'deny',
+        prefix: '192.168.0.0/16',
+        le: 8,
+      });
       expect(shortLe.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
-      const le = await api.post(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 24, le: 20 });
+      const le = await api.post(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 30,
+        action: 'deny',
+        prefix: '192.168.0.0/16',
+        ge: 24,
+        le: 20,
+      });
       expect(le.status).toBe(400);
       expect(le.body).toEqual({ le: ['le must not be below ge.'] });
       expect(await count('routing_prefixlistentry')).toBe(before);
-      const ok = await api.created(PREFIX_LIST_ENTRIES, { prefix_list: fx.v4.id, sequence: 30, action: 'deny', prefix: '192.168.0.0/16', ge: 16, le: 24 });
+      const ok = await api.created(PREFIX_LIST_ENTRIES, {
+        prefix_list: fx.v4.id,
+        sequence: 30,
+        action: 'deny',
+        prefix: '192.168.0.0/16',
+        ge: 16,
+        le: 24,
+      });
       const patched = await api.patch(`${PREFIX_LIST_ENTRIES}${ok.id}/`, { le: 12 });
       expect(patched.status).toBe(400);
       expect(patched.body).toEqual({ le: ['le must be between the prefix length (16) and 32.'] });
       const narrower = await api.patch(`${PREFIX_LIST_ENTRIES}${ok.id}/`, { prefix: '192.168.0.0/24' });
       expect(narrower.status).toBe(400);
       expect(narrower.body).toEqual({ ge: ['ge must be between the prefix length (24) and 32.'] });
-      expect((await seeded.db.query('SELECT prefix::text AS prefix, ge, le FROM routing_prefixlistentry WHERE id = $1', [ok.id])).rows).toEqual([
-        { prefix: '192.168.0.0/16', ge: 16, le: 24 },
-      ]);
+      expect(
+        (await seeded.db.query('SELECT prefix::text AS prefix, ge, le FROM routing_prefixlistentry WHERE id = $1', [ok.id])).rows,
+      ).toEqual([{ prefix: '192.168.0.0/16', ge: 16, le: 24 }]);
     });
 
     it('route maps: unique name; deleting a prefix list deletes its entries (CASCADE)', async () => {

@@ -37,7 +37,10 @@ describe('read-only POST routes on the platform API (safePost)', () => {
 
   beforeAll(async () => {
     // Seeding logs in once per user, more than the default login rate limit allows.
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute' }, extraModules: [SafePostProbeModule] });
+    testApp = await startTestApp({
+      env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute' },
+      extraModules: [SafePostProbeModule],
+    });
     const api = new ApiClient(testApp.baseUrl);
     const { user1 } = await seedIdentities(api);
     anonymous = new PlatformClient(testApp.baseUrl);

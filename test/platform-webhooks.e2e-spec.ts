@@ -57,7 +57,10 @@ class Receiver {
           status,
           receivedAt: Date.now(),
         });
-        setTimeout(() => response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'try again'), this.delays.get(path) ?? 0);
+        setTimeout(
+          () => response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'try again'),
+          this.delays.get(path) ?? 0,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -197,7 +200,9 @@ describe('platform webhooks (event rules over the job queue)', () => {
       });
       await eventRule('templated sites', templated.id, { conditions: { attr: 'name', value: 'Templated' } });
       expect((await root.post('/api/dcim/sites/', { name: 'Templated', slug: 'templated', status: 'planned' })).status).toBe(201);
-      const [delivery] = await waitFor('the templated delivery', () => (receiver.at('/templated').length > 0 ? receiver.at('/templated') : undefined));
+      const [delivery] = await waitFor('the templated delivery', () =>
+        receiver.at('/templated').length > 0 ? receiver.at('/templated') : undefined,
+      );
       expect(delivery.body).toEqual({ site: 'TEMPLATED', event: 'created', by: seeded.w.root.username });
       expect(delivery.signatureValid).toBe(true);
     });
@@ -220,7 +225,16 @@ describe('platform webhooks (event rules over the job queue)', () => {
       expect(delivery.headers['x-other']).toBe('beta:gamma');
 
       const [change] = (await root.get(`/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id=${siteId}`)).body.results;
-      expect(Object.keys(delivery.body).sort()).toEqual(['data', 'event', 'model', 'object_type', 'request_id', 'snapshots', 'timestamp', 'username']);
+      expect(Object.keys(delivery.body).sort()).toEqual([
+        'data',
+        'event',
+        'model',
+        'object_type',
+        'request_id',
+        'snapshots',
+        'timestamp',
+        'username',
+      ]);
       expect(delivery.body).toEqual({
         event: 'created',
         timestamp: expect.stringMatching(NETBOX_TIMESTAMP),
@@ -254,7 +268,9 @@ describe('platform webhooks (event rules over the job queue)', () => {
     it('sends nothing for a disabled rule', async () => {
       const disabledHook = await webhook('disabled', receiver.expect('/disabled', 'x'), 'x');
       await eventRule('disabled rule', disabledHook.id, { enabled: false });
-      const site = await created(root.post('/api/dcim/sites/', { name: 'Hook while disabled', slug: 'hook-while-disabled', status: 'active' }));
+      const site = await created(
+        root.post('/api/dcim/sites/', { name: 'Hook while disabled', slug: 'hook-while-disabled', status: 'active' }),
+      );
       await waitFor('the delivery through the enabled rule', () => receiver.at('/active').some((d) => d.body?.data?.id === site.id));
       await allDelivered();
       expect(receiver.at('/disabled')).toEqual([]);
@@ -361,7 +377,12 @@ describe('platform webhooks (event rules over the job queue)', () => {
       const N = 20;
       const response = await viaSecond.post(
         '/api/dcim/sites/',
-        Array.from({ length: N }, (_, index) => ({ name: `Fan ${index}`, slug: `fan-${index}`, status: 'planned', description: 'fan-out' })),
+        Array.from({ length: N }, (_, index) => ({
+          name: `Fan ${index}`,
+          slug: `fan-${index}`,
+          status: 'planned',
+          description: 'fan-out',
+        })),
       );
       expect(response.status).toBe(201);
       const ids = (response.body as Array<{ id: number }>).map((site) => site.id).sort((a, b) => a - b);

@@ -34,10 +34,7 @@ describe('server process', () => {
   });
 
   it('names every bad variable, one line each, and never echoes a database URL', async () => {
-    const server = ServerProcess.spawn(
-      { PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://user:hunter2@db/x' },
-      workDir,
-    );
+    const server = ServerProcess.spawn({ PORT: '70000', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://user:hunter2@db/x' }, workDir);
     expect(await server.waitForExit()).toBe(1);
     const lines = server.logs().trim().split('\n');
     expect(lines).toHaveLength(3);
@@ -99,43 +96,53 @@ describe('server process', () => {
   it.each([
     ['one process', 1],
     ['a primary and two workers', 2],
-  ])('on SIGTERM (%s) refuses new connections, lets an in-flight request finish past 10 s, then exits 0', async (_, processes) => {
-    // One process runs on the PostgreSQL server or on the embedded one (closed last at shutdown);
-    // a cluster needs a database server (a PGlite clone behind a socket in embedded test runs).
-    const clustered = processes > 1;
-    const database = clustered || process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
-    const port = await freePort();
-    const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
-    const server = ServerProcess.spawn(
-      { PORT: String(port), ...databaseEnv, WEB_CONCURRENCY: String(processes), SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' },
-      workDir,
-    );
-    try {
-      await server.waitUntilHealthy();
-      await waitFor(() => listeningWorkers(server).length === (clustered ? processes : 1));
-      const root = await createBootstrapSuperuser(new ApiClient(server.baseUrl));
-      const body = JSON.stringify({ name: 'Slow Root', subject_dn: 'CN=Slow Root' });
-      const inFlight = await RawRequest.open(port, 'POST', '/api/v1/cas/', { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' }, body.length);
-      inFlight.write(body.slice(0, 10));
-      await sleep(300);
-      const signalled = Date.now();
-      server.signal('SIGTERM');
-      await sleep(1000);
-      await expect(fetch(`${server.baseUrl}/health/live`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
-      await sleep(11_000 - (Date.now() - signalled));
-      inFlight.write(body.slice(10));
-      const response = await inFlight.response();
-      expect(response.status).toBe(201);
-      expect(JSON.parse(response.body)).toMatchObject({ name: 'Slow Root' });
-      expect(await server.waitForExit()).toBe(0);
-      const completions = server.logEntries().filter((entry) => entry.msg === 'shutdown complete');
-      // Every worker drained and exited 0, then the primary (worker 0).
-      expect(completions.map((entry) => entry.worker).sort()).toEqual(clustered ? [...listeningWorkers(server), 0].sort() : [undefined]);
-    } finally {
-      await server.stop('SIGKILL');
-      await database?.drop();
-    }
-  }, 90_000);
+  ])(
+    'on SIGTERM (%s) refuses new connections, lets an in-flight request finish past 10 s, then exits 0',
+    async (_, processes) => {
+      // One process runs on the PostgreSQL server or on the embedded one (closed last at shutdown);
+      // a cluster needs a database server (a PGlite clone behind a socket in embedded test runs).
+      const clustered = processes > 1;
+      const database = clustered || process.env.E2E_DB_MODE === 'server' ? await createTestDatabase() : undefined;
+      const port = await freePort();
+      const databaseEnv: Record<string, string> = database ? { DATABASE_URL: database.url } : { DATA_DIR: join(workDir, 'data') };
+      const server = ServerProcess.spawn(
+        { PORT: String(port), ...databaseEnv, WEB_CONCURRENCY: String(processes), SHUTDOWN_GRACE_SECONDS: '25', CA_KEY_SIZE: '2048' },
+        workDir,
+      );
+      try {
+        await server.waitUntilHealthy();
+        await waitFor(() => listeningWorkers(server).length === (clustered ? processes : 1));
+        const root = await createBootstrapSuperuser(new ApiClient(server.baseUrl));
+        const body = JSON.stringify({ name: 'Slow Root', subject_dn: 'CN=Slow Root' });
+        const inFlight = await RawRequest.open(
+          port,
+          'POST',
+          '/api/v1/cas/',
+          { authorization: `Bearer ${root.token}`, 'content-type': 'application/json' },
+          body.length,
+        );
+        inFlight.write(body.slice(0, 10));
+        await sleep(300);
+        const signalled = Date.now();
+        server.signal('SIGTERM');
+        await sleep(1000);
+        await expect(fetch(`${server.baseUrl}/health/live`)).rejects.toMatchObject({ cause: { code: 'ECONNREFUSED' } });
+        await sleep(11_000 - (Date.now() - signalled));
+        inFlight.write(body.slice(10));
+        const response = await inFlight.response();
+        expect(response.status).toBe(201);
+        expect(JSON.parse(response.body)).toMatchObject({ name: 'Slow Root' });
+        expect(await server.waitForExit()).toBe(0);
+        const completions = server.logEntries().filter((entry) => entry.msg === 'shutdown complete');
+        // Every worker drained and exited 0, then the primary (worker 0).
+        expect(completions.map((entry) => entry.worker).sort()).toEqual(clustered ? [...listeningWorkers(server), 0].sort() : [undefined]);
+      } finally {
+        await server.stop('SIGKILL');
+        await database?.drop();
+      }
+    },
+    90_000,
+  );
 
   it('with WEB_CONCURRENCY=2 shares the port between two workers, each naming itself in its logs, and replaces one that dies', async () => {
     const database = await createTestDatabase();
@@ -235,15 +242,19 @@ async function workersAnswering(server: ServerProcess, count: number): Promise<n
   const requestIds = Array.from({ length: count }, (_, i) => `cluster-probe-${i}`);
   for (const requestId of requestIds) {
     await new Promise<void>((resolve, reject) => {
-      httpRequest({ port: server.port, host: '127.0.0.1', path: '/health/live', agent: false, headers: { 'x-request-id': requestId } }, (response) => {
-        response.resume();
-        response.on('end', resolve);
-      })
+      httpRequest(
+        { port: server.port, host: '127.0.0.1', path: '/health/live', agent: false, headers: { 'x-request-id': requestId } },
+        (response) => {
+          response.resume();
+          response.on('end', resolve);
+        },
+      )
         .on('error', reject)
         .end();
     });
   }
-  const accessLog = () => server.logEntries().filter((entry) => entry.msg === 'request completed' && requestIds.includes(String(entry.request_id)));
+  const accessLog = () =>
+    server.logEntries().filter((entry) => entry.msg === 'request completed' && requestIds.includes(String(entry.request_id)));
   await waitFor(() => accessLog().length === count);
   return [...new Set(accessLog().map((entry) => entry.worker as number))].sort((a, b) => a - b);
 }
@@ -283,7 +294,13 @@ class RawRequest {
     this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
   }
 
-  static async open(port: number, method: string, path: string, headers: Record<string, string>, contentLength: number): Promise<RawRequest> {
+  static async open(
+    port: number,
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    contentLength: number,
+  ): Promise<RawRequest> {
     const socket = createConnection(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const head = Object.entries({ ...headers, host: `127.0.0.1:${port}`, 'content-length': String(contentLength), connection: 'close' })

@@ -73,20 +73,29 @@ describe('service accounts', () => {
   async function createCa(token: string): Promise<any> {
     const name = `SA test CA ${++seq}`;
     const response = await api.post('/cas/', { name, subject_dn: `CN=${name},O=Test`, key_type: 'ecdsa-p256' }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
   /** Creates a service account (in the admin's organization unless the body says otherwise). */
   async function createAccount(token = w.admin1.token, body: object = {}): Promise<any> {
     const response = await api.post('/service-accounts/', { name: `robot-${++seq}`, ...body }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     return response.body;
   }
 
   async function mint(accountId: number, token = w.admin1.token, body: object = {}): Promise<Minted> {
     const response = await api.post(`/service-accounts/${accountId}/tokens`, { name: `token-${++seq}`, ...body }, token);
-    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({ status: 201, body: undefined });
+    expect({ status: response.status, body: response.status === 201 ? undefined : response.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
     const match = TOKEN_SHAPE.exec(response.body.token);
     expect(match).not.toBeNull();
     const result = { body: response.body, token: response.body.token as string, publicId: match![1], secret: match![2] };
@@ -101,7 +110,10 @@ describe('service accounts', () => {
   }
 
   async function auditEntries(action: string, resourceId: number): Promise<any[]> {
-    const response = await api.get(`/audit-logs/?action=${action}&resource_type=service_account&resource_id=${resourceId}&limit=1000`, w.root.token);
+    const response = await api.get(
+      `/audit-logs/?action=${action}&resource_type=service_account&resource_id=${resourceId}&limit=1000`,
+      w.root.token,
+    );
     expect(response.status).toBe(200);
     return response.body;
   }
@@ -193,7 +205,11 @@ describe('service accounts', () => {
 
   describe('POST /service-accounts/', () => {
     it('creates an account in the admin’s organization with the documented fields, audited', async () => {
-      const response = await api.post('/service-accounts/', { name: 'deployer', description: 'CI deploys', can_create_cert: true }, w.admin1.token);
+      const response = await api.post(
+        '/service-accounts/',
+        { name: 'deployer', description: 'CI deploys', can_create_cert: true },
+        w.admin1.token,
+      );
       expect(response.status).toBe(201);
       const account = response.body;
       expect(Object.keys(account).sort()).toEqual(ACCOUNT_FIELDS);
@@ -216,12 +232,23 @@ describe('service accounts', () => {
       expect(await api.get(`/service-accounts/${account.id}`, w.admin1.token)).toMatchObject({ status: 200, body: account });
       const entries = await auditEntries('service_account_create', account.id);
       expect(entries).toEqual([
-        expect.objectContaining({ action: 'service_account_create', user_id: w.admin1.id, organization_id: w.org1.id, resource_id: account.id }),
+        expect.objectContaining({
+          action: 'service_account_create',
+          user_id: w.admin1.id,
+          organization_id: w.org1.id,
+          resource_id: account.id,
+        }),
       ]);
     });
 
     it('takes every capability flag and a null description', async () => {
-      const flags = { can_create_ca: true, can_create_cert: true, can_revoke_cert: true, can_export_private_key: true, can_delete_ca: true };
+      const flags = {
+        can_create_ca: true,
+        can_create_cert: true,
+        can_revoke_cert: true,
+        can_export_private_key: true,
+        can_delete_ca: true,
+      };
       const account = await createAccount(w.admin1.token, flags);
       expect(account).toMatchObject({ ...flags, description: null });
     });
@@ -276,7 +303,13 @@ describe('service accounts', () => {
     });
 
     it('validates the body', async () => {
-      const cases: object[] = [{}, { name: '' }, { name: 'x', can_create_cert: 'yes' }, { name: 'x', unknown_field: 1 }, { name: 'x', disabled: true }];
+      const cases: object[] = [
+        {},
+        { name: '' },
+        { name: 'x', can_create_cert: 'yes' },
+        { name: 'x', unknown_field: 1 },
+        { name: 'x', disabled: true },
+      ];
       for (const body of cases) {
         const response = await api.post('/service-accounts/', body, w.admin1.token);
         expect({ body, status: response.status }).toEqual({ body, status: 400 });
@@ -330,7 +363,9 @@ describe('service accounts', () => {
       expect(moveByRoot.status).toBe(400);
       const ownName = await api.patch(`/service-accounts/${second.id}`, { name: second.name }, w.admin1.token);
       expect(ownName.status).toBe(200);
-      expect(await api.get(`/service-accounts/${second.id}`, w.admin1.token)).toMatchObject({ body: { name: second.name, organization_id: w.org1.id } });
+      expect(await api.get(`/service-accounts/${second.id}`, w.admin1.token)).toMatchObject({
+        body: { name: second.name, organization_id: w.org1.id },
+      });
     });
 
     it('lets a superuser update any account', async () => {
@@ -407,7 +442,11 @@ describe('service accounts', () => {
       const expiresAt = new Date(Date.now() + 86_400_000);
       const future = await mint(account.id, w.admin1.token, { expires_at: expiresAt.toISOString() });
       expect(Date.parse(future.body.expires_at)).toBe(expiresAt.getTime());
-      const past = await api.post(`/service-accounts/${account.id}/tokens`, { name: 'old', expires_at: new Date(Date.now() - 60_000).toISOString() }, w.admin1.token);
+      const past = await api.post(
+        `/service-accounts/${account.id}/tokens`,
+        { name: 'old', expires_at: new Date(Date.now() - 60_000).toISOString() },
+        w.admin1.token,
+      );
       expect(past.status).toBe(400);
       const garbage = await api.post(`/service-accounts/${account.id}/tokens`, { name: 'bad', expires_at: 'tomorrow-ish' }, w.admin1.token);
       expect(garbage.status).toBe(400);
@@ -421,7 +460,9 @@ describe('service accounts', () => {
       const other = await createAccount();
       const token = await mint(account.id);
       const otherToken = await mint(other.id);
-      expect(await api.delete(`/service-accounts/${account.id}/tokens/${otherToken.body.id}`, w.admin1.token)).toMatchObject({ status: 404 });
+      expect(await api.delete(`/service-accounts/${account.id}/tokens/${otherToken.body.id}`, w.admin1.token)).toMatchObject({
+        status: 404,
+      });
       expect(await api.delete(`/service-accounts/${account.id}/tokens/999999`, w.admin1.token)).toMatchObject({ status: 404 });
       expect((await listTokens(other.id))[0].revoked).toBe(false);
       expect((await api.get('/cas/', otherToken.token)).status).toBe(200);
@@ -504,14 +545,23 @@ describe('service accounts', () => {
 
       // Use a few tokens first, so that their use could have been logged or stored.
       for (const each of minted.slice(-3)) await api.get('/cas/', each.token);
-      const tokenDump = (await db.query("SELECT coalesce(string_agg(t::text, ''), '') AS dump FROM service_account_tokens t")).rows[0].dump as string;
+      const tokenDump = (await db.query("SELECT coalesce(string_agg(t::text, ''), '') AS dump FROM service_account_tokens t")).rows[0]
+        .dump as string;
       const auditDump = (await db.query("SELECT coalesce(string_agg(a::text, ''), '') AS dump FROM audit_logs a")).rows[0].dump as string;
       const logs = testApp.logs.text();
       expect(minted.length).toBeGreaterThan(5);
       expect(tokenDump).toContain(token.publicId);
       for (const each of minted) {
-        for (const [where, text] of [['service_account_tokens', tokenDump], ['audit_logs', auditDump], ['logs', logs]] as const) {
-          expect({ where, token: text.includes(each.token), secret: text.includes(each.secret) }).toEqual({ where, token: false, secret: false });
+        for (const [where, text] of [
+          ['service_account_tokens', tokenDump],
+          ['audit_logs', auditDump],
+          ['logs', logs],
+        ] as const) {
+          expect({ where, token: text.includes(each.token), secret: text.includes(each.secret) }).toEqual({
+            where,
+            token: false,
+            secret: false,
+          });
         }
       }
     });
@@ -533,7 +583,11 @@ describe('service accounts', () => {
     });
 
     it('acts as role user with its own flags: no CA creation without can_create_ca', async () => {
-      const refused = await api.post('/cas/', { name: `sa-ca-${++seq}`, subject_dn: 'CN=SA CA,O=Test', key_type: 'ecdsa-p256' }, token.token);
+      const refused = await api.post(
+        '/cas/',
+        { name: `sa-ca-${++seq}`, subject_dn: 'CN=SA CA,O=Test', key_type: 'ecdsa-p256' },
+        token.token,
+      );
       expect(refused.status).toBe(403);
       expect((await api.get(`/cas/${org1Ca.id}/private-key`, token.token)).status).toBe(403);
     });

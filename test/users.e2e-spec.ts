@@ -27,7 +27,6 @@ const NO_CAPABILITIES = {
   can_delete_ca: false,
 };
 
-
 describe('users', () => {
   let testApp: TestApp;
   let api: ApiClient;
@@ -103,13 +102,21 @@ describe('users', () => {
       expect(String(row!.password_hash)).toMatch(/^\$argon2id\$/);
       expect(row!.password_hash).not.toContain(PASSWORD);
 
-      const superuser = await api.post('/users/', { username: 'second-root', email: 'second-root@example.com', password: PASSWORD, role: 'superuser' }, w.root.token);
+      const superuser = await api.post(
+        '/users/',
+        { username: 'second-root', email: 'second-root@example.com', password: PASSWORD, role: 'superuser' },
+        w.root.token,
+      );
       expect(superuser.status).toBe(201);
       expect(superuser.body).toMatchObject({ role: 'superuser', organization_id: null, ...NO_CAPABILITIES });
     });
 
     it('defaults role to user and organization to none when the superuser omits them', async () => {
-      const response = await api.post('/users/', { username: 'plain-default', email: 'plain-default@example.com', password: PASSWORD }, w.root.token);
+      const response = await api.post(
+        '/users/',
+        { username: 'plain-default', email: 'plain-default@example.com', password: PASSWORD },
+        w.root.token,
+      );
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ role: 'user', organization_id: null, is_active: true, ...NO_CAPABILITIES });
     });
@@ -171,12 +178,23 @@ describe('users', () => {
       const response = await api.post('/users/', {}, w.root.token);
       expect(response.status).toBe(400);
       const locations = problemLocations(response.body);
-      expect(locations).toEqual(expect.arrayContaining([['body', 'username'], ['body', 'email'], ['body', 'password']]));
+      expect(locations).toEqual(
+        expect.arrayContaining([
+          ['body', 'username'],
+          ['body', 'email'],
+          ['body', 'password'],
+        ]),
+      );
     });
 
     it('refuses anonymous admin and superuser accounts after the first user', async () => {
       for (const role of ['admin', 'superuser']) {
-        const response = await api.post('/users/', { username: `anon-${role}`, email: `anon-${role}@example.com`, password: PASSWORD, role });
+        const response = await api.post('/users/', {
+          username: `anon-${role}`,
+          email: `anon-${role}@example.com`,
+          password: PASSWORD,
+          role,
+        });
         expect(response.status).toBe(403);
         expect(response.body).toEqual({ detail: 'Not enough permissions to create admin or superuser accounts' });
       }
@@ -196,7 +214,11 @@ describe('users', () => {
     });
 
     it('lets a logged-in plain user create a bare role-user account, and refuses more with a fitting message', async () => {
-      const response = await api.post('/users/', { username: 'by-user1', email: 'by-user1@example.com', password: PASSWORD }, w.user1.token);
+      const response = await api.post(
+        '/users/',
+        { username: 'by-user1', email: 'by-user1@example.com', password: PASSWORD },
+        w.user1.token,
+      );
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ username: 'by-user1', role: 'user', organization_id: null, ...NO_CAPABILITIES });
       expect((await db.query("SELECT organization_id FROM users WHERE username = 'by-user1'")).rows).toEqual([{ organization_id: null }]);
@@ -207,7 +229,11 @@ describe('users', () => {
         [{ can_create_cert: true }, 'Only admins and superusers can grant capabilities'],
       ];
       for (const [extra, detail] of refusals) {
-        const refused = await api.post('/users/', { username: 'by-user1x', email: 'by-user1x@example.com', password: PASSWORD, ...extra }, w.user1.token);
+        const refused = await api.post(
+          '/users/',
+          { username: 'by-user1x', email: 'by-user1x@example.com', password: PASSWORD, ...extra },
+          w.user1.token,
+        );
         expect({ extra, status: refused.status, body: refused.body }).toEqual({ extra, status: 403, body: { detail } });
       }
       expect((await db.query("SELECT 1 FROM users WHERE username = 'by-user1x'")).rowCount).toBe(0);
@@ -246,7 +272,11 @@ describe('users', () => {
 
     it('refuses an admin creating an admin or superuser', async () => {
       for (const role of ['admin', 'superuser']) {
-        const response = await api.post('/users/', { username: `a1-${role}`, email: `a1-${role}@example.com`, password: PASSWORD, role }, w.admin1.token);
+        const response = await api.post(
+          '/users/',
+          { username: `a1-${role}`, email: `a1-${role}@example.com`, password: PASSWORD, role },
+          w.admin1.token,
+        );
         expect(response.status).toBe(403);
         expect(response.body).toEqual({ detail: 'Only superusers can create admin or superuser accounts' });
       }
@@ -312,7 +342,13 @@ describe('users', () => {
       const response = await api.get('/users/me', w.user1.token);
       expect(response.status).toBe(200);
       expect(Object.keys(response.body).sort()).toEqual(USER_FIELDS);
-      expect(response.body).toMatchObject({ id: w.user1.id, username: 'user1', email: 'user1@example.com', role: 'user', organization_id: w.org1.id });
+      expect(response.body).toMatchObject({
+        id: w.user1.id,
+        username: 'user1',
+        email: 'user1@example.com',
+        role: 'user',
+        organization_id: w.org1.id,
+      });
       expect((await api.get('/users/me', w.root.token)).body).toMatchObject({ id: w.root.id, role: 'superuser' });
       expect((await api.get('/users/me')).status).toBe(401);
     });
@@ -379,11 +415,19 @@ describe('users', () => {
 
     it('lets the admin of the organization and the superuser change email and password', async () => {
       const fresh = await freshUser({ login: false });
-      const byAdmin = await api.patch(`/users/${fresh.id}`, { email: `a-${fresh.username}@example.com`, password: 'admin-set-pw' }, w.admin1.token);
+      const byAdmin = await api.patch(
+        `/users/${fresh.id}`,
+        { email: `a-${fresh.username}@example.com`, password: 'admin-set-pw' },
+        w.admin1.token,
+      );
       expect(byAdmin.status).toBe(200);
       expect(byAdmin.body.email).toBe(`a-${fresh.username}@example.com`);
       expect((await api.login(fresh.username, 'admin-set-pw')).status).toBe(200);
-      const byRoot = await api.patch(`/users/${fresh.id}`, { email: `r-${fresh.username}@example.com`, password: 'root-set-pw' }, w.root.token);
+      const byRoot = await api.patch(
+        `/users/${fresh.id}`,
+        { email: `r-${fresh.username}@example.com`, password: 'root-set-pw' },
+        w.root.token,
+      );
       expect(byRoot.status).toBe(200);
       expect(byRoot.body.email).toBe(`r-${fresh.username}@example.com`);
       expect((await api.login(fresh.username, 'root-set-pw')).status).toBe(200);
@@ -587,7 +631,9 @@ describe('users', () => {
       const responses = await Promise.all(Array.from({ length: 8 }, () => api.delete(`/users/${fresh.id}`, w.root.token)));
       expect(responses.map((response) => response.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
       for (const response of responses.filter((r) => r.status === 404)) expect(response.body).toEqual({ detail: 'User not found' });
-      const { rows } = await db.query("SELECT user_id, detail FROM audit_logs WHERE action = 'user_delete' AND resource_id = $1", [fresh.id]);
+      const { rows } = await db.query("SELECT user_id, detail FROM audit_logs WHERE action = 'user_delete' AND resource_id = $1", [
+        fresh.id,
+      ]);
       expect(rows).toEqual([{ user_id: w.root.id, detail: `Deleted user '${fresh.username}'` }]);
     });
 
@@ -710,7 +756,10 @@ describe('users: bootstrap with BOOTSTRAP_TOKEN', () => {
     const created = await api.post('/users/', { username: 'second', email: 'second@example.com', password: PASSWORD }, root);
     expect(created.status).toBe(201);
     const anonymous = await api.post('/users/', { username: 'third', email: 'third@example.com', password: PASSWORD });
-    expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 403, body: { detail: 'Unauthenticated registration is disabled' } });
+    expect({ status: anonymous.status, body: anonymous.body }).toEqual({
+      status: 403,
+      body: { detail: 'Unauthenticated registration is disabled' },
+    });
   });
 });
 
@@ -719,7 +768,9 @@ describe('users: open registration (ALLOW_UNAUTHENTICATED_REGISTRATION=true)', (
   let api: ApiClient;
 
   beforeAll(async () => {
-    testApp = await startTestApp({ env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ALLOW_UNAUTHENTICATED_REGISTRATION: 'true' } });
+    testApp = await startTestApp({
+      env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ALLOW_UNAUTHENTICATED_REGISTRATION: 'true' },
+    });
     api = new ApiClient(testApp.baseUrl);
     await createBootstrapSuperuser(api);
   });
@@ -731,8 +782,19 @@ describe('users: open registration (ALLOW_UNAUTHENTICATED_REGISTRATION=true)', (
   it('lets anonymous callers register plain users without an organization', async () => {
     const response = await api.post('/users/', { username: 'self-made', email: 'Self-Made@Example.com', password: PASSWORD });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ username: 'self-made', email: 'self-made@example.com', role: 'user', organization_id: null, ...NO_CAPABILITIES });
-    const explicitRole = await api.post('/users/', { username: 'self-made2', email: 'self-made2@example.com', password: PASSWORD, role: 'user' });
+    expect(response.body).toMatchObject({
+      username: 'self-made',
+      email: 'self-made@example.com',
+      role: 'user',
+      organization_id: null,
+      ...NO_CAPABILITIES,
+    });
+    const explicitRole = await api.post('/users/', {
+      username: 'self-made2',
+      email: 'self-made2@example.com',
+      password: PASSWORD,
+      role: 'user',
+    });
     expect(explicitRole.status).toBe(201);
     const token = await api.token('self-made', PASSWORD);
     expect((await api.get('/users/me', token)).body.username).toBe('self-made');
@@ -747,13 +809,28 @@ describe('users: open registration (ALLOW_UNAUTHENTICATED_REGISTRATION=true)', (
     const root = await api.token('root', PASSWORD);
     const org = await api.post('/organizations/', { name: 'Open Org' }, root);
     expect(org.status).toBe(201);
-    const withOrg = await api.post('/users/', { username: 'open-org', email: 'open-org@example.com', password: PASSWORD, organization_id: org.body.id });
+    const withOrg = await api.post('/users/', {
+      username: 'open-org',
+      email: 'open-org@example.com',
+      password: PASSWORD,
+      organization_id: org.body.id,
+    });
     expect(withOrg.status).toBe(403);
     for (const flag of ['can_create_ca', 'can_create_cert', 'can_revoke_cert', 'can_export_private_key', 'can_delete_ca']) {
-      const response = await api.post('/users/', { username: `open-${flag}`, email: `open-${flag}@example.com`, password: PASSWORD, [flag]: true });
+      const response = await api.post('/users/', {
+        username: `open-${flag}`,
+        email: `open-${flag}@example.com`,
+        password: PASSWORD,
+        [flag]: true,
+      });
       expect({ flag, status: response.status }).toEqual({ flag, status: 403 });
     }
-    const allFalse = await api.post('/users/', { username: 'open-false', email: 'open-false@example.com', password: PASSWORD, can_create_ca: false });
+    const allFalse = await api.post('/users/', {
+      username: 'open-false',
+      email: 'open-false@example.com',
+      password: PASSWORD,
+      can_create_ca: false,
+    });
     expect(allFalse.status).toBe(201);
   });
 

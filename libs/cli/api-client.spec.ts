@@ -49,13 +49,20 @@ describe('ApiClient', () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(200, []));
     const client = new ApiClient({ baseUrl: 'http://pki.test/prefix/', accessToken: 'access' });
     await client.call('listOrganizationUsers', { params: { organization_id: 7 }, query: { skip: 0, limit: undefined } });
-    expect(requestOf(0)).toEqual({ url: 'http://pki.test/prefix/api/v1/organizations/7/users?skip=0', method: 'GET', authorization: 'Bearer access', body: undefined });
+    expect(requestOf(0)).toEqual({
+      url: 'http://pki.test/prefix/api/v1/organizations/7/users?skip=0',
+      method: 'GET',
+      authorization: 'Bearer access',
+      body: undefined,
+    });
   });
 
   it('reports the detail of an error body', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(404, { detail: 'Certificate Authority with ID 9 not found' }));
     const client = new ApiClient({ baseUrl: 'http://pki.test' });
-    await expect(client.call('getCa', { params: { ca_id: 9 } })).rejects.toEqual(new ApiError(404, 'Certificate Authority with ID 9 not found'));
+    await expect(client.call('getCa', { params: { ca_id: 9 } })).rejects.toEqual(
+      new ApiError(404, 'Certificate Authority with ID 9 not found'),
+    );
   });
 
   it('refreshes once on 401, hands the new pair over and retries with it', async () => {
@@ -64,9 +71,18 @@ describe('ApiClient', () => {
       .mockResolvedValueOnce(jsonResponse(200, { access_token: 'new-access', refresh_token: 'new-refresh', token_type: 'bearer' }))
       .mockResolvedValueOnce(jsonResponse(200, { username: 'root' }));
     const refreshed = jest.fn();
-    const client = new ApiClient({ baseUrl: 'http://pki.test', accessToken: 'old-access', refreshToken: 'old-refresh', onTokensRefreshed: refreshed });
+    const client = new ApiClient({
+      baseUrl: 'http://pki.test',
+      accessToken: 'old-access',
+      refreshToken: 'old-refresh',
+      onTokensRefreshed: refreshed,
+    });
     await expect(client.call('getCurrentUser', {})).resolves.toEqual({ username: 'root' });
-    expect(requestOf(1)).toMatchObject({ url: 'http://pki.test/api/v1/auth/refresh', method: 'POST', body: JSON.stringify({ refresh_token: 'old-refresh' }) });
+    expect(requestOf(1)).toMatchObject({
+      url: 'http://pki.test/api/v1/auth/refresh',
+      method: 'POST',
+      body: JSON.stringify({ refresh_token: 'old-refresh' }),
+    });
     expect(requestOf(2).authorization).toBe('Bearer new-access');
     expect(refreshed).toHaveBeenCalledWith(expect.objectContaining({ access_token: 'new-access', refresh_token: 'new-refresh' }));
   });
@@ -83,7 +99,9 @@ describe('ApiClient', () => {
   it('never refreshes around a failed login', async () => {
     fetchMock.mockResolvedValueOnce(jsonResponse(401, { detail: 'Incorrect username or password' }));
     const client = new ApiClient({ baseUrl: 'http://pki.test', refreshToken: 'stored' });
-    await expect(client.call('login', { form: { username: 'root', password: 'wrong' } })).rejects.toEqual(new ApiError(401, 'Incorrect username or password'));
+    await expect(client.call('login', { form: { username: 'root', password: 'wrong' } })).rejects.toEqual(
+      new ApiError(401, 'Incorrect username or password'),
+    );
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 

@@ -103,7 +103,10 @@ export function keyTypeOption(): Option {
 }
 
 export function keySizeOption(defaultKey: ConfigKey): Option {
-  return new Option('--key-size <bits>', `RSA key size: ${RSA_KEY_SIZES.join(', ')} (default: ${defaultKey}, else the server setting)`).argParser((value) => {
+  return new Option(
+    '--key-size <bits>',
+    `RSA key size: ${RSA_KEY_SIZES.join(', ')} (default: ${defaultKey}, else the server setting)`,
+  ).argParser((value) => {
     const bits = Number(value);
     if (!RSA_KEY_SIZES.includes(bits)) throw new InvalidArgumentError(`Allowed: ${RSA_KEY_SIZES.join(', ')}.`);
     return bits;
@@ -114,7 +117,12 @@ export function keySizeOption(defaultKey: ConfigKey): Option {
  * The configured default key size applies to RSA only: the server rejects key_size for other key
  * types, and a default should never turn a valid command into a failing one.
  */
-export function keySizeWithDefault(context: CliContext, keyType: string | undefined, keySize: number | undefined, defaultKey: ConfigKey): number | undefined {
+export function keySizeWithDefault(
+  context: CliContext,
+  keyType: string | undefined,
+  keySize: number | undefined,
+  defaultKey: ConfigKey,
+): number | undefined {
   if (keySize !== undefined) return keySize;
   return keyType === undefined || keyType === 'rsa' ? context.config.getNumber(defaultKey) : undefined;
 }

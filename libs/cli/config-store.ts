@@ -59,7 +59,8 @@ export function parseConfigValue(key: ConfigKey, raw: string): ConfigValue {
       if (!/^[1-9]\d*$/.test(raw)) throw new UsageError(`${key} must be a positive integer, got '${raw}'`);
       return Number(raw);
     case 'output-format':
-      if (!(OUTPUT_FORMATS as readonly string[]).includes(raw)) throw new UsageError(`${key} must be one of ${OUTPUT_FORMATS.join(', ')}, got '${raw}'`);
+      if (!(OUTPUT_FORMATS as readonly string[]).includes(raw))
+        throw new UsageError(`${key} must be one of ${OUTPUT_FORMATS.join(', ')}, got '${raw}'`);
       return raw;
     case 'string':
       return raw;

@@ -24,9 +24,20 @@ export function formatCell(value: unknown): string {
 /** Left-aligned columns separated by two spaces; trailing blanks trimmed. An empty list prints a note. */
 export function formatTable(rows: readonly Row[], tableColumns: readonly Column[]): string {
   if (rows.length === 0) return '(none)\n';
-  const cells = [tableColumns.map((column) => column.header), ...rows.map((row) => tableColumns.map((column) => formatCell(row[column.field])))];
+  const cells = [
+    tableColumns.map((column) => column.header),
+    ...rows.map((row) => tableColumns.map((column) => formatCell(row[column.field]))),
+  ];
   const widths = tableColumns.map((_, index) => Math.max(...cells.map((line) => line[index].length)));
-  return cells.map((line) => `${line.map((cell, index) => cell.padEnd(widths[index])).join('  ').trimEnd()}\n`).join('');
+  return cells
+    .map(
+      (line) =>
+        `${line
+          .map((cell, index) => cell.padEnd(widths[index]))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
 }
 
 /**

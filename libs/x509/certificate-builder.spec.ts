@@ -8,7 +8,6 @@ import { createTestHierarchy, TEST_URLS, type TestHierarchy } from './testing/te
 
 const DAY_MS = 86_400_000;
 
-
 describe('certificate builder', () => {
   let openssl: OpensslWorkspace;
 
@@ -27,7 +26,10 @@ describe('certificate builder', () => {
 
   function verify(hierarchy: TestHierarchy, leaf: IssuedCertificate, ...options: string[]) {
     const root = openssl.write(`root-${hierarchy.root.certificate.serialNumber}.pem`, hierarchy.root.certificate.pem);
-    const intermediate = openssl.write(`int-${hierarchy.intermediate.certificate.serialNumber}.pem`, hierarchy.intermediate.certificate.pem);
+    const intermediate = openssl.write(
+      `int-${hierarchy.intermediate.certificate.serialNumber}.pem`,
+      hierarchy.intermediate.certificate.pem,
+    );
     const leafFile = openssl.write(`leaf-${leaf.serialNumber}.pem`, leaf.pem);
     return openssl.run(['verify', '-CAfile', root, '-untrusted', intermediate, ...options, leafFile]);
   }
@@ -117,7 +119,10 @@ describe('certificate builder', () => {
     });
 
     it('gives the server leaf the end-entity extensions', () => {
-      const text = extensions(server, 'basicConstraints,keyUsage,extendedKeyUsage,subjectAltName,authorityKeyIdentifier,subjectKeyIdentifier');
+      const text = extensions(
+        server,
+        'basicConstraints,keyUsage,extendedKeyUsage,subjectAltName,authorityKeyIdentifier,subjectKeyIdentifier',
+      );
       expect(text).toMatch(/Basic Constraints: critical\s+CA:FALSE/);
       expect(text).toMatch(/Key Usage: critical\s+Digital Signature, Key Encipherment\n/);
       expect(text).toMatch(/Extended Key Usage: \s+TLS Web Server Authentication\n/);
@@ -126,7 +131,9 @@ describe('certificate builder', () => {
         /Subject Alternative Name: \s+DNS:www.example.com, DNS:api.example.com, IP Address:10.0.0.1, IP Address:2001:DB8:0:0:0:0:0:1\n/,
       );
       expect(text).not.toMatch(/Subject Alternative Name: critical/);
-      expect(text).toMatch(new RegExp(`Authority Key Identifier: \\s+${opensslKeyId(hierarchy.intermediate.certificate.subjectKeyIdentifier!)}`));
+      expect(text).toMatch(
+        new RegExp(`Authority Key Identifier: \\s+${opensslKeyId(hierarchy.intermediate.certificate.subjectKeyIdentifier!)}`),
+      );
       expect(text).toMatch(new RegExp(`Subject Key Identifier: \\s+${opensslKeyId(server.subjectKeyIdentifier!)}`));
       expect(server.sans).toEqual({ dns: ['www.example.com', 'api.example.com'], ip: ['10.0.0.1', '2001:db8::1'], email: [] });
     });
@@ -171,7 +178,9 @@ describe('certificate builder', () => {
         expect(openssl.ok(['x509', '-in', file, '-noout', '-serial'])).toBe(`serial=${opensslSerial(certificate.serialNumber)}\n`);
         expect(certificate.serialNumber).toMatch(/^[1-9a-f][0-9a-f]*$/);
       }
-      const serials = new Set([hierarchy.root.certificate, hierarchy.intermediate.certificate, server, client, dual].map(({ serialNumber }) => serialNumber));
+      const serials = new Set(
+        [hierarchy.root.certificate, hierarchy.intermediate.certificate, server, client, dual].map(({ serialNumber }) => serialNumber),
+      );
       expect(serials.size).toBe(5);
     });
 

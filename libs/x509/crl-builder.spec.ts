@@ -191,7 +191,9 @@ describe.each<[string, KeySpec]>([
   });
 
   it('refuses a malformed serial number', async () => {
-    const error = await buildCrl(request({ entries: [{ serialHex: 'not-hex', revokedAt: new Date() }] })).catch((caught: unknown) => caught);
+    const error = await buildCrl(request({ entries: [{ serialHex: 'not-hex', revokedAt: new Date() }] })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(InvalidSerialNumberError);
   });
 
@@ -210,7 +212,14 @@ describe('buildCrl for a CA whose key type differs from its parent’s', () => {
     ['Ed25519 root, EC P-384 intermediate', { type: 'ed25519' }, { type: 'ec', curve: 'P-384' }],
   ])('%s: signs with the intermediate’s key and openssl verifies it', async (_label, rootSpec, intermediateSpec) => {
     const rootKeys = await generateKeyPair(rootSpec);
-    const root = await buildCaCertificate({ subject: 'CN=Mixed Root', publicKey: rootKeys.publicKey, signingKey: rootKeys.privateKey, issuer: null, validDays: 30, pathLength: null });
+    const root = await buildCaCertificate({
+      subject: 'CN=Mixed Root',
+      publicKey: rootKeys.publicKey,
+      signingKey: rootKeys.privateKey,
+      issuer: null,
+      validDays: 30,
+      pathLength: null,
+    });
     const intermediateKeys = await generateKeyPair(intermediateSpec);
     const intermediate = await buildCaCertificate({
       subject: 'CN=Mixed Intermediate',
@@ -231,7 +240,15 @@ describe('buildCrl for a CA whose key type differs from its parent’s', () => {
     });
     const openssl = new OpensslWorkspace();
     try {
-      const verified = openssl.run(['crl', '-in', openssl.write('mixed.crl', crl.pem), '-CAfile', openssl.write('mixed-ca.pem', intermediate.pem), '-noout', '-verify']);
+      const verified = openssl.run([
+        'crl',
+        '-in',
+        openssl.write('mixed.crl', crl.pem),
+        '-CAfile',
+        openssl.write('mixed-ca.pem', intermediate.pem),
+        '-noout',
+        '-verify',
+      ]);
       expect(verified.output).toContain('verify OK');
     } finally {
       openssl.dispose();

@@ -93,7 +93,9 @@ describe('parseCsr', () => {
       leaf: openssl.write(`signed-${label}.pem`, certificate.pem),
       csr: openssl.write(`signed-${label}.csr`, pem),
     };
-    expect(openssl.ok(['verify', '-CAfile', files.root, '-untrusted', files.intermediate, '-purpose', 'sslserver', files.leaf])).toMatch(/: OK\n$/);
+    expect(openssl.ok(['verify', '-CAfile', files.root, '-untrusted', files.intermediate, '-purpose', 'sslserver', files.leaf])).toMatch(
+      /: OK\n$/,
+    );
     // The certificate certifies exactly the key the requester holds.
     expect(openssl.ok(['x509', '-in', files.leaf, '-noout', '-pubkey'])).toBe(openssl.ok(['req', '-in', files.csr, '-noout', '-pubkey']));
     expect(certificate.sans).toEqual({ dns: ['alt.example.com'], ip: ['10.1.2.3'], email: [] });
@@ -135,9 +137,27 @@ describe('parseCsr', () => {
   it.each<[string, string[], string, string[], RegExp]>([
     ['an unsupported curve', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-521'], '/CN=x', [], /Unsupported EC curve secp521r1/],
     ['a short RSA key', ['-newkey', 'rsa:1024'], '/CN=x', [], /RSA key size 1024 is below the minimum/],
-    ['an unsupported subject attribute', ['-newkey', 'ed25519'], '/CN=x/emailAddress=x@example.com', [], /subject: Unsupported distinguished name attribute "E"/],
-    ['a country that is not two letters', ['-newkey', 'ed25519'], '/C=1A/CN=x', [], /subject: Country \(C\) must be exactly 2 letters.*"1A"/],
-    ['a URI SAN', ['-newkey', 'ed25519'], '/CN=x', ['-addext', 'subjectAltName=URI:https://example.com'], /unsupported subjectAltName entries url:https:\/\/example.com/],
+    [
+      'an unsupported subject attribute',
+      ['-newkey', 'ed25519'],
+      '/CN=x/emailAddress=x@example.com',
+      [],
+      /subject: Unsupported distinguished name attribute "E"/,
+    ],
+    [
+      'a country that is not two letters',
+      ['-newkey', 'ed25519'],
+      '/C=1A/CN=x',
+      [],
+      /subject: Country \(C\) must be exactly 2 letters.*"1A"/,
+    ],
+    [
+      'a URI SAN',
+      ['-newkey', 'ed25519'],
+      '/CN=x',
+      ['-addext', 'subjectAltName=URI:https://example.com'],
+      /unsupported subjectAltName entries url:https:\/\/example.com/,
+    ],
   ])('rejects a request with %s', async (_label, keyArgs, subject, extra, message) => {
     const error = await csrError(opensslCsr(keyArgs, subject, ...extra));
     expect(error.code).toBe('invalid_csr');
@@ -162,7 +182,12 @@ describe('parseCsr', () => {
       ['RSA SHA-512', 'rsa', ['-sha512'], 'accepted'],
       ['RSA-PSS SHA-256', 'rsa', ['-sha256', '-sigopt', 'rsa_padding_mode:pss'], 'accepted'],
       ['RSA-PSS SHA-512 salt 20', 'rsa', ['-sha512', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:20'], 'accepted'],
-      ['RSA-PSS SHA-256 with MGF1-SHA-1', 'rsa', ['-sha256', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_mgf1_md:sha1'], 'csr_signature_invalid'],
+      [
+        'RSA-PSS SHA-256 with MGF1-SHA-1',
+        'rsa',
+        ['-sha256', '-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_mgf1_md:sha1'],
+        'csr_signature_invalid',
+      ],
       ['P-256 with SHA-384', 'p256', ['-sha384'], 'accepted'],
       ['P-256 with SHA-1', 'p256', ['-sha1'], 'accepted'],
       ['P-384 with SHA-256', 'p384', ['-sha256'], 'accepted'],

@@ -110,7 +110,7 @@ export function objectIdentifier(dotted: string): Buffer {
     const octets: number[] = [];
     [arcs[0] * 40 + arcs[1], ...arcs.slice(2)].forEach((arc) => {
       const base128: number[] = [arc % 128];
-      for (let rest = Math.floor(arc / 128); rest > 0; rest = Math.floor(rest / 128)) base128.unshift(0x80 | rest % 128);
+      for (let rest = Math.floor(arc / 128); rest > 0; rest = Math.floor(rest / 128)) base128.unshift(0x80 | (rest % 128));
       octets.push(...base128);
     });
     encoded = tlv(DerTag.OBJECT_IDENTIFIER, Uint8Array.from(octets));
@@ -268,7 +268,7 @@ export function expectTag(element: DerElement | undefined, tag: number, what: st
 export function children(element: DerElement): DerElement[] {
   if ((element.tag & 0x20) === 0) throw new DerError(`tag 0x${element.tag.toString(16)} is not constructed`);
   const result: DerElement[] = [];
-  for (let offset = element.contentStart; offset < element.end; ) {
+  for (let offset = element.contentStart; offset < element.end;) {
     const child = readElement(element.bytes, offset, element.end);
     result.push(child);
     offset = child.end;

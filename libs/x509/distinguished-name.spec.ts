@@ -112,7 +112,9 @@ describe('validateDistinguishedName', () => {
   });
 
   it('rejects unknown keys, empty names and a second CN', () => {
-    expect(() => validateDistinguishedName({ cn: 'lowercase key' } as DistinguishedNameFields)).toThrow(/Unsupported distinguished name attribute "cn"/);
+    expect(() => validateDistinguishedName({ cn: 'lowercase key' } as DistinguishedNameFields)).toThrow(
+      /Unsupported distinguished name attribute "cn"/,
+    );
     expect(() => validateDistinguishedName({})).toThrow(/no attributes/);
     expect(() => validateDistinguishedName(rdns('CN=a', 'CN=b'))).toThrow(/CN appears more than once/);
   });
@@ -153,9 +155,25 @@ describe('X.509 name conversion', () => {
   });
 
   it('groups a multi-valued RDN by attribute type, in the order each type first appears', () => {
-    const name = { rdns: [[{ key: 'OU', value: 'b' }, { key: 'CN', value: 'x' }, { key: 'OU', value: 'a' }]] } as const;
+    const name = {
+      rdns: [
+        [
+          { key: 'OU', value: 'b' },
+          { key: 'CN', value: 'x' },
+          { key: 'OU', value: 'a' },
+        ],
+      ],
+    } as const;
     const encoded = encodeDistinguishedName(name);
-    expect(encoded.name).toEqual({ rdns: [[{ key: 'OU', value: 'b' }, { key: 'OU', value: 'a' }, { key: 'CN', value: 'x' }]] });
+    expect(encoded.name).toEqual({
+      rdns: [
+        [
+          { key: 'OU', value: 'b' },
+          { key: 'OU', value: 'a' },
+          { key: 'CN', value: 'x' },
+        ],
+      ],
+    });
     expect(decode(encoded.der)).toEqual(encoded.name);
   });
 
@@ -165,7 +183,18 @@ describe('X.509 name conversion', () => {
   });
 
   it('reads the directory string types and IA5String, and keeps any other type visible as #hex', () => {
-    const attribute = (tag: number, bytes: number[]) => [0x30, 5 + 2 + bytes.length, 0x06, 0x03, 0x55, 0x04, 0x03, tag, bytes.length, ...bytes];
+    const attribute = (tag: number, bytes: number[]) => [
+      0x30,
+      5 + 2 + bytes.length,
+      0x06,
+      0x03,
+      0x55,
+      0x04,
+      0x03,
+      tag,
+      bytes.length,
+      ...bytes,
+    ];
     const name = (tag: number, bytes: number[]) => {
       const atv = attribute(tag, bytes);
       return Uint8Array.from([0x30, atv.length + 2, 0x31, atv.length, ...atv]);
@@ -185,6 +214,8 @@ describe('X.509 name conversion', () => {
     expect(() => decode(new Uint8Array(foreign.toArrayBuffer()))).toThrow(/Unsupported distinguished name attribute "E"/);
     expect(formatX509Name(foreign)).toBe('E=admin@example.com,CN=foo');
     expect(() => decode(new Uint8Array(new Name('CN=a, CN=b').toArrayBuffer()))).toThrow(/CN appears more than once/);
-    expect(() => decode(new Uint8Array(new Name('CN=a, 1.2.3.4=x').toArrayBuffer()))).toThrow(/Unsupported distinguished name attribute "1.2.3.4"/);
+    expect(() => decode(new Uint8Array(new Name('CN=a, 1.2.3.4=x').toArrayBuffer()))).toThrow(
+      /Unsupported distinguished name attribute "1.2.3.4"/,
+    );
   });
 });

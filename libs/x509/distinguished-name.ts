@@ -170,7 +170,9 @@ export function commonNameOf(name: DistinguishedName): string | undefined {
 
 /** The name with its CN replaced in place, or, without one, added as the last (most specific) RDN. */
 export function withCommonName(name: DistinguishedName, commonName: string): DistinguishedName {
-  const replaced = name.rdns.map((rdn) => rdn.map((attribute) => (attribute.key === 'CN' ? { key: 'CN' as const, value: commonName } : attribute)));
+  const replaced = name.rdns.map((rdn) =>
+    rdn.map((attribute) => (attribute.key === 'CN' ? { key: 'CN' as const, value: commonName } : attribute)),
+  );
   const rdns = commonNameOf(name) === undefined ? [...replaced, [{ key: 'CN' as const, value: commonName }]] : replaced;
   return validateDistinguishedName({ rdns });
 }
@@ -291,7 +293,12 @@ export function formatX509Name(name: Name): string {
 function formatRdns(rdns: readonly (readonly RdnAttribute[])[]): string {
   return [...rdns]
     .reverse()
-    .map((rdn) => [...rdn].reverse().map(({ type, value }) => `${type}=${escapeValue(value)}`).join('+'))
+    .map((rdn) =>
+      [...rdn]
+        .reverse()
+        .map(({ type, value }) => `${type}=${escapeValue(value)}`)
+        .join('+'),
+    )
     .join(',');
 }
 

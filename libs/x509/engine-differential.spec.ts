@@ -78,7 +78,32 @@ const OIDS: Readonly<Record<string, string>> = {
   SN: '2.5.4.4',
 };
 
-const PIECES = ['a', 'Z', '7', ' ', '-', '.', "'", ',', '+', '\\', '=', '#', ';', '<', '>', '"', 'é', 'Zürich', '中文', 'Ω', 'ß', '😀', 'Acme', 'Inc.'];
+const PIECES = [
+  'a',
+  'Z',
+  '7',
+  ' ',
+  '-',
+  '.',
+  "'",
+  ',',
+  '+',
+  '\\',
+  '=',
+  '#',
+  ';',
+  '<',
+  '>',
+  '"',
+  'é',
+  'Zürich',
+  '中文',
+  'Ω',
+  'ß',
+  '😀',
+  'Acme',
+  'Inc.',
+];
 const PRINTABLE = /^[A-Za-z0-9 '()+,\-./:=?]*$/;
 
 function randomValue(random: Random): string {
@@ -132,7 +157,8 @@ function randomSubject(random: Random): Buffer {
       }
       let value: string;
       if (key === 'C') value = random.chance(0.9) ? random.pick(['US', 'ch', 'DE', 'fr']) : random.pick(['1A', 'USA']);
-      else if (key === 'CN' && random.chance(0.4)) value = random.pick(['www.example.com', 'API.Example.org', '*.example.net', '10.1.2.3', '2001:db8::7', 'ops@example.com']);
+      else if (key === 'CN' && random.chance(0.4))
+        value = random.pick(['www.example.com', 'API.Example.org', '*.example.net', '10.1.2.3', '2001:db8::7', 'ops@example.com']);
       else value = randomValue(random);
       attributes.push(sequence([objectIdentifier(OIDS[key]), encodeValue(random, key, value)]));
     }
@@ -154,7 +180,10 @@ function randomSans(random: Random): RequestedSans {
     const kind = random.chance(0.02) ? 'uri' : random.pick(['dns', 'dns', 'ip', 'email'] as const);
     if (kind === 'dns') {
       kinds.add(kind);
-      const name = random.pick(['host', 'API', 'www', '*', 'a-b', 'xn--bcher-kva', 'bad_label']) + '.' + random.pick(['example.com', 'Example.ORG', 'test']);
+      const name =
+        random.pick(['host', 'API', 'www', '*', 'a-b', 'xn--bcher-kva', 'bad_label']) +
+        '.' +
+        random.pick(['example.com', 'Example.ORG', 'test']);
       names.push(tlv(contextTag(2, false), Buffer.from(name, 'latin1')));
     } else if (kind === 'ip') {
       kinds.add(kind);
@@ -163,7 +192,12 @@ function randomSans(random: Random): RequestedSans {
       names.push(tlv(contextTag(7, false), octets));
     } else if (kind === 'email') {
       kinds.add(kind);
-      names.push(tlv(contextTag(1, false), Buffer.from(`${random.pick(['ops', 'Zoe.M', 'a+b'])}@${random.pick(['Example.com', 'mail.test.org'])}`, 'latin1')));
+      names.push(
+        tlv(
+          contextTag(1, false),
+          Buffer.from(`${random.pick(['ops', 'Zoe.M', 'a+b'])}@${random.pick(['Example.com', 'mail.test.org'])}`, 'latin1'),
+        ),
+      );
     } else {
       names.push(tlv(contextTag(6, false), Buffer.from('https://example.com/x', 'latin1')));
     }
@@ -191,7 +225,11 @@ function signRequest(random: Random, key: PoolKey, info: Buffer): { algorithm: B
     return { algorithm: sequence([objectIdentifier('1.3.101.112')]), signature: sign(null, info, key.privateKey) };
   }
   if (type === 'ec') {
-    const [oid, digest] = random.pick([['1.2.840.10045.4.3.2', 'sha256'], ['1.2.840.10045.4.3.3', 'sha384'], ['1.2.840.10045.4.3.4', 'sha512']]);
+    const [oid, digest] = random.pick([
+      ['1.2.840.10045.4.3.2', 'sha256'],
+      ['1.2.840.10045.4.3.3', 'sha384'],
+      ['1.2.840.10045.4.3.4', 'sha512'],
+    ]);
     return { algorithm: sequence([objectIdentifier(oid)]), signature: sign(digest, info, key.privateKey) };
   }
   if (random.chance(0.15)) {
@@ -205,12 +243,17 @@ function signRequest(random: Random, key: PoolKey, info: Buffer): { algorithm: B
     const signature = sign(digest, info, { key: key.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 });
     return { algorithm: sequence([objectIdentifier('1.2.840.113549.1.1.10'), parameters]), signature };
   }
-  const [oid, digest] = random.pick([['1.2.840.113549.1.1.11', 'sha256'], ['1.2.840.113549.1.1.12', 'sha384'], ['1.2.840.113549.1.1.13', 'sha512']]);
+  const [oid, digest] = random.pick([
+    ['1.2.840.113549.1.1.11', 'sha256'],
+    ['1.2.840.113549.1.1.12', 'sha384'],
+    ['1.2.840.113549.1.1.13', 'sha512'],
+  ]);
   return { algorithm: sequence([objectIdentifier(oid), DER_NULL]), signature: sign(digest, info, key.privateKey) };
 }
 
 function requestPem(random: Random, key: PoolKey, subject: Buffer, sans: RequestedSans): string {
-  const attributes = sans.extension === null ? [] : [sequence([objectIdentifier('1.2.840.113549.1.9.14'), set([sequence([sans.extension])])])];
+  const attributes =
+    sans.extension === null ? [] : [sequence([objectIdentifier('1.2.840.113549.1.9.14'), set([sequence([sans.extension])])])];
   const info = sequence([smallInteger(0), subject, key.spki, constructed(contextTag(0, true), attributes)]);
   const { algorithm, signature } = signRequest(random, key, info);
   return encodePem(sequence([info, algorithm, bitString(signature)]), 'CERTIFICATE REQUEST');
@@ -321,7 +364,10 @@ describe('native engine against the @peculiar/x509 reference', () => {
       const referenceCsr = await outcome(() => referenceParseCsr(pem));
       const nativeCsr = await outcome(() => parseCsr(pem));
       if (!referenceCsr.ok || !nativeCsr.ok) {
-        expect({ context, native: nativeCsr.ok ? 'accepted' : nativeCsr.error }).toEqual({ context, native: referenceCsr.ok ? 'accepted' : referenceCsr.error });
+        expect({ context, native: nativeCsr.ok ? 'accepted' : nativeCsr.error }).toEqual({
+          context,
+          native: referenceCsr.ok ? 'accepted' : referenceCsr.error,
+        });
         counts.csrRefused++;
         continue;
       }
@@ -333,8 +379,12 @@ describe('native engine against the @peculiar/x509 reference', () => {
       const issuerLabel = specs[random.int(specs.length)][0];
       const { intermediate } = hierarchies[issuerLabel];
       const profiles: CertificateProfile[] = sans.kinds.has('email')
-        ? sans.kinds.size > 1 ? ['dual_purpose'] : ['client', 'dual_purpose']
-        : sans.kinds.size > 0 ? ['server', 'dual_purpose'] : ['server', 'client', 'dual_purpose'];
+        ? sans.kinds.size > 1
+          ? ['dual_purpose']
+          : ['client', 'dual_purpose']
+        : sans.kinds.size > 0
+          ? ['server', 'dual_purpose']
+          : ['server', 'client', 'dual_purpose'];
       const common = {
         issuerCertificate: intermediate.certificate.pem,
         issuerPrivateKey: intermediate.keys.privateKey,
@@ -344,13 +394,21 @@ describe('native engine against the @peculiar/x509 reference', () => {
       };
       const pinned = { now: Date.now(), serial: realSerialNumber() };
       const referenceLeaf = await sameInputs(pinned, () =>
-        referenceBuildLeafCertificate({ ...common, subject: referenceCsr.value.subjectName, publicKey: referenceKey, sans: referenceCsr.value.sans }),
+        referenceBuildLeafCertificate({
+          ...common,
+          subject: referenceCsr.value.subjectName,
+          publicKey: referenceKey,
+          sans: referenceCsr.value.sans,
+        }),
       );
       const nativeLeaf = await sameInputs(pinned, () =>
         buildLeafCertificate({ ...common, subject: nativeCsr.value.subjectName, publicKey: nativeKey, sans: nativeCsr.value.sans }),
       );
       if (!referenceLeaf.ok || !nativeLeaf.ok) {
-        expect({ context, native: nativeLeaf.ok ? 'issued' : nativeLeaf.error }).toEqual({ context, native: referenceLeaf.ok ? 'issued' : referenceLeaf.error });
+        expect({ context, native: nativeLeaf.ok ? 'issued' : nativeLeaf.error }).toEqual({
+          context,
+          native: referenceLeaf.ok ? 'issued' : referenceLeaf.error,
+        });
         counts.issuanceRefused++;
         continue;
       }
@@ -428,7 +486,11 @@ describe('native engine against the @peculiar/x509 reference', () => {
         }));
       expect(entriesOf(native)).toEqual(entriesOf(reference));
       expect(Buffer.from(native.issuerName.toArrayBuffer())).toEqual(Buffer.from(reference.issuerName.toArrayBuffer()));
-      expect([native.thisUpdate, native.nextUpdate, native.signatureAlgorithm]).toEqual([reference.thisUpdate, reference.nextUpdate, reference.signatureAlgorithm]);
+      expect([native.thisUpdate, native.nextUpdate, native.signatureAlgorithm]).toEqual([
+        reference.thisUpdate,
+        reference.nextUpdate,
+        reference.signatureAlgorithm,
+      ]);
       expect(native.extensions.map((extension) => Buffer.from(extension.rawData).toString('hex'))).toEqual(
         reference.extensions.map((extension) => Buffer.from(extension.rawData).toString('hex')),
       );

@@ -52,14 +52,7 @@ export {
   SubjectAltNameError,
 } from './subject-alt-names';
 export type { CertificateProfile, SubjectAltNameErrorCode, SubjectAltNames } from './subject-alt-names';
-export {
-  certificateDerToPem,
-  certificatePemToDer,
-  concatenatePemChain,
-  InvalidPemError,
-  sha256Fingerprint,
-  splitPemChain,
-} from './pem';
+export { certificateDerToPem, certificatePemToDer, concatenatePemChain, InvalidPemError, sha256Fingerprint, splitPemChain } from './pem';
 export type { CertificateSource } from './pem';
 export { InvalidCertificateError, readCertificate } from './certificate-reader';
 export type { CertificateInfo } from './certificate-reader';

@@ -81,10 +81,7 @@ export function loadIssuer(source: CertificateSource, task: IssuerTask): Issuer 
     throw new IssuanceError('issuer_not_ca', `Issuer "${issuer.displayName}" lacks the ${required.name} key usage`);
   }
   if (task === 'ca_certificate' && issuer.pathLength === 0) {
-    throw new IssuanceError(
-      'issuer_path_length_exhausted',
-      `Issuer "${issuer.displayName}" has pathLen 0 and cannot sign CA certificates`,
-    );
+    throw new IssuanceError('issuer_path_length_exhausted', `Issuer "${issuer.displayName}" has pathLen 0 and cannot sign CA certificates`);
   }
   return issuer;
 }

@@ -27,15 +27,11 @@ export type EcCurve = (typeof EC_CURVES)[number];
 
 /** What to generate. */
 export type KeySpec =
-  | { readonly type: 'rsa'; readonly size: RsaKeySize }
-  | { readonly type: 'ec'; readonly curve: EcCurve }
-  | { readonly type: 'ed25519' };
+  { readonly type: 'rsa'; readonly size: RsaKeySize } | { readonly type: 'ec'; readonly curve: EcCurve } | { readonly type: 'ed25519' };
 
 /** What an existing key is; RSA sizes of imported keys or CSRs need not be one of the generated sizes. */
 export type KeyAlgorithm =
-  | { readonly type: 'rsa'; readonly size: number }
-  | { readonly type: 'ec'; readonly curve: EcCurve }
-  | { readonly type: 'ed25519' };
+  { readonly type: 'rsa'; readonly size: number } | { readonly type: 'ec'; readonly curve: EcCurve } | { readonly type: 'ed25519' };
 
 /**
  * A public key as it goes into a certificate: its DER SubjectPublicKeyInfo (a CSR's, copied as is),
@@ -226,7 +222,11 @@ function plainJwk(spki: Uint8Array): JsonWebKey | null {
     }
     const nullParameters = parameters.length === 1 && parameters[0].tag === DerTag.NULL && parameters[0].end === parameters[0].contentStart;
     if (oid !== RSA_ENCRYPTION_OID || !nullParameters) return null;
-    const [modulus, exponent] = childrenTagged(readRoot(key, DerTag.SEQUENCE, 'RSAPublicKey'), [DerTag.INTEGER, DerTag.INTEGER], 'RSAPublicKey');
+    const [modulus, exponent] = childrenTagged(
+      readRoot(key, DerTag.SEQUENCE, 'RSAPublicKey'),
+      [DerTag.INTEGER, DerTag.INTEGER],
+      'RSAPublicKey',
+    );
     const n = positiveIntegerMagnitude(content(modulus));
     const e = positiveIntegerMagnitude(content(exponent));
     return n === null || e === null ? null : { kty: 'RSA', n: n.toString('base64url'), e: e.toString('base64url') };

@@ -60,7 +60,19 @@ describe('PEM and certificate reading', () => {
     const { pem } = hierarchy.intermediate.certificate;
     const info = readCertificate(pem);
     const file = openssl.write('fields.pem', pem);
-    const printed = openssl.ok(['x509', '-in', file, '-noout', '-serial', '-startdate', '-enddate', '-subject', '-issuer', '-nameopt', 'RFC2253']);
+    const printed = openssl.ok([
+      'x509',
+      '-in',
+      file,
+      '-noout',
+      '-serial',
+      '-startdate',
+      '-enddate',
+      '-subject',
+      '-issuer',
+      '-nameopt',
+      'RFC2253',
+    ]);
     expect(printed).toContain(`serial=${opensslSerial(info.serialNumber)}\n`);
     expect(printed).toContain(`subject=${info.subject}\n`);
     expect(printed).toContain(`issuer=${info.issuer}\n`);
@@ -81,9 +93,23 @@ describe('PEM and certificate reading', () => {
 
   it('reads certificates issued elsewhere, attributes and SANs it does not model included', () => {
     openssl.ok([
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', openssl.path('foreign.key'),
-      '-out', openssl.path('foreign.pem'), '-days', '1', '-subj', '/DC=test/CN=foreign.example.com/emailAddress=admin@example.com',
-      '-addext', 'subjectAltName=DNS:foreign.example.com,IP:::1,URI:https://example.com,email:admin@example.com',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      openssl.path('foreign.key'),
+      '-out',
+      openssl.path('foreign.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/DC=test/CN=foreign.example.com/emailAddress=admin@example.com',
+      '-addext',
+      'subjectAltName=DNS:foreign.example.com,IP:::1,URI:https://example.com,email:admin@example.com',
     ]);
     const info = readCertificate(openssl.read('foreign.pem'));
     expect(info.subject).toBe('E=admin@example.com,CN=foreign.example.com,DC=test');

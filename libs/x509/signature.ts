@@ -19,7 +19,10 @@ const ECDSA_WITH_SHA384 = '1.2.840.10045.4.3.3';
 const ED25519 = '1.3.101.112';
 
 // RFC 4055 keeps the NULL parameters of the RSA PKCS#1 v1.5 identifiers; RFC 5758 and RFC 8410 have none.
-const RSA_SCHEME: SignatureScheme = { algorithmIdentifier: sequence([objectIdentifier(SHA256_WITH_RSA_ENCRYPTION), DER_NULL]), digest: 'sha256' };
+const RSA_SCHEME: SignatureScheme = {
+  algorithmIdentifier: sequence([objectIdentifier(SHA256_WITH_RSA_ENCRYPTION), DER_NULL]),
+  digest: 'sha256',
+};
 const EC_SCHEMES: Readonly<Record<EcCurve, SignatureScheme>> = {
   'P-256': { algorithmIdentifier: sequence([objectIdentifier(ECDSA_WITH_SHA256)]), digest: 'sha256' },
   'P-384': { algorithmIdentifier: sequence([objectIdentifier(ECDSA_WITH_SHA384)]), digest: 'sha384' },
@@ -59,7 +62,8 @@ export function verifySignature(
   publicKey: KeyObject,
   parameters: VerificationParameters,
 ): Promise<boolean> {
-  const key = parameters.padding === undefined ? publicKey : { key: publicKey, padding: parameters.padding, saltLength: parameters.saltLength };
+  const key =
+    parameters.padding === undefined ? publicKey : { key: publicKey, padding: parameters.padding, saltLength: parameters.saltLength };
   return new Promise((resolve) => {
     try {
       verify(parameters.digest, data, key, signature, (error, valid) => resolve(error === null && valid));

@@ -39,7 +39,12 @@ describe('resolveSubjectAltNames', () => {
     ['client', 'alice', {}, none],
     ['client', 'www.example.com', {}, none],
     ['client', 'alice@example.com', { email: ['bob@example.com'] }, { dns: [], ip: [], email: ['bob@example.com'] }],
-    ['server', undefined, { dns: ['A.example.com', 'a.EXAMPLE.com'], ip: ['::1', '0:0:0:0:0:0:0:1'] }, { dns: ['a.example.com'], ip: ['::1'], email: [] }],
+    [
+      'server',
+      undefined,
+      { dns: ['A.example.com', 'a.EXAMPLE.com'], ip: ['::1', '0:0:0:0:0:0:0:1'] },
+      { dns: ['a.example.com'], ip: ['::1'], email: [] },
+    ],
   ])('%s with CN %j and %j → %j', (profile, commonName, requested, expected) => {
     expect(resolveSubjectAltNames(profile, commonName, requested)).toEqual(expected);
   });

@@ -13,11 +13,7 @@ export interface SubjectAltNames {
 }
 
 export type SubjectAltNameErrorCode =
-  | 'invalid_dns_name'
-  | 'invalid_ip_address'
-  | 'invalid_email_address'
-  | 'san_type_not_allowed'
-  | 'invalid_profile';
+  'invalid_dns_name' | 'invalid_ip_address' | 'invalid_email_address' | 'san_type_not_allowed' | 'invalid_profile';
 
 export class SubjectAltNameError extends X509EngineError<SubjectAltNameErrorCode> {
   constructor(

@@ -45,7 +45,9 @@ async function main(): Promise<void> {
       case 'generate': {
         if (!name || !/^[A-Z][A-Za-z0-9]*$/.test(name)) throw new UsageError(USAGE);
         if (option !== undefined && (option !== '--plugin' || !AVAILABLE_PLUGINS.some((available) => available.name === plugin))) {
-          throw new UsageError(`${USAGE}\n--plugin takes an available plugin: ${AVAILABLE_PLUGINS.map((available) => available.name).join(', ')}`);
+          throw new UsageError(
+            `${USAGE}\n--plugin takes an available plugin: ${AVAILABLE_PLUGINS.map((available) => available.name).join(', ')}`,
+          );
         }
         print([await generateMigration(database, config, name, plugin === undefined ? MIGRATIONS_DIR : pluginMigrationsDir(plugin))]);
         break;
@@ -87,17 +89,19 @@ async function migrationStatus(dataSource: DataSource): Promise<string[]> {
  * registered in that folder's index.ts.
  */
 async function generateMigration(database: DatabaseConnection, config: AppConfig, name: string, directory: string): Promise<string> {
-  const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot({ config, logger: createRootLogger('warn'), database }),
-    { logger: false, abortOnError: false },
-  );
+  const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, logger: createRootLogger('warn'), database }), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
     const sql = await app.get(DataSource).driver.createSchemaBuilder().log();
     if (sql.upQueries.length === 0) return 'entities match the schema: no migration written';
     const timestamp = Date.now();
     const className = `${name}${timestamp}`;
     const statements = (queries: typeof sql.upQueries) =>
-      queries.map((query) => `    await queryRunner.query(\`${query.query.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${')}\`);`).join('\n');
+      queries
+        .map((query) => `    await queryRunner.query(\`${query.query.replace(/[`\\]/g, '\\$&').replace(/\$\{/g, '\\${')}\`);`)
+        .join('\n');
     const file = `${timestamp}-${name}.ts`;
     writeFileSync(
       join(directory, file),

@@ -40,7 +40,9 @@ export class PlatformStatus {
 
   /** The API root: each app label (and `plugins`, `status`) with its URL. */
   apps(baseUrl: string): Record<string, string> {
-    const labels = new Set(this.registry.definitions.filter((definition) => !definition.apiPrefix).map((definition) => definition.appLabel));
+    const labels = new Set(
+      this.registry.definitions.filter((definition) => !definition.apiPrefix).map((definition) => definition.appLabel),
+    );
     const entries = [...labels, 'plugins', 'status'].sort().map((label) => [label, `${baseUrl}/api/${label}/`]);
     return Object.fromEntries(entries);
   }
@@ -56,7 +58,11 @@ export class PlatformStatus {
       'node-version': process.versions.node,
       'postgresql-version': version,
       'installed-apps': Object.fromEntries(
-        [...new Set(this.registry.definitions.filter((definition) => !this.plugins.pluginOf(definition)).map((definition) => definition.appLabel))]
+        [
+          ...new Set(
+            this.registry.definitions.filter((definition) => !this.plugins.pluginOf(definition)).map((definition) => definition.appLabel),
+          ),
+        ]
           .sort()
           .map((label) => [label, PACKAGE_VERSION]),
       ),

@@ -13,7 +13,13 @@ import { OBJECT_EVENT_SUBSCRIBERS, ObjectEventSink, ObjectEventSubscriber } from
 import { resourceControllers } from './framework/resource/resource-controller.factory';
 import { buildEntityClasses, EntityClass } from './framework/resource/resource-entities';
 import { ResourceInputReader } from './framework/resource/resource-input.reader';
-import { PLATFORM_RESOURCES, RESOURCE_BINDINGS, ResourceBindings, ResourceRegistry, STORED_RESOURCES } from './framework/resource/resource-registry';
+import {
+  PLATFORM_RESOURCES,
+  RESOURCE_BINDINGS,
+  ResourceBindings,
+  ResourceRegistry,
+  STORED_RESOURCES,
+} from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
 import { ResourceAccess } from './framework/resource/resource-access';
@@ -42,7 +48,11 @@ const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], EntityClas
 function platformEntities(plugins: PluginSet): EntityClass[] {
   let entities = entitiesByPluginList.get(plugins.available);
   if (!entities) {
-    entities = [...buildEntityClasses([...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()]), TaggedItemEntity, ApiTokenEntity];
+    entities = [
+      ...buildEntityClasses([...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()]),
+      TaggedItemEntity,
+      ApiTokenEntity,
+    ];
     entitiesByPluginList.set(plugins.available, entities);
   }
   return entities;
@@ -65,7 +75,9 @@ function resourceBindings(plugins: PluginSet): ResourceBindings {
     hooks: plugins.mounted.flatMap(({ plugin, settings }) =>
       (plugin.hooks ?? []).flatMap((hooks) => hooks.objectTypes.map((objectType) => ({ objectType, hooks, settings }))),
     ),
-    settings: new Map(plugins.mounted.flatMap(({ plugin, settings }) => plugin.resources.map((resource) => [resource.objectType, settings] as const))),
+    settings: new Map(
+      plugins.mounted.flatMap(({ plugin, settings }) => plugin.resources.map((resource) => [resource.objectType, settings] as const)),
+    ),
   };
 }
 

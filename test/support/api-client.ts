@@ -111,7 +111,11 @@ export async function seedIdentities(api: ApiClient) {
   const org1 = (await api.post('/organizations/', { name: 'Org One', description: 'first' }, root.token)).body;
   const org2 = (await api.post('/organizations/', { name: 'Org Two' }, root.token)).body;
   const make = async (username: string, role: string, organization_id: number | null, extra: object = {}) => {
-    const created = await api.post('/users/', { username, email: `${username}@example.com`, password: PASSWORD, role, organization_id, ...extra }, root.token);
+    const created = await api.post(
+      '/users/',
+      { username, email: `${username}@example.com`, password: PASSWORD, role, organization_id, ...extra },
+      root.token,
+    );
     if (created.status !== 201) throw new Error(`creating ${username}: ${created.status} ${created.text}`);
     return { id: created.body.id as number, username, token: await api.token(username, PASSWORD) };
   };

@@ -40,7 +40,11 @@ export class PlatformClient {
   /** One attribute of every result of a list request that must answer 200 with its whole count on one page. */
   async listed(path: string, attribute: string): Promise<unknown[]> {
     const response = await this.get(path);
-    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({ path, status: 200, body: 'ok' });
+    expect({ path, status: response.status, body: response.status === 200 ? 'ok' : response.body }).toEqual({
+      path,
+      status: 200,
+      body: 'ok',
+    });
     expect(response.body.count).toBe(response.body.results.length);
     return (response.body.results as Array<Record<string, unknown>>).map((result) => result[attribute]);
   }
@@ -63,7 +67,12 @@ export class PlatformClient {
 }
 
 /** `POST /api/users/tokens/provision/`: a new platform token for a user, e.g. `{ write_enabled: false }`. */
-export async function provisionToken(api: ApiClient, username: string, password: string, options: Record<string, unknown> = {}): Promise<string> {
+export async function provisionToken(
+  api: ApiClient,
+  username: string,
+  password: string,
+  options: Record<string, unknown> = {},
+): Promise<string> {
   const response = await api.post('/api/users/tokens/provision/', { username, password, ...options });
   if (response.status !== 201) throw new Error(`provisioning a token for ${username}: ${response.status} ${response.text}`);
   return response.body.key as string;

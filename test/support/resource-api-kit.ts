@@ -205,13 +205,18 @@ function outcome(response: ApiResponse, expected: number): { status: number; bod
 function link(url: string | null): { origin: string; path: string; params: string[][] } | null {
   if (url === null) return null;
   const parsed = new URL(url);
-  return { origin: parsed.origin, path: parsed.pathname, params: [...parsed.searchParams.entries()].sort((a, b) => `${a}`.localeCompare(`${b}`)) };
+  return {
+    origin: parsed.origin,
+    path: parsed.pathname,
+    params: [...parsed.searchParams.entries()].sort((a, b) => `${a}`.localeCompare(`${b}`)),
+  };
 }
 
 /** The GraphQL selection and the REST object's value of one field sent on create; none for a null (its kind is unknown). */
 function graphqlField(key: string, rest: unknown): { selection: string; value: unknown } | undefined {
   if (rest === null || rest === undefined) return undefined;
-  const related = (value: unknown) => (typeof value === 'object' && value !== null && 'id' in value ? { id: String((value as { id: unknown }).id) } : undefined);
+  const related = (value: unknown) =>
+    typeof value === 'object' && value !== null && 'id' in value ? { id: String((value as { id: unknown }).id) } : undefined;
   if (Array.isArray(rest)) {
     if (!rest.every((item) => related(item))) return { selection: key, value: rest };
     return { selection: `${key} { id }`, value: rest.map(related) };
@@ -275,7 +280,9 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
     }
 
     async function changes(id: number, action: string): Promise<Array<Record<string, any>>> {
-      const response = await api.get(`/api/core/object-changes/?limit=1000&changed_object_type=${spec.objectType}&changed_object_id=${id}&action=${action}`);
+      const response = await api.get(
+        `/api/core/object-changes/?limit=1000&changed_object_type=${spec.objectType}&changed_object_id=${id}&action=${action}`,
+      );
       expect(outcome(response, 200)).toEqual({ status: 200 });
       return response.body.results;
     }
@@ -298,7 +305,11 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       const snapshot = async () => (await app.seeded.db.query(`SELECT * FROM ${table} WHERE id = ANY($1) ORDER BY id`, [[...ids]])).rows;
       const [before, count, changeCount] = [await snapshot(), await tableRows(), await changeRows()];
       await attempt();
-      expect({ rows: await snapshot(), count: await tableRows(), changes: await changeRows() }).toEqual({ rows: before, count, changes: changeCount });
+      expect({ rows: await snapshot(), count: await tableRows(), changes: await changeRows() }).toEqual({
+        rows: before,
+        count,
+        changes: changeCount,
+      });
     }
 
     beforeAll(async () => {
@@ -313,7 +324,16 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       createdIds.clear();
       if (ids.length === 0) return;
       const remaining = (await listed(api, ids)).ids;
-      if (remaining.length > 0) expect(outcome(await api.delete(spec.path, remaining.map((id) => ({ id }))), 204)).toEqual({ status: 204 });
+      if (remaining.length > 0)
+        expect(
+          outcome(
+            await api.delete(
+              spec.path,
+              remaining.map((id) => ({ id })),
+            ),
+            204,
+          ),
+        ).toEqual({ status: 204 });
     });
 
     describe('list and get', () => {
@@ -323,7 +343,11 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
         const response = await api.get(`${spec.path}?${idQuery(ids)}`);
         expect(outcome(response, 200)).toEqual({ status: 200 });
         expect(Object.keys(response.body).sort()).toEqual(['count', 'next', 'previous', 'results']);
-        expect({ count: response.body.count, next: response.body.next, previous: response.body.previous }).toEqual({ count: 3, next: null, previous: null });
+        expect({ count: response.body.count, next: response.body.next, previous: response.body.previous }).toEqual({
+          count: 3,
+          next: null,
+          previous: null,
+        });
         expect([...response.body.results].sort((a, b) => a.id - b.id)).toEqual([...objects].sort((a, b) => a.id - b.id));
       });
 
@@ -338,7 +362,9 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
         const pageLink = (offset: number) => link(`${app.base}${spec.path}?${idQuery(ids)}&limit=1${offset ? `&offset=${offset}` : ''}`);
         const [first, second, last] = [await page(0), await page(1), await page(2)];
         expect([first, second, last].map((body) => body.count)).toEqual([3, 3, 3]);
-        expect([first, second, last].map((body) => body.results.map((result: { id: number }) => result.id))).toEqual(ordered.map((id) => [id]));
+        expect([first, second, last].map((body) => body.results.map((result: { id: number }) => result.id))).toEqual(
+          ordered.map((id) => [id]),
+        );
         expect([link(first.previous), link(first.next)]).toEqual([null, pageLink(1)]);
         expect([link(second.previous), link(second.next)]).toEqual([pageLink(0), pageLink(2)]);
         expect([link(last.previous), link(last.next)]).toEqual([pageLink(1), null]);
@@ -458,7 +484,10 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
           objects.map((object) => object.id),
           async () => {
             const response = await api.patch(spec.path, [{ id: objects[0].id, ...update }, { ...update }]);
-            expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: [{}, { id: ['This field is required.'] }] });
+            expect({ status: response.status, body: response.body }).toEqual({
+              status: 400,
+              body: [{}, { id: ['This field is required.'] }],
+            });
           },
         );
       });
@@ -500,7 +529,9 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
           for (const [query, indexes] of Object.entries(resolve(spec.filters ?? {}, fixtures))) {
             const response = await graphql(api, `{ list: ${spec.graphqlName}_list(filters: ${graphqlFilters(query, ids)}) { id } }`);
             expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
-            const selected = response.body.data.list.map((object: { id: string }) => Number(object.id)).sort((a: number, b: number) => a - b);
+            const selected = response.body.data.list
+              .map((object: { id: string }) => Number(object.id))
+              .sort((a: number, b: number) => a - b);
             expect({ query, ids: selected }).toEqual({ query, ids: indexes.map((index) => ids[index]).sort((a, b) => a - b) });
           }
         });
@@ -607,25 +638,33 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
         const deleted = await api.delete(`${spec.path}${id}/`);
         expect(outcome(deleted, 204)).toEqual({ status: 204 });
         const recorded = async (action: string) =>
-          (await changes(id, action)).map((change) => ({ action: change.action.value, request_id: change.request_id, changed_object_type: change.changed_object_type }));
+          (await changes(id, action)).map((change) => ({
+            action: change.action.value,
+            request_id: change.request_id,
+            changed_object_type: change.changed_object_type,
+          }));
         for (const [action, response] of [
           ['create', created],
           ['update', updated],
           ['delete', deleted],
         ] as const) {
-          expect(await recorded(action)).toEqual([{ action, request_id: response.headers.get('x-request-id'), changed_object_type: spec.objectType }]);
+          expect(await recorded(action)).toEqual([
+            { action, request_id: response.headers.get('x-request-id'), changed_object_type: spec.objectType },
+          ]);
         }
         expect((await changes(id, 'create'))[0].object_repr).toBe(created.body.display);
       });
     });
 
     describe('GraphQL', () => {
-
       /**
        * The GraphQL selection of the fields sent on create (each whose kind one of the REST objects
        * shows by a value), and a REST object in the form GraphQL answers it.
        */
-      function graphqlShape(objects: Array<Record<string, unknown>>): { fields: string; expected: (rest: Record<string, unknown>) => Record<string, unknown> } {
+      function graphqlShape(objects: Array<Record<string, unknown>>): {
+        fields: string;
+        expected: (rest: Record<string, unknown>) => Record<string, unknown>;
+      } {
         const selections = new Map<string, string>();
         for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
           const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field !== undefined);

@@ -17,7 +17,10 @@ export interface SeededApp {
  * unless `env` says otherwise, because these files log in many times from one address.
  */
 export async function startSeededApp(env: Record<string, string> = {}, options: Omit<TestAppOptions, 'env'> = {}): Promise<SeededApp> {
-  const testApp = await startTestApp({ ...options, env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ...env } });
+  const testApp = await startTestApp({
+    ...options,
+    env: { AUTH_RATE_LIMIT: '1000/minute', AUTH_ADDRESS_RATE_LIMIT: '1000/minute', ...env },
+  });
   const api = new ApiClient(testApp.baseUrl);
   const db = new Client({ connectionString: testApp.database.url });
   await db.connect();

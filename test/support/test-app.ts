@@ -45,7 +45,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = createRootLogger(config.logLevel, logs);
   const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
   const embedded = process.env.E2E_DB_MODE === 'embedded';
-  const app = await createApp({ config, logger, database: { url: databaseUrl, embedded }, extraModules: options.extraModules, plugins: options.plugins });
+  const app = await createApp({
+    config,
+    logger,
+    database: { url: databaseUrl, embedded },
+    extraModules: options.extraModules,
+    plugins: options.plugins,
+  });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {

@@ -51,7 +51,9 @@ export function registerCaCommands(program: Command, context: CliContext): void 
     .description('show a CA (GET /cas/{id})')
     .addArgument(idArgument('id', 'CA ID'))
     .addOption(outputOption())
-    .action(async (id: number, options: OutputOptions) => context.printObject(await context.apiClient().call('getCa', { params: { ca_id: id } }), options.output));
+    .action(async (id: number, options: OutputOptions) =>
+      context.printObject(await context.apiClient().call('getCa', { params: { ca_id: id } }), options.output),
+    );
 
   ca.command('create')
     .description('create a root CA, or an intermediate one with --parent (POST /cas)')
@@ -87,7 +89,9 @@ export function registerCaCommands(program: Command, context: CliContext): void 
     .addArgument(idArgument('id', 'CA ID'))
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions) =>
-      context.printObject(await context.apiClient().call('getCaPrivateKey', { params: { ca_id: id } }), options.output, { showPrivateKey: true }),
+      context.printObject(await context.apiClient().call('getCaPrivateKey', { params: { ca_id: id } }), options.output, {
+        showPrivateKey: true,
+      }),
     );
 
   ca.command('chain')

@@ -92,7 +92,8 @@ async function issuingCaId(context: CliContext, selector: string): Promise<numbe
   const cas = (await context.apiClient().call('listCas', {})) as Array<{ id: number; name: string }>;
   const named = cas.filter((ca) => ca.name.toLowerCase() === selector.toLowerCase());
   if (named.length === 0) throw new CommandFailure(`no CA named '${selector}' is visible to you`);
-  if (named.length > 1) throw new CommandFailure(`${named.length} CAs are named '${selector}' (IDs ${named.map((ca) => ca.id).join(', ')}): give the ID`);
+  if (named.length > 1)
+    throw new CommandFailure(`${named.length} CAs are named '${selector}' (IDs ${named.map((ca) => ca.id).join(', ')}): give the ID`);
   return named[0].id;
 }
 
@@ -111,7 +112,9 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .option('--ca <ca_id>', 'only certificates issued by this CA', parsePositiveInteger)
     .addOption(outputOption())
     .action(async (options: PaginationOptions & OutputOptions & { ca?: number }) => {
-      const body = await context.apiClient().call('listCertificates', { query: { ca_id: options.ca, skip: options.skip, limit: options.limit } });
+      const body = await context
+        .apiClient()
+        .call('listCertificates', { query: { ca_id: options.ca, skip: options.skip, limit: options.limit } });
       context.printList(body, CERTIFICATE_COLUMNS, options.output);
     });
 
@@ -156,7 +159,11 @@ export function registerCertificateCommands(program: Command, context: CliContex
         key_size: keySizeWithDefault(context, options.keyType, options.keySize, 'defaults.cert_key_size'),
         include_private_key: options.storePrivateKey ? undefined : false,
       });
-      context.printObject(await context.apiClient().call('issueCertificate', { query: { ca_id: caId }, json: body }), options.output, options);
+      context.printObject(
+        await context.apiClient().call('issueCertificate', { query: { ca_id: caId }, json: body }),
+        options.output,
+        options,
+      );
     });
 
   addSubjectOptions(
@@ -188,13 +195,18 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .command('revoke')
     .description('revoke a certificate (POST /certificates/{id}/revoke; audit-logged)')
     .addArgument(idArgument('id', 'certificate ID'))
-    .option('-r, --reason <reason>', 'revocation reason to record, free text; one of those below also sets the CRL entry\'s reason code (default: none)')
+    .option(
+      '-r, --reason <reason>',
+      "revocation reason to record, free text; one of those below also sets the CRL entry's reason code (default: none)",
+    )
     .addHelpText('after', `\nReasons that set the CRL entry's reason code:\n  ${REVOCATION_REASONS.join('\n  ')}`)
     .addOption(forceOption())
     .addOption(outputOption())
     .action(async (id: number, options: ForceOptions & OutputOptions & { reason?: string }) => {
       await confirmDestructive(`revoke certificate ${id}`, options.force);
-      const body = await context.apiClient().call('revokeCertificate', { params: { cert_id: id }, json: definedFields({ reason: options.reason }) });
+      const body = await context
+        .apiClient()
+        .call('revokeCertificate', { params: { cert_id: id }, json: definedFields({ reason: options.reason }) });
       context.printObject(body, options.output);
     });
 
@@ -204,7 +216,9 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .addArgument(idArgument('id', 'certificate ID'))
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions) =>
-      context.printObject(await context.apiClient().call('getCertificatePrivateKey', { params: { cert_id: id } }), options.output, { showPrivateKey: true }),
+      context.printObject(await context.apiClient().call('getCertificatePrivateKey', { params: { cert_id: id } }), options.output, {
+        showPrivateKey: true,
+      }),
     );
 
   cert
@@ -216,7 +230,11 @@ export function registerCertificateCommands(program: Command, context: CliContex
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions & PrivateKeyOptions & { csr?: string }) => {
       const body = definedFields({ csr: options.csr === undefined ? undefined : readInputFile(options.csr, 'CSR file') });
-      context.printObject(await context.apiClient().call('renewCertificate', { params: { cert_id: id }, json: body }), options.output, options);
+      context.printObject(
+        await context.apiClient().call('renewCertificate', { params: { cert_id: id }, json: body }),
+        options.output,
+        options,
+      );
     });
 
   cert

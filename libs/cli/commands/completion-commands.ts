@@ -2,7 +2,8 @@ import { Argument, Command } from 'commander';
 
 /** Every command path with the words that may follow it: subcommand names, or the command's options. */
 function completionTable(command: Command, path: string): Array<{ path: string; words: string[] }> {
-  const words = command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : command.options.flatMap((option) => option.long ?? []);
+  const words =
+    command.commands.length > 0 ? command.commands.map((sub) => sub.name()) : command.options.flatMap((option) => option.long ?? []);
   const nested = command.commands.flatMap((sub) => completionTable(sub, `${path} ${sub.name()}`));
   // Deepest paths first: the shell case statement must try `pki ca create` before `pki ca`.
   return [...nested, { path, words: [...words, '--help'] }];
@@ -64,7 +65,8 @@ export function registerCompletionCommands(program: Command): void {
     .action((shell: 'bash' | 'zsh' | 'fish') => {
       if (shell === 'fish') return void process.stdout.write(fishScript(program));
       // zsh runs the bash function through its bashcompinit compatibility layer.
-      const prelude = shell === 'zsh' ? '# pki zsh completion: eval "$(pki completion zsh)"\nautoload -U +X bashcompinit && bashcompinit\n' : '';
+      const prelude =
+        shell === 'zsh' ? '# pki zsh completion: eval "$(pki completion zsh)"\nautoload -U +X bashcompinit && bashcompinit\n' : '';
       process.stdout.write(prelude + bashScript(program));
     });
 }

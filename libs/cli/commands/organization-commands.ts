@@ -1,6 +1,15 @@
 import { Command } from 'commander';
 import { CliContext } from '../cli-context';
-import { addPaginationOptions, definedFields, ForceOptions, forceOption, idArgument, OutputOptions, PaginationOptions, outputOption } from '../command-options';
+import {
+  addPaginationOptions,
+  definedFields,
+  ForceOptions,
+  forceOption,
+  idArgument,
+  OutputOptions,
+  PaginationOptions,
+  outputOption,
+} from '../command-options';
 import { columns } from '../table-format';
 import { confirmDestructive } from '../terminal-prompt';
 import { USER_COLUMNS } from './user-commands';
@@ -51,7 +60,10 @@ export function registerOrganizationCommands(program: Command, context: CliConte
     .addOption(outputOption())
     .action(async (id: number, options: OrganizationFieldOptions) => {
       const body = definedFields({ name: options.name, description: options.description });
-      context.printObject(await context.apiClient().call('updateOrganization', { params: { organization_id: id }, json: body }), options.output);
+      context.printObject(
+        await context.apiClient().call('updateOrganization', { params: { organization_id: id }, json: body }),
+        options.output,
+      );
     });
 
   org

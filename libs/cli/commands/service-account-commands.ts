@@ -36,7 +36,9 @@ interface PolicyOptions extends OutputOptions {
 }
 
 export function registerServiceAccountCommands(program: Command, context: CliContext): void {
-  const account = program.command('service-account').description('service accounts, their tokens and issuance policies (/service-accounts)');
+  const account = program
+    .command('service-account')
+    .description('service accounts, their tokens and issuance policies (/service-accounts)');
 
   account
     .command('list')
@@ -118,7 +120,10 @@ export function registerServiceAccountCommands(program: Command, context: CliCon
     .addOption(outputOption())
     .action(async (accountId: number, options: OutputOptions & { name: string; expiresAt?: string }) => {
       const body = definedFields({ name: options.name, expires_at: options.expiresAt });
-      context.printObject(await context.apiClient().call('createServiceAccountToken', { params: { id: accountId }, json: body }), options.output);
+      context.printObject(
+        await context.apiClient().call('createServiceAccountToken', { params: { id: accountId }, json: body }),
+        options.output,
+      );
     });
 
   token
@@ -127,7 +132,11 @@ export function registerServiceAccountCommands(program: Command, context: CliCon
     .addArgument(idArgument('account_id', 'service account ID'))
     .addOption(outputOption())
     .action(async (accountId: number, options: OutputOptions) =>
-      context.printList(await context.apiClient().call('listServiceAccountTokens', { params: { id: accountId } }), TOKEN_COLUMNS, options.output),
+      context.printList(
+        await context.apiClient().call('listServiceAccountTokens', { params: { id: accountId } }),
+        TOKEN_COLUMNS,
+        options.output,
+      ),
     );
 
   token
@@ -167,7 +176,10 @@ export function registerServiceAccountCommands(program: Command, context: CliCon
         allowed_certificate_types: options.allowedType,
         max_validity_days: options.maxValidityDays,
       });
-      context.printObject(await context.apiClient().call('putServiceAccountPolicy', { params: { id: accountId }, json: body }), options.output);
+      context.printObject(
+        await context.apiClient().call('putServiceAccountPolicy', { params: { id: accountId }, json: body }),
+        options.output,
+      );
     });
 
   policy

@@ -48,7 +48,9 @@ export function registerUserCommands(program: Command, context: CliContext): voi
     .addArgument(idArgument('id', 'user ID'))
     .description('show a user (GET /users/{id})')
     .addOption(outputOption())
-    .action(async (id: number, options: OutputOptions) => context.printObject(await context.apiClient().call('getUser', { params: { user_id: id } }), options.output));
+    .action(async (id: number, options: OutputOptions) =>
+      context.printObject(await context.apiClient().call('getUser', { params: { user_id: id } }), options.output),
+    );
 
   addCapabilityOptions(
     user
@@ -62,8 +64,9 @@ export function registerUserCommands(program: Command, context: CliContext): voi
   )
     .addOption(
       // From the environment, so the token stays out of shell history and the process list.
-      new Option('--bootstrap-token <token>', "the server's BOOTSTRAP_TOKEN, needed to create the first user when the server sets one")
-        .env('PKI_BOOTSTRAP_TOKEN'),
+      new Option('--bootstrap-token <token>', "the server's BOOTSTRAP_TOKEN, needed to create the first user when the server sets one").env(
+        'PKI_BOOTSTRAP_TOKEN',
+      ),
     )
     .addOption(outputOption())
     .action(async (options: UserFieldOptions & { username: string; bootstrapToken?: string }) => {

@@ -18,7 +18,14 @@ import {
   validateDistinguishedName,
 } from '../distinguished-name';
 import { IssuanceError, type IssuerTask } from '../issuer';
-import { type CryptoKey, InvalidKeyError, type KeyAlgorithm, keyAlgorithmOf, keyAlgorithmOfKeyObject, describeKeyAlgorithm } from '../key-pair';
+import {
+  type CryptoKey,
+  InvalidKeyError,
+  type KeyAlgorithm,
+  keyAlgorithmOf,
+  keyAlgorithmOfKeyObject,
+  describeKeyAlgorithm,
+} from '../key-pair';
 import { certificateDerToPem, type CertificateSource, decodePem } from '../pem';
 import { generateSerialNumber, normalizeSerialNumber, positiveIntegerOctets } from '../serial-number';
 import { type CertificateProfile, resolveSubjectAltNames, type SubjectAltNames } from '../subject-alt-names';
@@ -64,7 +71,14 @@ export interface ReferenceLeafRequest extends IssuerUrls {
   readonly sans?: Partial<SubjectAltNames>;
 }
 
-const ATTRIBUTE_OIDS: Readonly<Record<string, string>> = { C: '2.5.4.6', ST: '2.5.4.8', L: '2.5.4.7', O: '2.5.4.10', OU: '2.5.4.11', CN: '2.5.4.3' };
+const ATTRIBUTE_OIDS: Readonly<Record<string, string>> = {
+  C: '2.5.4.6',
+  ST: '2.5.4.8',
+  L: '2.5.4.7',
+  O: '2.5.4.10',
+  OU: '2.5.4.11',
+  CN: '2.5.4.3',
+};
 const MS_PER_DAY = 86_400_000;
 const PROFILE_EXTENDED_KEY_USAGES: Readonly<Record<CertificateProfile, readonly ExtendedKeyUsage[]>> = {
   server: [ExtendedKeyUsage.serverAuth],
@@ -188,12 +202,16 @@ async function loadIssuer(source: CertificateSource, task: IssuerTask): Promise<
     throw new IssuanceError('issuer_not_ca', `Issuer "${certificate.subject}" is not a CA certificate (basicConstraints CA:TRUE missing)`);
   }
   const keyUsage = certificate.getExtension(KeyUsagesExtension);
-  const required = task === 'crl' ? { flag: KeyUsageFlags.cRLSign, name: 'cRLSign' } : { flag: KeyUsageFlags.keyCertSign, name: 'keyCertSign' };
+  const required =
+    task === 'crl' ? { flag: KeyUsageFlags.cRLSign, name: 'cRLSign' } : { flag: KeyUsageFlags.keyCertSign, name: 'keyCertSign' };
   if (keyUsage && (keyUsage.usages & required.flag) === 0) {
     throw new IssuanceError('issuer_not_ca', `Issuer "${certificate.subject}" lacks the ${required.name} key usage`);
   }
   if (task === 'ca_certificate' && basicConstraints.pathLength === 0) {
-    throw new IssuanceError('issuer_path_length_exhausted', `Issuer "${certificate.subject}" has pathLen 0 and cannot sign CA certificates`);
+    throw new IssuanceError(
+      'issuer_path_length_exhausted',
+      `Issuer "${certificate.subject}" has pathLen 0 and cannot sign CA certificates`,
+    );
   }
   const subjectKeyIdentifier = certificate.getExtension(SubjectKeyIdentifierExtension)?.keyId;
   const keyIdentifier = subjectKeyIdentifier ?? Buffer.from(await certificate.publicKey.getKeyIdentifier(cryptoEngine)).toString('hex');
@@ -225,7 +243,10 @@ export async function referenceBuildCaCertificate(request: ReferenceCaRequest): 
   ];
   if (issuer === null) {
     if (request.crlDistributionPointUrl || request.caIssuersUrl || request.ocspUrl) {
-      throw new IssuanceError('root_cannot_have_issuer_urls', 'A self-signed root has no issuer, so it cannot carry CRL distribution point or AIA URLs');
+      throw new IssuanceError(
+        'root_cannot_have_issuer_urls',
+        'A self-signed root has no issuer, so it cannot carry CRL distribution point or AIA URLs',
+      );
     }
   } else {
     extensions.push(...issuerLinkExtensions(issuer, request));
@@ -304,7 +325,10 @@ function validityPeriod(validDays: number, issuer: ReferenceIssuer | null): { no
   if (issuer === null) return { notBefore, notAfter: new Date(requested) };
   const issuerNotAfter = issuer.certificate.notAfter.getTime();
   if (issuerNotAfter <= now) {
-    throw new IssuanceError('issuer_expired', `Issuer "${issuer.certificate.subject}" expired on ${issuer.certificate.notAfter.toISOString()}`);
+    throw new IssuanceError(
+      'issuer_expired',
+      `Issuer "${issuer.certificate.subject}" expired on ${issuer.certificate.notAfter.toISOString()}`,
+    );
   }
   return { notBefore, notAfter: new Date(Math.min(requested, issuerNotAfter)) };
 }

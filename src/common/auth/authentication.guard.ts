@@ -23,10 +23,7 @@ export class AuthenticationGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
+    const access = this.reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
     if (!access) throw new ForbiddenError('This route has no access declaration', 'route_access_undeclared');
     if (access.kind === 'public') return true;
 

@@ -37,9 +37,10 @@ export function capabilitiesOf(row: CapabilityColumns): Set<Capability> {
 
 /** Columns for a new row: the flags given, false for the rest. */
 export function capabilityColumnsFrom(flags: Partial<Record<Capability, boolean>>): Pick<CapabilityColumns, keyof CapabilityColumns> {
-  return Object.fromEntries(
-    CAPABILITIES.map((capability) => [CAPABILITY_COLUMNS[capability], flags[capability] ?? false]),
-  ) as Pick<CapabilityColumns, keyof CapabilityColumns>;
+  return Object.fromEntries(CAPABILITIES.map((capability) => [CAPABILITY_COLUMNS[capability], flags[capability] ?? false])) as Pick<
+    CapabilityColumns,
+    keyof CapabilityColumns
+  >;
 }
 
 /**
@@ -47,7 +48,9 @@ export function capabilityColumnsFrom(flags: Partial<Record<Capability, boolean>
  * changed (for audit details).
  */
 export function applyCapabilityFlags(row: CapabilityColumns, flags: Partial<Record<Capability, boolean>>): Capability[] {
-  const changed = CAPABILITIES.filter((capability) => flags[capability] !== undefined && flags[capability] !== row[CAPABILITY_COLUMNS[capability]]);
+  const changed = CAPABILITIES.filter(
+    (capability) => flags[capability] !== undefined && flags[capability] !== row[CAPABILITY_COLUMNS[capability]],
+  );
   for (const capability of changed) row[CAPABILITY_COLUMNS[capability]] = flags[capability]!;
   return changed;
 }

@@ -8,6 +8,5 @@ export interface AuthenticatedRequest extends Request {
 
 /** The caller's principal (undefined on optional-auth routes called anonymously). */
 export const CurrentPrincipal = createParamDecorator(
-  (_data: unknown, context: ExecutionContext): Principal | undefined =>
-    context.switchToHttp().getRequest<AuthenticatedRequest>().principal,
+  (_data: unknown, context: ExecutionContext): Principal | undefined => context.switchToHttp().getRequest<AuthenticatedRequest>().principal,
 );

@@ -2,13 +2,7 @@ export const ROLES = ['superuser', 'admin', 'user'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** The five capability flags a user or service account may hold. */
-export const CAPABILITIES = [
-  'can_create_ca',
-  'can_create_cert',
-  'can_revoke_cert',
-  'can_export_private_key',
-  'can_delete_ca',
-] as const;
+export const CAPABILITIES = ['can_create_ca', 'can_create_cert', 'can_revoke_cert', 'can_export_private_key', 'can_delete_ca'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 export type PrincipalKind = 'user' | 'service_account';

@@ -101,7 +101,9 @@ describe('readConfig', () => {
     expect(readConfig({ PRIVATE_KEY_ENCRYPTION_OLD_KEYS: `${KEY_B64},${hex}` }).config.privateKeyEncryptionOldKeys).toHaveLength(2);
     for (const bad of ['short', Buffer.alloc(16).toString('base64'), 'zz'.repeat(32)]) {
       const problems = problemsOf({ PRIVATE_KEY_ENCRYPTION_KEY: bad });
-      expect(problems).toEqual(['Invalid configuration: PRIVATE_KEY_ENCRYPTION_KEY must be 32 bytes as base64 (openssl rand -base64 32) or 64 hex characters']);
+      expect(problems).toEqual([
+        'Invalid configuration: PRIVATE_KEY_ENCRYPTION_KEY must be 32 bytes as base64 (openssl rand -base64 32) or 64 hex characters',
+      ]);
     }
   });
 
@@ -156,7 +158,9 @@ describe('readConfig', () => {
     expect(readConfig({ WEB_CONCURRENCY: '1' }).config.webConcurrency).toBe(1);
     expect(readConfig({ WEB_CONCURRENCY: '4' }).config.webConcurrency).toBe(4);
     for (const bad of ['0', 'auto', '1.5']) {
-      expect(problemsOf({ WEB_CONCURRENCY: bad })).toEqual([`Invalid configuration: WEB_CONCURRENCY must be an integer from 1 to 256 (got "${bad}")`]);
+      expect(problemsOf({ WEB_CONCURRENCY: bad })).toEqual([
+        `Invalid configuration: WEB_CONCURRENCY must be an integer from 1 to 256 (got "${bad}")`,
+      ]);
     }
   });
 

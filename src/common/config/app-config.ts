@@ -349,7 +349,10 @@ function readTrustProxy(r: EnvReader): TrustProxy {
   const entries = value.split(',').map((entry) => entry.trim());
   const bad = entries.find((entry) => !isTrustProxyEntry(entry));
   if (bad !== undefined) {
-    r.problem('TRUST_PROXY', `must be true, false, a hop count, or addresses/CIDRs/loopback,linklocal,uniquelocal (got ${JSON.stringify(bad)})`);
+    r.problem(
+      'TRUST_PROXY',
+      `must be true, false, a hop count, or addresses/CIDRs/loopback,linklocal,uniquelocal (got ${JSON.stringify(bad)})`,
+    );
     return false;
   }
   return entries;

@@ -19,9 +19,6 @@ export async function openDatabaseConnection(config: AppConfig, logger: Logger):
     // Headroom over the pool for the migration lock holder and ad-hoc psql sessions.
     maxConnections: config.databasePoolSize + 5,
   });
-  logger.info(
-    { data_dir: config.dataDir, socket_dir: embedded.socketDir },
-    'embedded PostgreSQL (PGlite) started',
-  );
+  logger.info({ data_dir: config.dataDir, socket_dir: embedded.socketDir }, 'embedded PostgreSQL (PGlite) started');
   return { url: embedded.url, embedded: true, close: () => embedded.stop() };
 }

@@ -31,7 +31,14 @@ const UNAVAILABLE_MESSAGES = [
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 5) return false;
-  const candidate = error as { code?: unknown; syscall?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  const candidate = error as {
+    code?: unknown;
+    syscall?: unknown;
+    message?: unknown;
+    driverError?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   const code = typeof candidate.code === 'string' ? candidate.code : '';
   if (UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
   if (UNAVAILABLE_SOCKET_CODES.has(code) || (code !== '' && candidate.syscall === 'connect')) return true;

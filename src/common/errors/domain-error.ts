@@ -2,14 +2,7 @@
  * What kind of failure a domain error is. Services say what went wrong in domain terms; the one
  * global exception filter decides the HTTP status for each kind.
  */
-export type ErrorKind =
-  | 'invalid'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'too_many_requests'
-  | 'unavailable';
+export type ErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'too_many_requests' | 'unavailable';
 
 /** The `detail` of an error body: a message, or a structured object such as `{code, field, value}`. */
 export type ErrorDetail = string | Record<string, unknown> | Array<Record<string, unknown>>;

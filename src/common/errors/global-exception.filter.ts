@@ -125,10 +125,5 @@ function httpExceptionDetail(exception: HttpException): ErrorDetail {
 function isBodyParserError(error: unknown): error is BodyParserError {
   if (typeof error !== 'object' || error === null) return false;
   const candidate = error as Partial<BodyParserError>;
-  return (
-    typeof candidate.type === 'string' &&
-    typeof candidate.status === 'number' &&
-    candidate.status >= 400 &&
-    candidate.status < 500
-  );
+  return typeof candidate.type === 'string' && typeof candidate.status === 'number' && candidate.status >= 400 && candidate.status < 500;
 }

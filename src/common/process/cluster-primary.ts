@@ -162,11 +162,14 @@ export class ClusterPrimary {
     for (const timer of this.restartTimers) clearTimeout(timer);
     this.restartTimers.clear();
     for (const { worker } of this.workers.values()) worker.process.kill('SIGTERM');
-    const overrun = setTimeout(() => {
-      logger.error({ grace_seconds: shutdownGraceSeconds }, 'shutdown overran its grace period');
-      for (const { worker } of this.workers.values()) worker.process.kill('SIGKILL');
-      process.exit(1);
-    }, shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS);
+    const overrun = setTimeout(
+      () => {
+        logger.error({ grace_seconds: shutdownGraceSeconds }, 'shutdown overran its grace period');
+        for (const { worker } of this.workers.values()) worker.process.kill('SIGKILL');
+        process.exit(1);
+      },
+      shutdownGraceSeconds * 1000 + SHUTDOWN_MARGIN_MS,
+    );
     overrun.unref();
     this.finishShutdownWhenEmpty();
   }

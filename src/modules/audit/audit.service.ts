@@ -96,12 +96,7 @@ export class AuditService {
     const builder = this.logs.createQueryBuilder('log');
     if ('organizationId' in scope) builder.andWhere('log.organization_id = :org', { org: scope.organizationId });
     applyFilters(builder, query);
-    return builder
-      .orderBy('log.created_at', 'DESC')
-      .addOrderBy('log.id', 'DESC')
-      .offset(query.skip)
-      .limit(query.limit)
-      .getMany();
+    return builder.orderBy('log.created_at', 'DESC').addOrderBy('log.id', 'DESC').offset(query.skip).limit(query.limit).getMany();
   }
 }
 

@@ -37,7 +37,7 @@ export class AuthController {
   @Post('logout')
   @Authenticated()
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiOperation({ operationId: 'logout', summary: "End this session: revoke its refresh token, blocklist this access token" })
+  @ApiOperation({ operationId: 'logout', summary: 'End this session: revoke its refresh token, blocklist this access token' })
   @ApiNoContentResponse()
   logout(@CurrentPrincipal() principal: Principal): Promise<void> {
     return this.auth.logout(principal);

@@ -100,13 +100,7 @@ export class SessionService {
   }
 
   async blocklist(manager: EntityManager, jti: string, expiresAt: Date): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(BlocklistedTokenEntity)
-      .values({ jti, expiresAt })
-      .orIgnore()
-      .execute();
+    await manager.createQueryBuilder().insert().into(BlocklistedTokenEntity).values({ jti, expiresAt }).orIgnore().execute();
   }
 
   /** Deletes what can no longer matter: expired blocklist entries, tokens and ended sessions. */

@@ -38,10 +38,7 @@ export class OrgsController {
   @ApiOperation({ operationId: 'getOrganization', summary: 'An organization (members, superusers)' })
   @ApiOkResponse({ type: OrganizationDto })
   @ApiErrorResponses(400, 404)
-  async get(
-    @CurrentPrincipal() principal: Principal,
-    @Param('organization_id', ParseIdPipe) id: number,
-  ): Promise<OrganizationDto> {
+  async get(@CurrentPrincipal() principal: Principal, @Param('organization_id', ParseIdPipe) id: number): Promise<OrganizationDto> {
     return OrganizationDto.from(await this.orgs.get(principal, id));
   }
 

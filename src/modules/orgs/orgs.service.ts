@@ -38,9 +38,7 @@ export class OrgsService {
   async create(actor: Principal, dto: CreateOrganizationDto): Promise<OrganizationEntity> {
     return this.writeNamed(async (manager) => {
       await assertNameFree(manager, dto.name);
-      const organization = await manager.save(
-        manager.create(OrganizationEntity, { name: dto.name, description: dto.description ?? null }),
-      );
+      const organization = await manager.save(manager.create(OrganizationEntity, { name: dto.name, description: dto.description ?? null }));
       await this.audit.record(manager, {
         action: 'org_create',
         actor,
@@ -210,9 +208,7 @@ export class OrgsService {
 }
 
 async function assertNameFree(manager: EntityManager, name: string, exceptId?: number): Promise<void> {
-  const query = manager
-    .createQueryBuilder(OrganizationEntity, 'o')
-    .where('lower(o.name) = lower(:name)', { name });
+  const query = manager.createQueryBuilder(OrganizationEntity, 'o').where('lower(o.name) = lower(:name)', { name });
   if (exceptId !== undefined) query.andWhere('o.id <> :exceptId', { exceptId });
   if (await query.getExists()) throw nameTaken();
 }

@@ -81,7 +81,8 @@ export class CaController {
   @Authenticated()
   @ApiOperation({
     operationId: 'updateCa',
-    summary: "Set allow_leaf_certs (admins of the CA's organization) and/or assign the CA, with cascade its org-less subtree, to an organization (superusers)",
+    summary:
+      "Set allow_leaf_certs (admins of the CA's organization) and/or assign the CA, with cascade its org-less subtree, to an organization (superusers)",
   })
   @ApiOkResponse({ type: CaDto })
   @ApiErrorResponses(400, 403, 404)

@@ -133,11 +133,7 @@ export class CaService {
   }
 
   /** A CA the actor may act on; outside its organization the CA does not exist (404). */
-  async findAuthorized(
-    actor: Principal,
-    id: number,
-    action: Parameters<AccessPolicy['decide']>[1],
-  ): Promise<CertificateAuthorityEntity> {
+  async findAuthorized(actor: Principal, id: number, action: Parameters<AccessPolicy['decide']>[1]): Promise<CertificateAuthorityEntity> {
     const ca = await this.cas.findOne({ where: { id } });
     if (!ca) throw caNotFound(id);
     this.policy.assert(actor, action, ca, () => caNotFound(id));
@@ -145,7 +141,11 @@ export class CaService {
   }
 
   /** Returns the CA with its decrypted private key, and audits the retrieval. */
-  async withPrivateKey(actor: Principal, id: number, how: 'api' | 'export'): Promise<{ ca: CertificateAuthorityEntity; privateKey: string }> {
+  async withPrivateKey(
+    actor: Principal,
+    id: number,
+    how: 'api' | 'export',
+  ): Promise<{ ca: CertificateAuthorityEntity; privateKey: string }> {
     const ca = await this.findAuthorized(actor, id, 'can_export_private_key');
     const privateKey = this.vault.decrypt(ca.privateKey);
     await this.dataSource.transaction((manager) =>
@@ -209,7 +209,9 @@ export class CaService {
       const changes: string[] = [];
       if (dto.allow_leaf_certs !== undefined) {
         await manager.update(CertificateAuthorityEntity, { id }, { allowLeafCerts: dto.allow_leaf_certs });
-        changes.push(`Set allow_leaf_certs of CA '${ca.name}' to ${leafPolicy(dto.allow_leaf_certs)} (previously ${leafPolicy(ca.allowLeafCerts)})`);
+        changes.push(
+          `Set allow_leaf_certs of CA '${ca.name}' to ${leafPolicy(dto.allow_leaf_certs)} (previously ${leafPolicy(ca.allowLeafCerts)})`,
+        );
       }
       if (dto.organization_id !== undefined) changes.push(await assignOrganization(manager, ca, dto.organization_id, dto.cascade ?? false));
       const updated = await manager.findOneByOrFail(CertificateAuthorityEntity, { id });
@@ -332,7 +334,12 @@ function leafPolicy(allowLeafCerts: boolean | null): string {
  * organization are adopted too, together with their certificates that have none; a descendant owned
  * by another organization is left alone and its subtree is not entered.
  */
-async function assignOrganization(manager: EntityManager, ca: CertificateAuthorityEntity, target: number, cascade: boolean): Promise<string> {
+async function assignOrganization(
+  manager: EntityManager,
+  ca: CertificateAuthorityEntity,
+  target: number,
+  cascade: boolean,
+): Promise<string> {
   await assertOrganizationExists(manager, target);
   const adopted = [ca.id];
   if (cascade) {
@@ -346,7 +353,8 @@ async function assignOrganization(manager: EntityManager, ca: CertificateAuthori
   }
   await manager.update(CertificateAuthorityEntity, { id: In(adopted) }, { organizationId: target });
   const certificates = cascade
-    ? ((await manager.update(CertificateEntity, { issuerId: In(adopted), organizationId: IsNull() }, { organizationId: target })).affected ?? 0)
+    ? ((await manager.update(CertificateEntity, { issuerId: In(adopted), organizationId: IsNull() }, { organizationId: target }))
+        .affected ?? 0)
     : 0;
   const previous = ca.organizationId;
   return (

@@ -60,12 +60,16 @@ export class IssueCertificateDto extends SanFieldsDto {
 
   @ApiProperty({
     enum: CERTIFICATE_TYPES,
-    description: 'ca: a CA-constrained certificate (no SANs) issued by this CA, needs can_create_ca; a CA that issues here is made with POST /cas/',
+    description:
+      'ca: a CA-constrained certificate (no SANs) issued by this CA, needs can_create_ca; a CA that issues here is made with POST /cas/',
   })
   @IsIn(CERTIFICATE_TYPES)
   certificate_type: CertificateType;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'ca type only: basicConstraints pathLen; default and maximum one less than the issuer’s' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'ca type only: basicConstraints pathLen; default and maximum one less than the issuer’s',
+  })
   @IsOptionalNotNull()
   @IsInt()
   @Min(0)
@@ -91,7 +95,8 @@ export class IssueCertificateDto extends SanFieldsDto {
 
   @ApiPropertyOptional({
     default: true,
-    description: 'true: the generated key is kept (encrypted) and can be exported later; false: it is returned once, in this response, and not kept',
+    description:
+      'true: the generated key is kept (encrypted) and can be exported later; false: it is returned once, in this response, and not kept',
   })
   @IsOptionalNotNull()
   @IsBoolean()

@@ -105,7 +105,13 @@ export class CertificateService {
     const validDays = dto.valid_days ?? this.config.certDays;
     const pathLength = this.caCertificatePathLength(actor, ca, dto);
     const sans = resolvedSans(dto.certificate_type, dto.common_name, requestedSans(dto));
-    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName: dto.common_name, ...sans, validDays });
+    await this.issuancePolicy.assertAllowed(actor, {
+      certificateType: dto.certificate_type,
+      caId: ca.id,
+      commonName: dto.common_name,
+      ...sans,
+      validDays,
+    });
     await this.assertIssuable(ca, dto.certificate_type, validDays);
     const keys = await generateKeyPair(keySpecFor(keyType, dto.key_size ?? this.config.certKeySize));
     const privateKeyPem = await exportPrivateKeyPem(keys.privateKey);
@@ -293,7 +299,11 @@ export class CertificateService {
   }
 
   /** Returns the decrypted key (null when none is kept) and audits the retrieval. */
-  async withPrivateKey(actor: Principal, id: number, how: 'api' | 'export'): Promise<{ certificate: CertificateEntity; privateKey: string | null }> {
+  async withPrivateKey(
+    actor: Principal,
+    id: number,
+    how: 'api' | 'export',
+  ): Promise<{ certificate: CertificateEntity; privateKey: string | null }> {
     const certificate = await this.findAuthorized(actor, id, 'can_export_private_key');
     const privateKey = certificate.privateKey === null ? null : this.vault.decrypt(certificate.privateKey);
     if (privateKey !== null) {
@@ -404,7 +414,12 @@ export class CertificateService {
     // The certificate and its audit row are written by one statement: one round trip, atomic.
     const inserted = await this.audit.insertAudited(
       this.dataSource.manager,
-      this.dataSource.createQueryBuilder().insert().into(CertificateEntity).values(values).returning('id, organization_id, created_at, updated_at'),
+      this.dataSource
+        .createQueryBuilder()
+        .insert()
+        .into(CertificateEntity)
+        .values(values)
+        .returning('id, organization_id, created_at, updated_at'),
       { action: 'cert_create', actor, resourceType: 'certificate', detail: request.auditDetail },
     );
     return Object.assign(new CertificateEntity(), values, {
@@ -432,7 +447,10 @@ function resolvedSans(type: CertificateType, commonName: string, requested: Requ
     if (kind) throw new InvalidRequestError(`${SAN_FIELDS[kind]}: a CA certificate carries no SANs`, 'ca_certificate_sans');
     return { dns: [], ip: [], email: [] };
   }
-  const sans = translateX509Error(() => resolveSubjectAltNames(type, commonName, requested), (error) => sanField(error, requested));
+  const sans = translateX509Error(
+    () => resolveSubjectAltNames(type, commonName, requested),
+    (error) => sanField(error, requested),
+  );
   return { dns: [...sans.dns], ip: [...sans.ip], email: [...sans.email] };
 }
 

@@ -126,8 +126,6 @@ export function crlPem(document: CrlDocument): Buffer {
 
 function isCurrent(ca: CrlState): boolean {
   return (
-    ca.crlRevocationCount === ca.revocationCount &&
-    ca.crlNextUpdate !== null &&
-    ca.crlNextUpdate.getTime() - Date.now() > REFRESH_BEFORE_MS
+    ca.crlRevocationCount === ca.revocationCount && ca.crlNextUpdate !== null && ca.crlNextUpdate.getTime() - Date.now() > REFRESH_BEFORE_MS
   );
 }

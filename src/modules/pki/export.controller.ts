@@ -59,10 +59,16 @@ export class ExportController {
 
   @Get('certificate/:cert_id/private-key')
   @Authenticated({ allowServiceAccounts: true })
-  @ApiOperation({ operationId: 'exportCertificatePrivateKey', summary: 'Certificate private key, PEM (audit-logged; 404 when none is held)' })
+  @ApiOperation({
+    operationId: 'exportCertificatePrivateKey',
+    summary: 'Certificate private key, PEM (audit-logged; 404 when none is held)',
+  })
   @ApiFileResponse('PEM file', PEM)
   @ApiErrorResponses(400, 403, 404)
-  async certificatePrivateKey(@CurrentPrincipal() principal: Principal, @Param('cert_id', ParseIdPipe) id: number): Promise<StreamableFile> {
+  async certificatePrivateKey(
+    @CurrentPrincipal() principal: Principal,
+    @Param('cert_id', ParseIdPipe) id: number,
+  ): Promise<StreamableFile> {
     const { privateKey } = await this.certificates.withPrivateKey(principal, id, 'export');
     if (privateKey === null) throw new NotFoundError(`Certificate ${id} has no private key held by this service`, 'private_key_not_held');
     return pemFile(`certificate_${id}_private_key.pem`, privateKey);

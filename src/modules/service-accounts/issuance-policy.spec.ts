@@ -65,23 +65,58 @@ describe('evaluatePolicy', () => {
     expect(evaluatePolicy(OPEN, REQUEST)).toBeNull();
   });
 
-  it.each<[string, Partial<IssuancePolicy>, Partial<IssuanceRequest>, Partial<IssuanceRequest>, { field: string; value: string | number }]>([
-    ['certificate type', { allowedCertificateTypes: ['server'] }, {}, { certificateType: 'client' }, { field: 'allowed_certificate_types', value: 'client' }],
-    ['CA', { allowedCaIds: [1] }, {}, { caId: 2 }, { field: 'allowed_ca_ids', value: 2 }],
-    ['common name', { cnPatterns: ['*.example.com'] }, {}, { commonName: 'www.example.org' }, { field: 'cn_patterns', value: 'www.example.org' }],
-    ['DNS SAN', { sanDnsPatterns: ['*.example.com'] }, { dns: ['api.example.com'] }, { dns: ['api.example.org'] }, { field: 'san_dns_patterns', value: 'api.example.org' }],
-    ['IP SAN', { sanIpCidrs: ['10.0.0.0/30'] }, { ip: ['10.0.0.3'] }, { ip: ['10.0.0.4'] }, { field: 'san_ip_cidrs', value: '10.0.0.4' }],
-    ['IPv6 SAN', { sanIpCidrs: ['2001:db8::/126'] }, { ip: ['2001:db8::3'] }, { ip: ['2001:db8::4'] }, { field: 'san_ip_cidrs', value: '2001:db8::4' }],
-    ['email SAN', { sanEmailDomains: ['Example.com'] }, { email: ['ops@EXAMPLE.com'] }, { email: ['ops@example.org'] }, { field: 'san_email_domains', value: 'ops@example.org' }],
-    ['validity', { maxValidityDays: 30 }, { validDays: 30 }, { validDays: 31 }, { field: 'max_validity_days', value: 31 }],
-  ])('%s: allows one value and rejects its neighbour', (_name, policy, allowed, rejected, violation) => {
+  it.each<[string, Partial<IssuancePolicy>, Partial<IssuanceRequest>, Partial<IssuanceRequest>, { field: string; value: string | number }]>(
+    [
+      [
+        'certificate type',
+        { allowedCertificateTypes: ['server'] },
+        {},
+        { certificateType: 'client' },
+        { field: 'allowed_certificate_types', value: 'client' },
+      ],
+      ['CA', { allowedCaIds: [1] }, {}, { caId: 2 }, { field: 'allowed_ca_ids', value: 2 }],
+      [
+        'common name',
+        { cnPatterns: ['*.example.com'] },
+        {},
+        { commonName: 'www.example.org' },
+        { field: 'cn_patterns', value: 'www.example.org' },
+      ],
+      [
+        'DNS SAN',
+        { sanDnsPatterns: ['*.example.com'] },
+        { dns: ['api.example.com'] },
+        { dns: ['api.example.org'] },
+        { field: 'san_dns_patterns', value: 'api.example.org' },
+      ],
+      ['IP SAN', { sanIpCidrs: ['10.0.0.0/30'] }, { ip: ['10.0.0.3'] }, { ip: ['10.0.0.4'] }, { field: 'san_ip_cidrs', value: '10.0.0.4' }],
+      [
+        'IPv6 SAN',
+        { sanIpCidrs: ['2001:db8::/126'] },
+        { ip: ['2001:db8::3'] },
+        { ip: ['2001:db8::4'] },
+        { field: 'san_ip_cidrs', value: '2001:db8::4' },
+      ],
+      [
+        'email SAN',
+        { sanEmailDomains: ['Example.com'] },
+        { email: ['ops@EXAMPLE.com'] },
+        { email: ['ops@example.org'] },
+        { field: 'san_email_domains', value: 'ops@example.org' },
+      ],
+      ['validity', { maxValidityDays: 30 }, { validDays: 30 }, { validDays: 31 }, { field: 'max_validity_days', value: 31 }],
+    ],
+  )('%s: allows one value and rejects its neighbour', (_name, policy, allowed, rejected, violation) => {
     const tight = { ...OPEN, ...policy };
     expect(evaluatePolicy(tight, { ...REQUEST, ...allowed })).toBeNull();
     expect(evaluatePolicy(tight, { ...REQUEST, ...rejected })).toEqual(violation);
   });
 
   it('denies a whole kind when its list is empty', () => {
-    expect(evaluatePolicy({ ...OPEN, sanIpCidrs: [] }, { ...REQUEST, ip: ['10.0.0.1'] })).toEqual({ field: 'san_ip_cidrs', value: '10.0.0.1' });
+    expect(evaluatePolicy({ ...OPEN, sanIpCidrs: [] }, { ...REQUEST, ip: ['10.0.0.1'] })).toEqual({
+      field: 'san_ip_cidrs',
+      value: '10.0.0.1',
+    });
     expect(evaluatePolicy({ ...OPEN, allowedCaIds: [] }, REQUEST)).toEqual({ field: 'allowed_ca_ids', value: 1 });
   });
 
@@ -95,8 +130,24 @@ describe('evaluatePolicy', () => {
       email: ['a@bad.org'],
       validDays: 999,
     };
-    const policy: IssuancePolicy = { ...OPEN, allowedCertificateTypes: ['server'], allowedCaIds: [1], cnPatterns: ['ok'], sanDnsPatterns: ['ok'], sanIpCidrs: ['10.0.0.0/8'], maxValidityDays: 1 };
-    const order = ['allowed_certificate_types', 'allowed_ca_ids', 'cn_patterns', 'san_dns_patterns', 'san_ip_cidrs', 'san_email_domains', 'max_validity_days'];
+    const policy: IssuancePolicy = {
+      ...OPEN,
+      allowedCertificateTypes: ['server'],
+      allowedCaIds: [1],
+      cnPatterns: ['ok'],
+      sanDnsPatterns: ['ok'],
+      sanIpCidrs: ['10.0.0.0/8'],
+      maxValidityDays: 1,
+    };
+    const order = [
+      'allowed_certificate_types',
+      'allowed_ca_ids',
+      'cn_patterns',
+      'san_dns_patterns',
+      'san_ip_cidrs',
+      'san_email_domains',
+      'max_validity_days',
+    ];
     let request = everythingWrong;
     const fixes: Array<Partial<IssuanceRequest>> = [
       { certificateType: 'server' },

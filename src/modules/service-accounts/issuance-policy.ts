@@ -56,7 +56,8 @@ export function compileGlob(pattern: string): RegExp {
 export function globProblem(pattern: string): string | undefined {
   if (pattern.trim() === '') return 'must not be empty';
   if (pattern.length > 253) return 'must be at most 253 characters';
-  if (/[\s[\]\\{}]/.test(pattern)) return 'may contain letters, digits, punctuation and the wildcards * ** ? only (no spaces, [ ] { } or \\)';
+  if (/[\s[\]\\{}]/.test(pattern))
+    return 'may contain letters, digits, punctuation and the wildcards * ** ? only (no spaces, [ ] { } or \\)';
   if (/\*{3,}/.test(pattern)) return 'has more than two * in a row';
   return undefined;
 }

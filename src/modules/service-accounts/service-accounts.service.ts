@@ -98,7 +98,13 @@ export class ServiceAccountsService {
         changed.push(dto.disabled ? 'disabled' : 'enabled');
       }
       const saved = await manager.save(account);
-      await this.record(manager, actor, saved, 'service_account_update', `Updated service account '${saved.name}': ${changed.join(', ') || 'no changes'}`);
+      await this.record(
+        manager,
+        actor,
+        saved,
+        'service_account_update',
+        `Updated service account '${saved.name}': ${changed.join(', ') || 'no changes'}`,
+      );
       return saved;
     });
   }
@@ -110,7 +116,13 @@ export class ServiceAccountsService {
       const tokens = await manager.count(ServiceAccountTokenEntity, { where: { serviceAccountId: id } });
       // Of concurrent deletes only the one that removed the row answers 204 and audits.
       if (!(await manager.delete(ServiceAccountEntity, { id })).affected) throw serviceAccountNotFound();
-      await this.record(manager, actor, account, 'service_account_delete', `Deleted service account '${account.name}' and its ${tokens} token(s)`);
+      await this.record(
+        manager,
+        actor,
+        account,
+        'service_account_delete',
+        `Deleted service account '${account.name}' and its ${tokens} token(s)`,
+      );
     });
   }
 
@@ -176,8 +188,16 @@ export class ServiceAccountsService {
     validatePolicyEntries(values);
     return this.dataSource.transaction(async (manager) => {
       const existing = await manager.findOne(IssuancePolicyEntity, { where: { serviceAccountId: id } });
-      const saved = await manager.save(existing ? Object.assign(existing, values) : manager.create(IssuancePolicyEntity, { serviceAccountId: id, ...values }));
-      await this.record(manager, actor, account, 'service_account_update', `${existing ? 'Replaced' : 'Set'} issuance policy of '${account.name}'`);
+      const saved = await manager.save(
+        existing ? Object.assign(existing, values) : manager.create(IssuancePolicyEntity, { serviceAccountId: id, ...values }),
+      );
+      await this.record(
+        manager,
+        actor,
+        account,
+        'service_account_update',
+        `${existing ? 'Replaced' : 'Set'} issuance policy of '${account.name}'`,
+      );
       return saved;
     });
   }
@@ -195,7 +215,12 @@ export class ServiceAccountsService {
     manager: EntityManager,
     actor: Principal,
     account: ServiceAccountEntity,
-    action: 'service_account_create' | 'service_account_update' | 'service_account_delete' | 'service_account_token_create' | 'service_account_token_revoke',
+    action:
+      | 'service_account_create'
+      | 'service_account_update'
+      | 'service_account_delete'
+      | 'service_account_token_create'
+      | 'service_account_token_revoke',
     detail: string,
   ): Promise<void> {
     return this.audit.record(manager, {
@@ -227,7 +252,12 @@ async function assertNameFree(manager: EntityManager, organizationId: number, na
   if (await query.getExists()) throw nameTaken();
 }
 
-function validatePolicyEntries(values: { cnPatterns: string[]; sanDnsPatterns: string[]; sanIpCidrs: string[]; sanEmailDomains: string[] }): void {
+function validatePolicyEntries(values: {
+  cnPatterns: string[];
+  sanDnsPatterns: string[];
+  sanIpCidrs: string[];
+  sanEmailDomains: string[];
+}): void {
   const problems: FieldProblem[] = [];
   const check = (field: string, entries: string[], problemOf: (entry: string) => string | undefined) =>
     entries.forEach((entry, index) => {

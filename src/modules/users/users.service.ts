@@ -189,10 +189,7 @@ export class UsersService {
       throw new ForbiddenError('Unauthenticated registration is disabled', 'registration_disabled');
     }
     if (dto.organization_id != null || wantsCapabilities) {
-      throw new ForbiddenError(
-        'Self-registered accounts cannot choose an organization or capabilities',
-        'registration_fields_not_allowed',
-      );
+      throw new ForbiddenError('Self-registered accounts cannot choose an organization or capabilities', 'registration_fields_not_allowed');
     }
     return null;
   }
@@ -269,7 +266,6 @@ export async function assertOrganizationExists(manager: EntityManager, organizat
     throw new InvalidRequestError(`Organization with ID ${organizationId} not found`, 'unknown_organization');
   }
 }
-
 
 function fieldForbidden(field: string): ForbiddenError {
   return new ForbiddenError(`Not allowed to change ${field}`, 'field_not_allowed');

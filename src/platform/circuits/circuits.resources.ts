@@ -115,5 +115,4 @@ export const CircuitTerminationResource = defineResource({
     site: terminationFilter('site', 'slug'),
     location: terminationFilter('location', 'slug'),
   },
-
 });

@@ -44,7 +44,10 @@ export function cableTerminationsExtension(): ResourceExtension {
     keys: ENDS.map(([, key]) => key),
 
     async represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ObjectSerializer) {
-      const stored = await storedTerminations(manager, rows.map((row) => row.id));
+      const stored = await storedTerminations(
+        manager,
+        rows.map((row) => row.id),
+      );
       const objects = new Map<string, Map<number, Record<string, unknown>>>();
       for (const type of new Set(stored.map((termination) => termination.object_type))) {
         const ids = stored.filter((termination) => termination.object_type === type).map((termination) => termination.object_id);
@@ -60,7 +63,10 @@ export function cableTerminationsExtension(): ResourceExtension {
     },
 
     async snapshot(manager: EntityManager, rows: readonly ResourceRow[]) {
-      const stored = await storedTerminations(manager, rows.map((row) => row.id));
+      const stored = await storedTerminations(
+        manager,
+        rows.map((row) => row.id),
+      );
       return byCable(rows, stored, (termination) => ({ object_type: termination.object_type, object_id: termination.object_id }));
     },
 
@@ -82,9 +88,10 @@ export function cableTerminationsExtension(): ResourceExtension {
         if (!Object.hasOwn(body, key)) continue;
         const previous = (await storedTerminations(manager, [row.id])).filter((termination) => termination.cable_end === end);
         for (const termination of previous) {
-          await manager.query(`UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = NULL, cable_end = NULL WHERE id = $1`, [
-            termination.object_id,
-          ]);
+          await manager.query(
+            `UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = NULL, cable_end = NULL WHERE id = $1`,
+            [termination.object_id],
+          );
         }
         await manager.query(`DELETE FROM ${CABLE_TERMINATION_TABLE} WHERE cable_id = $1 AND cable_end = $2`, [row.id, end]);
         for (const termination of readEnd(body[key]) ?? []) {
@@ -92,13 +99,19 @@ export function cableTerminationsExtension(): ResourceExtension {
             `INSERT INTO ${CABLE_TERMINATION_TABLE} (cable_id, cable_end, termination_type_id, termination_id, positions, connector)
              SELECT $1, $2, ot.id, $4, $5, $6
                FROM core_objecttype ot WHERE ot.app_label || '.' || ot.model = $3`,
-            [row.id, end, termination.object_type, termination.object_id, termination.positions === null ? null : JSON.stringify(termination.positions), termination.connector],
+            [
+              row.id,
+              end,
+              termination.object_type,
+              termination.object_id,
+              termination.positions === null ? null : JSON.stringify(termination.positions),
+              termination.connector,
+            ],
           );
-          await manager.query(`UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = $1, cable_end = $2 WHERE id = $3`, [
-            row.id,
-            end,
-            termination.object_id,
-          ]);
+          await manager.query(
+            `UPDATE ${CABLE_TERMINATION_TABLES[termination.object_type]} SET cable_id = $1, cable_end = $2 WHERE id = $3`,
+            [row.id, end, termination.object_id],
+          );
         }
       }
     },
@@ -124,9 +137,7 @@ function byCable(
   return new Map(
     rows.map((row) => [
       row.id,
-      Object.fromEntries(
-        ENDS.map(([end, key]) => [key, stored.filter((t) => t.cable_id === row.id && t.cable_end === end).map(shape)]),
-      ),
+      Object.fromEntries(ENDS.map(([end, key]) => [key, stored.filter((t) => t.cable_id === row.id && t.cable_end === end).map(shape)])),
     ]),
   );
 }
@@ -140,10 +151,18 @@ function readEnd(raw: unknown): Termination[] | undefined {
     const { object_type: objectType, object_id: objectId, positions, connector } = item as Record<string, unknown>;
     const id = readObjectId(objectId);
     if (typeof objectType !== 'string' || id === undefined) return undefined;
-    if (positions !== undefined && positions !== null && !(Array.isArray(positions) && positions.every((p) => Number.isInteger(p) && p > 0))) {
+    if (
+      positions !== undefined &&
+      positions !== null &&
+      !(Array.isArray(positions) && positions.every((p) => Number.isInteger(p) && p > 0))
+    ) {
       return undefined;
     }
-    if (connector !== undefined && connector !== null && !(Number.isInteger(connector) && (connector as number) >= 1 && (connector as number) <= 256)) {
+    if (
+      connector !== undefined &&
+      connector !== null &&
+      !(Number.isInteger(connector) && (connector as number) >= 1 && (connector as number) <= 256)
+    ) {
       return undefined;
     }
     terminations.push({
@@ -159,7 +178,9 @@ function readEnd(raw: unknown): Termination[] | undefined {
 async function endProblems(manager: EntityManager, raw: unknown, cableId: number | null): Promise<string[]> {
   const terminations = readEnd(raw);
   if (!terminations) {
-    return ['Expected a list of {"object_type": "app.model", "object_id": n, "positions": [n, …], "connector": n} objects (connector 1–256).'];
+    return [
+      'Expected a list of {"object_type": "app.model", "object_id": n, "positions": [n, …], "connector": n} objects (connector 1–256).',
+    ];
   }
   if (terminations.length === 0) return ['A cable end needs at least one termination.'];
   const types = new Set(terminations.map((termination) => termination.object_type));
@@ -196,7 +217,10 @@ async function endProblems(manager: EntityManager, raw: unknown, cableId: number
 function terminatedOnDevices(alias: string, devices: string): string {
   const kinds = Object.entries(CABLE_TERMINATION_TABLES).filter(([type]) => type.startsWith('dcim.'));
   const matches = kinds
-    .map(([type, table]) => `(ot.app_label || '.' || ot.model = '${type}' AND ct.termination_id IN (SELECT id FROM ${table} WHERE device_id IN (${devices})))`)
+    .map(
+      ([type, table]) =>
+        `(ot.app_label || '.' || ot.model = '${type}' AND ct.termination_id IN (SELECT id FROM ${table} WHERE device_id IN (${devices})))`,
+    )
     .join(' OR ');
   return `EXISTS (SELECT 1 FROM ${CABLE_TERMINATION_TABLE} ct JOIN core_objecttype ot ON ot.id = ct.termination_type_id
                    WHERE ct.cable_id = ${alias}.id AND (${matches}))`;
@@ -218,7 +242,9 @@ export const CABLE_FILTERS: Record<string, ExtraFilter> = {
   device_id: idsFilter((parameter) => `:...${parameter}`),
   device: namesFilter((parameter) => `SELECT id FROM dcim_device WHERE name IN (:...${parameter})`),
   site_id: idsFilter((parameter) => `SELECT id FROM dcim_device WHERE site_id IN (:...${parameter})`),
-  site: namesFilter((parameter) => `SELECT d.id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id WHERE s.slug IN (:...${parameter})`),
+  site: namesFilter(
+    (parameter) => `SELECT d.id FROM dcim_device d JOIN dcim_site s ON s.id = d.site_id WHERE s.slug IN (:...${parameter})`,
+  ),
 };
 
 /** NetBox's `cabled=true|false` on anything a cable can end on. */

@@ -20,7 +20,12 @@ interface Position {
  * rear port → trunk cable → far rear port → far front port → its patch cable → … until a port
  * without a further cable.
  */
-export async function traceFromFrontPort(manager: EntityManager, serializer: ObjectSerializer, baseUrl: string, frontPortId: number): Promise<unknown[]> {
+export async function traceFromFrontPort(
+  manager: EntityManager,
+  serializer: ObjectSerializer,
+  baseUrl: string,
+  frontPortId: number,
+): Promise<unknown[]> {
   const segments: unknown[] = [];
   let current: Position | undefined = { type: 'dcim.frontport', id: frontPortId, position: 1, via: 'start' };
   const seen = new Set<string>();
@@ -41,7 +46,8 @@ export async function traceFromFrontPort(manager: EntityManager, serializer: Obj
         (await serializer.briefByIds(manager, 'dcim.cable', [port.cable_id], baseUrl)).get(port.cable_id) ?? null,
         await represent(manager, serializer, baseUrl, far),
       ]);
-      current = far.length === 1 ? { type: far[0].object_type, id: far[0].object_id, position: current.position, via: port.cable_id } : undefined;
+      current =
+        far.length === 1 ? { type: far[0].object_type, id: far[0].object_id, position: current.position, via: port.cable_id } : undefined;
       continue;
     }
     if (current.via === 'mapping') break;
@@ -60,10 +66,10 @@ async function throughDevice(manager: EntityManager, at: Position): Promise<Posi
     return mapping && { type: 'dcim.rearport', id: mapping.rear_port_id, position: mapping.rear_port_position, via: 'mapping' };
   }
   if (at.type === 'dcim.rearport' && at.via !== 'start') {
-    const [mapping] = (await manager.query('SELECT front_port_id, front_port_position FROM dcim_portmapping WHERE rear_port_id = $1 AND rear_port_position = $2', [
-      at.id,
-      at.position,
-    ])) as Array<{ front_port_id: number; front_port_position: number }>;
+    const [mapping] = (await manager.query(
+      'SELECT front_port_id, front_port_position FROM dcim_portmapping WHERE rear_port_id = $1 AND rear_port_position = $2',
+      [at.id, at.position],
+    )) as Array<{ front_port_id: number; front_port_position: number }>;
     return mapping && { type: 'dcim.frontport', id: mapping.front_port_id, position: mapping.front_port_position, via: 'mapping' };
   }
   return undefined;

@@ -44,7 +44,13 @@ export async function instantiateComponents(
     const bays = await templates('dcim_modulebaytemplate');
     await context.createChildren(
       'dcim.modulebay',
-      bays.map((bay) => ({ device: parent.device, name: bay.name, label: bay.label, position: bay.position, description: bay.description })),
+      bays.map((bay) => ({
+        device: parent.device,
+        name: bay.name,
+        label: bay.label,
+        position: bay.position,
+        description: bay.description,
+      })),
     );
   }
   const rearByTemplate = byTemplate(rearTemplates, rearPorts);

@@ -1,6 +1,26 @@
-import { boolean, choice, color, decimal, genericRelation, integer, json, longText, relation, RelationField, slug, text } from '../framework/resource/fields';
+import {
+  boolean,
+  choice,
+  color,
+  decimal,
+  genericRelation,
+  integer,
+  json,
+  longText,
+  relation,
+  RelationField,
+  slug,
+  text,
+} from '../framework/resource/fields';
 import { ConfigTemplateResource } from '../extras/extras.resources';
-import { defineResource, ResourceDeclaration, ResourceDefinition, ResourceExtension, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
+import {
+  defineResource,
+  ResourceDeclaration,
+  ResourceDefinition,
+  ResourceExtension,
+  ResourceHookContext,
+  ResourceRow,
+} from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
 import { traceFromFrontPort } from './cable-trace';
@@ -253,7 +273,8 @@ function portMapping({
       rear_port: relation(rear, { onDelete: 'CASCADE', required: true }),
       rear_port_position: positions(),
     },
-    display: (row) => `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
+    display: (row) =>
+      `${String(row.front_port_id)}:${String(row.front_port_position)} ↔ ${String(row.rear_port_id)}:${String(row.rear_port_position)}`,
     brief: ['front_port_position', 'rear_port_position'],
     ordering: ['front_port', 'front_port_position'],
     uniqueTogether: [
@@ -388,7 +409,11 @@ export const ModuleResource = defineResource({
   relatedObject: 'device',
   validateAsync: moduleBayOnDevice,
   afterCreate: (context: ResourceHookContext, row: ResourceRow) =>
-    instantiateComponents(context, { device: row.device_id, module: row.id }, { column: 'module_type_id', id: row.module_type_id as number }),
+    instantiateComponents(
+      context,
+      { device: row.device_id, module: row.id },
+      { column: 'module_type_id', id: row.module_type_id as number },
+    ),
 });
 
 const portFields = () => ({
@@ -432,7 +457,9 @@ export const FrontPortResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
-  extensions: [frontPortRearPortsExtension({ mapping: 'dcim_portmapping', rear: 'dcim_rearport', parents: [{ key: 'device', column: 'device_id' }] })],
+  extensions: [
+    frontPortRearPortsExtension({ mapping: 'dcim_portmapping', rear: 'dcim_rearport', parents: [{ key: 'device', column: 'device_id' }] }),
+  ],
   actions: [
     {
       name: 'trace',
@@ -447,7 +474,12 @@ export const FrontPortResource = defineResource({
             minItems: 3,
             maxItems: 3,
             description: '[near-end terminations (brief objects), the cable (brief) or null, far-end terminations]',
-            items: { oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object', nullable: true }] },
+            items: {
+              oneOf: [
+                { type: 'array', items: { type: 'object' } },
+                { type: 'object', nullable: true },
+              ],
+            },
           },
         },
       },
@@ -495,7 +527,6 @@ export const InterfaceResource = defineResource({
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
 });
-
 
 /** What a cable can end on: the `cable` it is attached to and which end, both set by the cable's terminations. */
 export function cableEndpointFields() {

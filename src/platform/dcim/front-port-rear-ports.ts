@@ -28,11 +28,18 @@ export function frontPortRearPortsExtension(tables: MappingTables): ResourceExte
       [[...frontIds]],
     )) as Array<RearPortLink & { front_port_id: number }>;
   const byFront = async (manager: EntityManager, rows: readonly ResourceRow[]) => {
-    const all = await links(manager, rows.map((row) => row.id));
+    const all = await links(
+      manager,
+      rows.map((row) => row.id),
+    );
     return new Map(
       rows.map((row) => [
         row.id,
-        { rear_ports: all.filter((link) => link.front_port_id === row.id).map(({ position, rear_port, rear_port_position }) => ({ position, rear_port, rear_port_position })) },
+        {
+          rear_ports: all
+            .filter((link) => link.front_port_id === row.id)
+            .map(({ position, rear_port, rear_port_position }) => ({ position, rear_port, rear_port_position })),
+        },
       ]),
     );
   };
@@ -47,10 +54,11 @@ export function frontPortRearPortsExtension(tables: MappingTables): ResourceExte
       if (!parsed) return { rear_ports: ['Expected a list of {"position": n, "rear_port": id, "rear_port_position": n} objects.'] };
       const frontPositions = Number(body.positions ?? existing?.positions ?? 1);
       const problems: string[] = [];
-      if (new Set(parsed.map((link) => link.position)).size !== parsed.length) problems.push('Each front-port position may be mapped once.');
-      const rears = (await manager.query(`SELECT * FROM ${tables.rear} WHERE id = ANY($1)`, [parsed.map((link) => link.rear_port)])) as Array<
-        Record<string, unknown> & { id: number; positions: number }
-      >;
+      if (new Set(parsed.map((link) => link.position)).size !== parsed.length)
+        problems.push('Each front-port position may be mapped once.');
+      const rears = (await manager.query(`SELECT * FROM ${tables.rear} WHERE id = ANY($1)`, [
+        parsed.map((link) => link.rear_port),
+      ])) as Array<Record<string, unknown> & { id: number; positions: number }>;
       for (const link of parsed) {
         const rear = rears.find((candidate) => candidate.id === link.rear_port);
         if (!rear) {
@@ -58,11 +66,15 @@ export function frontPortRearPortsExtension(tables: MappingTables): ResourceExte
           continue;
         }
         for (const parent of tables.parents) {
-          const frontParent = Object.hasOwn(body, parent.key) ? (readObjectId(body[parent.key]) ?? null) : (existing?.[parent.column] ?? null);
-          if ((rear[parent.column] ?? null) !== frontParent) problems.push(`Rear port ${link.rear_port} belongs to another ${parent.key.replace('_', ' ')}.`);
+          const frontParent = Object.hasOwn(body, parent.key)
+            ? (readObjectId(body[parent.key]) ?? null)
+            : (existing?.[parent.column] ?? null);
+          if ((rear[parent.column] ?? null) !== frontParent)
+            problems.push(`Rear port ${link.rear_port} belongs to another ${parent.key.replace('_', ' ')}.`);
         }
         if (link.position > frontPositions) problems.push(`The front port has no position ${link.position}.`);
-        if (link.rear_port_position > rear.positions) problems.push(`Rear port ${link.rear_port} has no position ${link.rear_port_position}.`);
+        if (link.rear_port_position > rear.positions)
+          problems.push(`Rear port ${link.rear_port} has no position ${link.rear_port_position}.`);
       }
       return problems.length > 0 ? { rear_ports: problems } : {};
     },

@@ -86,7 +86,8 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
       return;
     }
     // NetBox renders the body template with the event payload's keys as the template context.
-    const renderedBody = webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
+    const renderedBody =
+      webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
     const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody));
     this.logger.info({ webhook_id: payload.webhook_id, status: response.status }, 'webhook delivered');
   }

@@ -141,7 +141,12 @@ export const WebhookResource = defineResource({
   fields: {
     name: text({ maxLength: 150, required: true, unique: true, search: true }),
     description: text({ maxLength: 200, search: true }),
-    payload_url: text({ maxLength: 500, required: true, search: true, pattern: { regex: /^https?:\/\/\S+$/i, message: 'Enter a valid http or https URL.' } }),
+    payload_url: text({
+      maxLength: 500,
+      required: true,
+      search: true,
+      pattern: { regex: /^https?:\/\/\S+$/i, message: 'Enter a valid http or https URL.' },
+    }),
     http_method: choice(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], { default: 'POST' }),
     http_content_type: text({ maxLength: 100, default: 'application/json' }),
     additional_headers: longText(),

@@ -16,16 +16,18 @@ function inlineScripts(): string[] {
 describe('explorerHtml', () => {
   it('loads every script and stylesheet from the asset path, and nothing else', () => {
     const referenced = [...attributeValues('src'), ...attributeValues('href')];
-    expect(referenced.sort()).toEqual(Object.keys(EXPLORER_ASSETS).map((name) => `/graphql/static/${name}`).sort());
+    expect(referenced.sort()).toEqual(
+      Object.keys(EXPLORER_ASSETS)
+        .map((name) => `/graphql/static/${name}`)
+        .sort(),
+    );
     expect(html).not.toMatch(/https?:|\/\//i);
   });
 
   it('has one inline script, and every other script tag has a src', () => {
     const scriptTags = html.match(/<script[^>]*>/g) ?? [];
     expect(scriptTags.filter((tag) => tag === '<script>')).toHaveLength(1);
-    expect(scriptTags.filter((tag) => tag !== '<script>').every((tag) => /^<script src="\/graphql\/static\//.test(tag))).toBe(
-      true,
-    );
+    expect(scriptTags.filter((tag) => tag !== '<script>').every((tag) => /^<script src="\/graphql\/static\//.test(tag))).toBe(true);
   });
 
   it('mounts GraphiQL against the endpoint, sending cookies and showing the headers editor', () => {
@@ -96,9 +98,7 @@ describe('EXPLORER_CSP', () => {
 
   it('allows no other origin', () => {
     const sources = [...directives.values()].flat();
-    expect(sources.every((source) => /^'(self|none|unsafe-inline|sha256-[A-Za-z0-9+/]+=*)'$|^data:$/.test(source))).toBe(
-      true,
-    );
+    expect(sources.every((source) => /^'(self|none|unsafe-inline|sha256-[A-Za-z0-9+/]+=*)'$|^data:$/.test(source))).toBe(true);
     expect(directives.get('default-src')).toEqual(["'self'"]);
     expect(directives.get('connect-src')).toEqual(["'self'"]);
   });

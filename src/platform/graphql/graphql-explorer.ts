@@ -108,8 +108,7 @@ export const EXPLORER_CSP = [
 export function explorerHtml(endpointPath: string, assetBasePath: string): string {
   assertSameOriginPath(endpointPath);
   assertSameOriginPath(assetBasePath);
-  const assetUrl = (name: string): string =>
-    escapeAttribute(`${assetBasePath.replace(/\/*$/, '/')}${name}`);
+  const assetUrl = (name: string): string => escapeAttribute(`${assetBasePath.replace(/\/*$/, '/')}${name}`);
 
   return `<!DOCTYPE html>
 <html lang="en">

@@ -55,7 +55,10 @@ export const MAX_LIMIT = 1000;
  * APIs select the same rows; related objects are resolved through per-request batch loaders.
  * `extensions` add root fields of their own (plugins' custom queries).
  */
-export function buildGraphqlSchema(definitions: readonly ResourceDefinition[], extensions: readonly GraphqlQueryExtension[] = []): GraphQLSchema {
+export function buildGraphqlSchema(
+  definitions: readonly ResourceDefinition[],
+  extensions: readonly GraphqlQueryExtension[] = [],
+): GraphQLSchema {
   const exposed = definitions.filter((definition) => definition.objectType !== OBJECT_TYPE_OBJECT);
   const types = new Map<ResourceDefinition, GraphQLObjectType>();
   const typeOf = (definition: ResourceDefinition): GraphQLObjectType => {

@@ -87,9 +87,7 @@ describe('maxDepthRule', () => {
   });
 
   it('counts __typename below the top level like any other field', () => {
-    expect(messages('{ site(id: 1) { region { __typename } } }', maxDepthRule(2))).toEqual([
-      'Query depth 3 exceeds the maximum of 2',
-    ]);
+    expect(messages('{ site(id: 1) { region { __typename } } }', maxDepthRule(2))).toEqual(['Query depth 3 exceeds the maximum of 2']);
   });
 
   it('terminates on a fragment cycle, which the specified rules report', () => {
@@ -137,9 +135,7 @@ describe('maxComplexityRule', () => {
   it('passes a query at the limit and rejects it one below', () => {
     const query = '{ site_list(pagination: { limit: 5 }) { name devices(pagination: { limit: 3 }) { name } } }';
     expect(messages(query, maxComplexityRule(26, listMultiplier))).toEqual([]);
-    expect(messages(query, maxComplexityRule(25, listMultiplier))).toEqual([
-      'Query complexity 26 exceeds the maximum of 25',
-    ]);
+    expect(messages(query, maxComplexityRule(25, listMultiplier))).toEqual(['Query complexity 26 exceeds the maximum of 25']);
   });
 
   it('counts a variable-valued limit as listMultiplier when the variables are not given', () => {

@@ -72,9 +72,7 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
       OperationDefinition(operation) {
         const depth = selectionSetDepth(operation.selectionSet, true);
         if (depth > maxDepth) {
-          context.reportError(
-            new GraphQLError(`Query depth ${depth} exceeds the maximum of ${maxDepth}`, { nodes: operation }),
-          );
+          context.reportError(new GraphQLError(`Query depth ${depth} exceeds the maximum of ${maxDepth}`, { nodes: operation }));
         }
       },
     };
@@ -125,9 +123,7 @@ export function maxComplexityRule(
       if (isIntrospectionField(field)) return 0;
       if (!field.selectionSet) return 1;
       const definition =
-        parentType && (isObjectType(parentType) || isInterfaceType(parentType))
-          ? parentType.getFields()[field.name.value]
-          : undefined;
+        parentType && (isObjectType(parentType) || isInterfaceType(parentType)) ? parentType.getFields()[field.name.value] : undefined;
       const childType = definition ? getNamedType(definition.type) : undefined;
       const childrenCost = selectionSetCost(field.selectionSet, isCompositeType(childType) ? childType : undefined);
       const itemCount = definition && isListType(getNullableType(definition.type)) ? listSize(field) : 1;

@@ -54,11 +54,13 @@ const networkOrAddress = (raw: unknown) => {
   return isIpProblem(address) ? parseIpNetwork(raw) : address;
 };
 
-const familyFilter = (column: string): ExtraFilter => (values, alias, prefix) => {
-  const families = values.map(Number);
-  if (families.some((value) => value !== 4 && value !== 6)) return { problem: 'Select a valid choice: 4 or 6.' };
-  return { where: `family(${alias}."${column}") IN (:...${prefix})`, params: { [prefix]: families } };
-};
+const familyFilter =
+  (column: string): ExtraFilter =>
+  (values, alias, prefix) => {
+    const families = values.map(Number);
+    if (families.some((value) => value !== 4 && value !== 6)) return { problem: 'Select a valid choice: 4 or 6.' };
+    return { where: `family(${alias}."${column}") IN (:...${prefix})`, params: { [prefix]: families } };
+  };
 
 /** NetBox refuses a /0 mask on prefixes and IP addresses. */
 function withoutZeroMask(parse: (raw: unknown) => ReturnType<typeof parseIpNetwork>, noun: string) {
@@ -198,7 +200,13 @@ export const IpAddressResource = defineResource({
   graphqlName: 'ip_address',
   table: 'ipam_ipaddress',
   fields: {
-    address: text({ columnType: 'inet', required: true, search: true, noFilter: true, parse: withoutZeroMask(parseIpInterface, 'IP address') }),
+    address: text({
+      columnType: 'inet',
+      required: true,
+      search: true,
+      noFilter: true,
+      parse: withoutZeroMask(parseIpInterface, 'IP address'),
+    }),
     vrf: relation(() => VrfResource, { onDelete: 'PROTECT' }),
     tenant: relation(() => TenantResource, { onDelete: 'PROTECT' }),
     status: choice([...IPAM_STATUS_CHOICES, ['dhcp', 'DHCP'], ['slaac', 'SLAAC']], { default: 'active' }),
@@ -207,7 +215,10 @@ export const IpAddressResource = defineResource({
     dns_name: text({
       maxLength: 255,
       search: true,
-      pattern: { regex: /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/, message: 'Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names' },
+      pattern: {
+        regex: /^([0-9A-Za-z_-]+|\*)(\.[0-9A-Za-z_-]+)*\.?$/,
+        message: 'Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names',
+      },
     }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),

@@ -18,7 +18,10 @@ export function pluginRoutePaths(plugin: PluginDefinition): Record<string, Schem
     const hasParameters = segments.some((segment) => 'param' in segment);
     const verb = route.method === 'POST' ? 'create' : hasParameters ? 'retrieve' : 'list';
     const path = `${plugin.basePath}${route.path}/`;
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: routeOperation(route, [plugin.name, ...literals, verb].join('_'), plugin.name) };
+    paths[path] = {
+      ...paths[path],
+      [route.method.toLowerCase()]: routeOperation(route, [plugin.name, ...literals, verb].join('_'), plugin.name),
+    };
   }
   return paths;
 }
@@ -33,7 +36,12 @@ function routeOperation(route: PluginRoute, operationId: string, tag: string): S
       description: parameter.description,
       schema: parameter.schema.type === 'integer' ? { minimum: 0, maximum: 2_147_483_647, ...parameter.schema } : parameter.schema,
     })),
-    ...(documentation.parameters ?? []).map((parameter) => ({ name: parameter.name, in: 'query', description: parameter.description, schema: parameter.schema })),
+    ...(documentation.parameters ?? []).map((parameter) => ({
+      name: parameter.name,
+      in: 'query',
+      description: parameter.description,
+      schema: parameter.schema,
+    })),
   ];
   const permission =
     route.permission === 'authenticated'
@@ -47,7 +55,10 @@ function routeOperation(route: PluginRoute, operationId: string, tag: string): S
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.method === 'POST' && documentation.request ? { requestBody: { required: false, content: json(documentation.request) } } : {}),
     responses: {
-      '200': { description: 'The result', content: { [documentation.responseMediaType ?? 'application/json']: { schema: documentation.response } } },
+      '200': {
+        description: 'The result',
+        content: { [documentation.responseMediaType ?? 'application/json']: { schema: documentation.response } },
+      },
       ...ERROR_RESPONSES,
     },
   };

@@ -75,7 +75,8 @@ const MAX_INTEGER = 2_147_483_647;
 
 /** The segments of a route path, or a problem with it. */
 export function routeSegments(path: string): RouteSegment[] | { problem: string } {
-  if (path === '' || path.startsWith('/') || path.endsWith('/')) return { problem: 'its path must be relative, without slashes at the ends' };
+  if (path === '' || path.startsWith('/') || path.endsWith('/'))
+    return { problem: 'its path must be relative, without slashes at the ends' };
   const segments: RouteSegment[] = [];
   for (const part of path.split('/')) {
     const param = PARAM_SEGMENT.exec(part);
@@ -89,7 +90,10 @@ export function routeSegments(path: string): RouteSegment[] | { problem: string 
 
 /** Whether one URL could match both paths (same length, and each pair of segments equal or one a parameter). */
 export function segmentsOverlap(a: readonly RouteSegment[], b: readonly RouteSegment[]): boolean {
-  return a.length === b.length && a.every((segment, index) => 'param' in segment || 'param' in b[index] || segment.literal === (b[index] as { literal: string }).literal);
+  return (
+    a.length === b.length &&
+    a.every((segment, index) => 'param' in segment || 'param' in b[index] || segment.literal === (b[index] as { literal: string }).literal)
+  );
 }
 
 /** The path parameters' names, in path order. */

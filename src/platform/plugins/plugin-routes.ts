@@ -22,18 +22,28 @@ export class PluginRouteRunner {
     for (const { plugin } of plugins.mounted) {
       for (const route of plugin.routes ?? []) {
         if (route.permission !== 'authenticated' && !registry.definition(route.permission.objectType)) {
-          throw new Error(`plugin ${plugin.name}: route ${route.method} ${route.path} needs a permission on ${route.permission.objectType}, which is not a served model`);
+          throw new Error(
+            `plugin ${plugin.name}: route ${route.method} ${route.path} needs a permission on ${route.permission.objectType}, which is not a served model`,
+          );
         }
       }
     }
   }
 
-  async run(mounted: MountedPlugin, route: PluginRoute, params: Record<string, string>, body: unknown, query: QueryParameters, scope: RequestScope): Promise<unknown> {
+  async run(
+    mounted: MountedPlugin,
+    route: PluginRoute,
+    params: Record<string, string>,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): Promise<unknown> {
     // A parameter of the wrong type means no such URL, whoever asks (as Django resolves URLs before checking permissions).
     for (const [name, { schema }] of Object.entries(route.openapi.pathParameters ?? {})) {
       if (!isValidPathParameter(params[name], schema)) throw new NotFoundError('Not found.');
     }
-    if (route.permission !== 'authenticated') await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
+    if (route.permission !== 'authenticated')
+      await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
     const owner = `plugin ${mounted.plugin.name}: route ${route.method} ${route.path}`;
     return this.resources.runWithActionContext(owner, mounted.settings, body, query, scope, (context) =>
       route.handle({ ...context, params: Object.freeze({ ...params }) }),
@@ -62,7 +72,13 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
     const segments = routeSegments(route.path);
     if ('problem' in segments) throw new Error(`plugin ${plugin.name}: route ${route.path}: ${segments.problem}`);
     const key = `route_${index}_${route.method.toLowerCase()}`;
-    prototype[key] = async function (this: PluginRoutesController, request: Request, response: Response, body: unknown, query: QueryParameters) {
+    prototype[key] = async function (
+      this: PluginRoutesController,
+      request: Request,
+      response: Response,
+      body: unknown,
+      query: QueryParameters,
+    ) {
       const answer = await this.runner.run(mounted, route, request.params as Record<string, string>, body, query, requestScope(request));
       // Sent as text with its media type set, so a bare string or number is JSON too, not HTML.
       const sent = answer instanceof RouteResponse ? answer : RouteResponse.json(answer ?? null, 'application/json');

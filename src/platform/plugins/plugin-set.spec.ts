@@ -81,7 +81,10 @@ describe('PluginSet.select', () => {
     ]);
     expect(
       problems(() =>
-        PluginSet.select(AVAILABLE, { plugins: undefined, pluginVariables: { PLUGIN_ALPHA_PAGE_SIZE: '0', PLUGIN_ALPHA_PAGESIZE: '3', PLUGIN_BETA_X: '1' } }),
+        PluginSet.select(AVAILABLE, {
+          plugins: undefined,
+          pluginVariables: { PLUGIN_ALPHA_PAGE_SIZE: '0', PLUGIN_ALPHA_PAGESIZE: '3', PLUGIN_BETA_X: '1' },
+        }),
       ),
     ).toEqual([
       'Invalid configuration: PLUGIN_ALPHA_PAGESIZE is not a setting of plugin alpha (its settings: PLUGIN_ALPHA_PAGE_SIZE, PLUGIN_ALPHA_MODE, PLUGIN_ALPHA_ENABLED, PLUGIN_ALPHA_HOSTS)',
@@ -96,7 +99,9 @@ describe('PluginSet.select', () => {
 
   it('stops at a list that names a plugin twice or a dependency that is not available', () => {
     expect(() => PluginSet.select([alpha, alpha], { plugins: undefined, pluginVariables: {} })).toThrow('plugin alpha is listed twice');
-    expect(() => PluginSet.select([beta], { plugins: undefined, pluginVariables: {} })).toThrow('plugin beta depends on alpha, which is not an available plugin');
+    expect(() => PluginSet.select([beta], { plugins: undefined, pluginVariables: {} })).toThrow(
+      'plugin beta depends on alpha, which is not an available plugin',
+    );
   });
 });
 
@@ -108,7 +113,9 @@ describe('definePlugin', () => {
   it('refuses models outside the plugin, bad names and job queues of another namespace', () => {
     expect(() => plugin({ name: 'Alpha' })).toThrow('its name must be lowercase letters and digits');
     expect(() => plugin({ name: 'other', resources: [widget] })).toThrow('model alpha.widget must have app label other');
-    expect(() => plugin({ name: 'alpha', jobs: [{ queue: 'sync', handle: async () => undefined }] })).toThrow('job queue sync must be named alpha.<queue>');
+    expect(() => plugin({ name: 'alpha', jobs: [{ queue: 'sync', handle: async () => undefined }] })).toThrow(
+      'job queue sync must be named alpha.<queue>',
+    );
     expect(() => plugin({ name: 'alpha', version: 'one' })).toThrow('is not a semantic version');
   });
 });
@@ -118,38 +125,69 @@ describe('definePlugin routes', () => {
     method: 'GET',
     path: 'things/{thing_id}/parts',
     permission: 'authenticated',
-    openapi: { summary: 'parts', response: { type: 'array' }, pathParameters: { thing_id: { description: 'a thing', schema: { type: 'integer' } } } },
+    openapi: {
+      summary: 'parts',
+      response: { type: 'array' },
+      pathParameters: { thing_id: { description: 'a thing', schema: { type: 'integer' } } },
+    },
     handle: async () => [],
     ...overrides,
   });
   const withRoutes = (...routes: PluginRoute[]) => plugin({ name: 'alpha', resources: [widget], routes });
 
   it('accepts routes whose URLs no other route or model of the plugin answers', () => {
-    expect(withRoutes(route({}), route({ method: 'POST' }), route({ path: 'widgets/{id}/parts', openapi: { summary: 's', response: {}, pathParameters: { id: { description: 'd', schema: { type: 'integer' } } } } })).routes).toHaveLength(3);
+    expect(
+      withRoutes(
+        route({}),
+        route({ method: 'POST' }),
+        route({
+          path: 'widgets/{id}/parts',
+          openapi: { summary: 's', response: {}, pathParameters: { id: { description: 'd', schema: { type: 'integer' } } } },
+        }),
+      ).routes,
+    ).toHaveLength(3);
   });
 
   it('refuses malformed paths and path parameters the documentation does not describe', () => {
     expect(() => withRoutes(route({ path: '/things' }))).toThrow('route GET /things: its path must be relative');
     expect(() => withRoutes(route({ path: 'Things' }))).toThrow('segment "Things" must be lowercase words joined by hyphens');
     expect(() => withRoutes(route({ path: '{thing_id}/parts' }))).toThrow('its path must start with a literal segment');
-    expect(() => withRoutes(route({ path: 'things/{id}/parts' }))).toThrow('openapi.pathParameters must describe exactly its path parameters (id)');
+    expect(() => withRoutes(route({ path: 'things/{id}/parts' }))).toThrow(
+      'openapi.pathParameters must describe exactly its path parameters (id)',
+    );
     expect(() => withRoutes(route({ path: 'things' }))).toThrow('openapi.pathParameters must describe exactly its path parameters (none)');
     expect(() => withRoutes(route({ safePost: true }))).toThrow('safePost applies to POST routes only');
-    expect(() => withRoutes(route({ permission: { objectType: 'device', action: 'view' } }))).toThrow("permission must be 'authenticated' or {objectType: 'app.model', action}");
+    expect(() => withRoutes(route({ permission: { objectType: 'device', action: 'view' } }))).toThrow(
+      "permission must be 'authenticated' or {objectType: 'app.model', action}",
+    );
   });
 
   it('refuses a route that could answer the URLs of another route of its method, or of a model', () => {
-    expect(() => withRoutes(route({}), route({ path: 'things/{other}/parts', openapi: { summary: 's', response: {}, pathParameters: { other: { description: 'd', schema: { type: 'string' } } } } }))).toThrow(
-      'route GET things/{other}/parts could answer the same URLs as route GET things/{thing_id}/parts',
+    expect(() =>
+      withRoutes(
+        route({}),
+        route({
+          path: 'things/{other}/parts',
+          openapi: { summary: 's', response: {}, pathParameters: { other: { description: 'd', schema: { type: 'string' } } } },
+        }),
+      ),
+    ).toThrow('route GET things/{other}/parts could answer the same URLs as route GET things/{thing_id}/parts');
+    expect(() => withRoutes(route({ path: 'widgets/{thing_id}' }))).toThrow(
+      'route GET widgets/{thing_id} could answer the same URLs as the routes of model alpha.widget',
     );
-    expect(() => withRoutes(route({ path: 'widgets/{thing_id}' }))).toThrow('route GET widgets/{thing_id} could answer the same URLs as the routes of model alpha.widget');
   });
 });
 
 describe('isValidPathParameter', () => {
   it('takes integers as digits within the declared range, strings by their pattern', () => {
     expect(['7', '0', '2147483647'].map((value) => isValidPathParameter(value, { type: 'integer' }))).toEqual([true, true, true]);
-    expect(['07', '-1', '1.5', '2147483648', ''].map((value) => isValidPathParameter(value, { type: 'integer' }))).toEqual([false, false, false, false, false]);
+    expect(['07', '-1', '1.5', '2147483648', ''].map((value) => isValidPathParameter(value, { type: 'integer' }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(isValidPathParameter('0', { type: 'integer', minimum: 1 })).toBe(false);
     expect(isValidPathParameter('11', { type: 'integer', maximum: 10 })).toBe(false);
     expect(isValidPathParameter('ab-1', { type: 'string', pattern: '^[a-z]+-\\d$' })).toBe(true);

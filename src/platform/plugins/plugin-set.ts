@@ -34,12 +34,14 @@ export class PluginSet {
     const names = config.plugins ?? available.map((plugin) => plugin.name);
     const known = available.map((plugin) => plugin.name).join(', ') || 'none';
     for (const name of names) {
-      if (!byName.has(name)) reader.problem('PLUGINS', `names ${JSON.stringify(name)}, which is not an available plugin (available: ${known})`);
+      if (!byName.has(name))
+        reader.problem('PLUGINS', `names ${JSON.stringify(name)}, which is not an available plugin (available: ${known})`);
     }
     const selected = available.filter((plugin) => names.includes(plugin.name));
     for (const plugin of selected) {
       for (const dependency of plugin.dependencies ?? []) {
-        if (!names.includes(dependency)) reader.problem('PLUGINS', `names ${plugin.name}, which needs ${dependency}: add ${dependency} to PLUGINS`);
+        if (!names.includes(dependency))
+          reader.problem('PLUGINS', `names ${plugin.name}, which needs ${dependency}: add ${dependency} to PLUGINS`);
       }
     }
     for (const variable of Object.keys(config.pluginVariables)) {
@@ -47,7 +49,10 @@ export class PluginSet {
       if (!owner) continue;
       const settings = Object.keys(owner.settings ?? {});
       if (!settings.some((name) => settingVariable(owner.name, name) === variable)) {
-        reader.problem(variable, `is not a setting of plugin ${owner.name} (its settings: ${settings.map((name) => settingVariable(owner.name, name)).join(', ') || 'none'})`);
+        reader.problem(
+          variable,
+          `is not a setting of plugin ${owner.name} (its settings: ${settings.map((name) => settingVariable(owner.name, name)).join(', ') || 'none'})`,
+        );
       }
     }
     const mounted = selected.map((plugin) => ({ plugin, settings: readPluginSettings(reader, plugin.name, plugin.settings ?? {}) }));
@@ -56,7 +61,10 @@ export class PluginSet {
   }
 
   /** What {@link select} would refuse, as configuration problems (none when it would start). */
-  static configurationProblems(available: readonly PluginDefinition[], config: Pick<AppConfig, 'plugins' | 'pluginVariables'>): ConfigProblem[] {
+  static configurationProblems(
+    available: readonly PluginDefinition[],
+    config: Pick<AppConfig, 'plugins' | 'pluginVariables'>,
+  ): ConfigProblem[] {
     try {
       PluginSet.select(available, config);
       return [];

@@ -17,7 +17,10 @@ export const setting = {
     kind: 'string',
     ...options,
   }),
-  integer: (options: { default: number; description: string; min: number; max: number }): PluginSettingSpec => ({ kind: 'integer', ...options }),
+  integer: (options: { default: number; description: string; min: number; max: number }): PluginSettingSpec => ({
+    kind: 'integer',
+    ...options,
+  }),
   boolean: (options: { default: boolean; description: string }): PluginSettingSpec => ({ kind: 'boolean', ...options }),
   list: (options: { default: readonly string[]; description: string }): PluginSettingSpec => ({ kind: 'list', ...options }),
   choice: (choices: readonly string[], options: { default: string; description: string }): PluginSettingSpec => ({
@@ -35,13 +38,21 @@ export function settingVariable(plugin: string, name: string): string {
 }
 
 /** Reads every setting of one plugin (its default when the variable is unset); problems go to the reader. */
-export function readPluginSettings(reader: EnvReader, plugin: string, specs: Readonly<Record<string, PluginSettingSpec>>): PluginSettingValues {
+export function readPluginSettings(
+  reader: EnvReader,
+  plugin: string,
+  specs: Readonly<Record<string, PluginSettingSpec>>,
+): PluginSettingValues {
   const values: Record<string, PluginSettingValue> = {};
   for (const [name, spec] of Object.entries(specs)) {
     const variable = settingVariable(plugin, name);
     switch (spec.kind) {
       case 'string':
-        values[name] = reader.string(variable, spec.default, spec.pattern && { pattern: spec.pattern.regex, description: spec.pattern.description });
+        values[name] = reader.string(
+          variable,
+          spec.default,
+          spec.pattern && { pattern: spec.pattern.regex, description: spec.pattern.description },
+        );
         break;
       case 'integer':
         values[name] = reader.int(variable, spec.default, spec);

@@ -28,7 +28,12 @@ export class PluginsRootController {
 
   @Get('installed-plugins')
   installed(): Array<Record<string, string>> {
-    return this.plugins.mounted.map(({ plugin }) => ({ name: plugin.name, package: plugin.name, description: plugin.description, version: plugin.version }));
+    return this.plugins.mounted.map(({ plugin }) => ({
+      name: plugin.name,
+      package: plugin.name,
+      description: plugin.description,
+      version: plugin.version,
+    }));
   }
 
   @Get(':name')

@@ -94,7 +94,8 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
       throw new PlatformAccessDenied('Only superusers may create tokens for other users.');
     }
     const exists = (await this.dataSource.query('SELECT 1 FROM users WHERE id = $1', [userId])) as unknown[];
-    if (exists.length === 0) throw new ResourceValidationError({ user: [`Related object not found using the provided numeric ID: ${userId}`] });
+    if (exists.length === 0)
+      throw new ResourceValidationError({ user: [`Related object not found using the provided numeric ID: ${userId}`] });
     return this.issue(userId, input, scope.baseUrl);
   }
 
@@ -110,7 +111,8 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
     try {
       user = await this.auth.verifyCredentials(credentials.username as string, credentials.password as string, clientAddress);
     } catch (error) {
-      if (error instanceof Error && 'kind' in error && error.kind === 'unauthenticated') throw new PlatformAccessDenied('Invalid user credentials.');
+      if (error instanceof Error && 'kind' in error && error.kind === 'unauthenticated')
+        throw new PlatformAccessDenied('Invalid user credentials.');
       throw error;
     }
     return this.issue(user.id, { ...input, user_id: user.id }, baseUrl);

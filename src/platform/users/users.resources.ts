@@ -43,7 +43,10 @@ export const GroupResource = defineResource({
   standard: { tags: false, customFields: false },
 });
 
-const ACTION_NAME = { regex: /^[a-z][a-z0-9_]{0,29}$/, message: 'Actions are lowercase words such as view, add, change, delete or approve.' };
+const ACTION_NAME = {
+  regex: /^[a-z][a-z0-9_]{0,29}$/,
+  message: 'Actions are lowercase words such as view, add, change, delete or approve.',
+};
 
 export const ObjectPermissionResource = defineResource({
   appLabel: 'users',

@@ -129,7 +129,9 @@ export const BufferTubeTemplateResource = defineResource({
   relatedObject: 'fiber_cable_type',
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     if (values.fiber_count === null || values.fiber_count === undefined || values.id === undefined) return {};
-    const [ribbons] = (await manager.query('SELECT count(*)::int AS n FROM fms_ribbontemplate WHERE buffer_tube_template_id = $1', [values.id])) as Array<{ n: number }>;
+    const [ribbons] = (await manager.query('SELECT count(*)::int AS n FROM fms_ribbontemplate WHERE buffer_tube_template_id = $1', [
+      values.id,
+    ])) as Array<{ n: number }>;
     return ribbons.n > 0 ? { fiber_count: ['This tube holds ribbon templates: a tube holds either loose fibers or ribbons.'] } : {};
   },
 });
@@ -161,12 +163,18 @@ export const RibbonTemplateResource = defineResource({
   relatedObject: 'fiber_cable_type',
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     if (!values.buffer_tube_template_id) return {};
-    const [tube] = (await manager.query('SELECT fiber_cable_type_id, fiber_count FROM fms_buffertubetemplate WHERE id = $1', [values.buffer_tube_template_id])) as Array<{
+    const [tube] = (await manager.query('SELECT fiber_cable_type_id, fiber_count FROM fms_buffertubetemplate WHERE id = $1', [
+      values.buffer_tube_template_id,
+    ])) as Array<{
       fiber_cable_type_id: number;
       fiber_count: number | null;
     }>;
-    if (tube.fiber_cable_type_id !== values.fiber_cable_type_id) return { buffer_tube_template: ['The buffer tube template belongs to another cable type.'] };
-    if (tube.fiber_count !== null) return { buffer_tube_template: ['This tube template holds loose fibers (fiber_count is set): a tube holds either loose fibers or ribbons.'] };
+    if (tube.fiber_cable_type_id !== values.fiber_cable_type_id)
+      return { buffer_tube_template: ['The buffer tube template belongs to another cable type.'] };
+    if (tube.fiber_count !== null)
+      return {
+        buffer_tube_template: ['This tube template holds loose fibers (fiber_count is set): a tube holds either loose fibers or ribbons.'],
+      };
     return {};
   },
 });

@@ -30,7 +30,8 @@ export async function pathElementProblems(manager: EntityManager, values: Record
     'SELECT c.strand_count, (SELECT count(*)::int FROM fms_fibercircuitpath p WHERE p.circuit_id = c.id AND p.id IS DISTINCT FROM $2) AS paths FROM fms_fibercircuit c WHERE c.id = $1',
     [values.circuit_id, values.id ?? null],
   )) as Array<{ strand_count: number; paths: number }>;
-  if (circuit && circuit.paths + 1 > circuit.strand_count) return { circuit: [`The circuit has ${circuit.strand_count} strand(s) and already that many paths.`] };
+  if (circuit && circuit.paths + 1 > circuit.strand_count)
+    return { circuit: [`The circuit has ${circuit.strand_count} strand(s) and already that many paths.`] };
   return {};
 }
 
@@ -40,21 +41,37 @@ export async function pathElementProblems(manager: EntityManager, values: Record
  */
 export async function rebuildPathNodes(manager: EntityManager, pathId: number): Promise<void> {
   await manager.query('DELETE FROM fms_fibercircuitnode WHERE path_id = $1', [pathId]);
-  const [path] = (await manager.query('SELECT p.path, p.origin_id, p.destination_id, c.status FROM fms_fibercircuitpath p JOIN fms_fibercircuit c ON c.id = p.circuit_id WHERE p.id = $1', [
-    pathId,
-  ])) as Array<{ path: Hop[] | null; origin_id: number; destination_id: number | null; status: string }>;
+  const [path] = (await manager.query(
+    'SELECT p.path, p.origin_id, p.destination_id, c.status FROM fms_fibercircuitpath p JOIN fms_fibercircuit c ON c.id = p.circuit_id WHERE p.id = $1',
+    [pathId],
+  )) as Array<{ path: Hop[] | null; origin_id: number; destination_id: number | null; status: string }>;
   if (!path || path.status === 'decommissioned') return;
   const hops: Hop[] = [{ type: 'front_port', id: path.origin_id }, ...(path.path ?? [])];
   if (path.destination_id !== null) hops.push({ type: 'front_port', id: path.destination_id });
   const frontPorts = [...new Set(hops.filter((hop) => hop.type === 'front_port').map((hop) => hop.id))];
-  const strands = (await manager.query('SELECT id FROM fms_fiberstrand WHERE front_port_a_id = ANY($1) OR front_port_b_id = ANY($1) ORDER BY id', [frontPorts])) as Array<{ id: number }>;
-  const nodes = [...new Map([...hops, ...strands.map((strand) => ({ type: 'fiber_strand', id: strand.id }))].map((hop) => [`${hop.type}:${hop.id}`, hop])).values()];
+  const strands = (await manager.query(
+    'SELECT id FROM fms_fiberstrand WHERE front_port_a_id = ANY($1) OR front_port_b_id = ANY($1) ORDER BY id',
+    [frontPorts],
+  )) as Array<{ id: number }>;
+  const nodes = [
+    ...new Map(
+      [...hops, ...strands.map((strand) => ({ type: 'fiber_strand', id: strand.id }))].map((hop) => [`${hop.type}:${hop.id}`, hop]),
+    ).values(),
+  ];
   const column = (type: string) => nodes.map((node) => (node.type === type ? node.id : null));
   await manager.query(
     `INSERT INTO fms_fibercircuitnode (path_id, position, cable_id, front_port_id, rear_port_id, fiber_strand_id, splice_entry_id)
      SELECT $1, n.position, n.cable, n.front_port, n.rear_port, n.fiber_strand, n.splice_entry
        FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[]) AS n(position, cable, front_port, rear_port, fiber_strand, splice_entry)`,
-    [pathId, nodes.map((_, index) => index + 1), column('cable'), column('front_port'), column('rear_port'), column('fiber_strand'), column('splice_entry')],
+    [
+      pathId,
+      nodes.map((_, index) => index + 1),
+      column('cable'),
+      column('front_port'),
+      column('rear_port'),
+      column('fiber_strand'),
+      column('splice_entry'),
+    ],
   );
 }
 
@@ -80,7 +97,15 @@ async function lossesOf(manager: EntityManager, pathIds: readonly number[]): Pro
        LEFT JOIN fms_fiberattenuationspec s ON s.fiber_cable_type_id = t.id
       WHERE p.id = ANY($1)`,
     [pathIds],
-  )) as Array<{ path_id: number; cable_id: number; length: string | null; length_unit: string; twist_factor_ratio: string | null; wavelength_nm: number | null; max_loss_db_per_km: string | null }>;
+  )) as Array<{
+    path_id: number;
+    cable_id: number;
+    length: string | null;
+    length_unit: string;
+    twist_factor_ratio: string | null;
+    wavelength_nm: number | null;
+    max_loss_db_per_km: string | null;
+  }>;
   const result = new Map<number, Array<[number, string]>>();
   for (const pathId of pathIds) {
     const mine = rows.filter((row) => row.path_id === pathId);
@@ -105,7 +130,10 @@ async function lossesOf(manager: EntityManager, pathIds: readonly number[]): Pro
   return result;
 }
 
-export async function calculatedLosses(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Map<number, Record<string, unknown>>> {
+export async function calculatedLosses(
+  manager: EntityManager,
+  rows: readonly ResourceRow[],
+): Promise<Map<number, Record<string, unknown>>> {
   const losses = await lossesOf(
     manager,
     rows.map((row) => row.id),
@@ -127,21 +155,31 @@ export const TRACE_DOCUMENTATION: ActionDocumentation = {
       total_calculated_loss_db: { type: 'string', nullable: true, description: "At the path's wavelength (or the first calculated one)" },
       total_actual_loss_db: { type: 'string', nullable: true },
       wavelength_nm: { type: 'integer', nullable: true },
-      hops: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'integer' }, name: { type: 'string' } } } },
+      hops: {
+        type: 'array',
+        items: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'integer' }, name: { type: 'string' } } },
+      },
     },
   },
 };
 
 export async function tracePath(manager: EntityManager, path: ResourceRow): Promise<Record<string, unknown>> {
-  const [circuit] = (await manager.query('SELECT id, name FROM fms_fibercircuit WHERE id = $1', [path.circuit_id])) as Array<{ id: number; name: string }>;
+  const [circuit] = (await manager.query('SELECT id, name FROM fms_fibercircuit WHERE id = $1', [path.circuit_id])) as Array<{
+    id: number;
+    name: string;
+  }>;
   const hops: Hop[] = [{ type: 'front_port', id: path.origin_id as number }, ...((path.path ?? []) as Hop[])];
   if (path.destination_id !== null) hops.push({ type: 'front_port', id: path.destination_id as number });
   const names = new Map<string, string>();
   for (const type of PATH_ELEMENT_TYPES) {
     const ids = hops.filter((hop) => hop.type === type).map((hop) => hop.id);
     if (ids.length === 0) continue;
-    const label = type === 'cable' ? `coalesce(nullif(label, ''), '#' || id)` : type === 'splice_entry' ? `fiber_a_id || ' ↔ ' || fiber_b_id` : 'name';
-    const found = (await manager.query(`SELECT id, ${label} AS name FROM ${ELEMENT_TABLES[type]} WHERE id = ANY($1)`, [ids])) as Array<{ id: number; name: string }>;
+    const label =
+      type === 'cable' ? `coalesce(nullif(label, ''), '#' || id)` : type === 'splice_entry' ? `fiber_a_id || ' ↔ ' || fiber_b_id` : 'name';
+    const found = (await manager.query(`SELECT id, ${label} AS name FROM ${ELEMENT_TABLES[type]} WHERE id = ANY($1)`, [ids])) as Array<{
+      id: number;
+      name: string;
+    }>;
     for (const row of found) names.set(`${type}:${row.id}`, row.name);
   }
   const losses = (await lossesOf(manager, [path.id])).get(path.id) ?? [];

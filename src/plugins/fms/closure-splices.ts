@@ -13,7 +13,10 @@ export const pairKey = (a: number, b: number): string => (a < b ? `${a}:${b}` : 
  * The closure's live splices: cables whose A and B ends are each one front port of the closure
  * device (what applying a plan creates), with the tray (module) of the A port.
  */
-export async function liveSplices(manager: EntityManager, closureId: number): Promise<Array<FiberPair & { cable_id: number; tray_id: number | null }>> {
+export async function liveSplices(
+  manager: EntityManager,
+  closureId: number,
+): Promise<Array<FiberPair & { cable_id: number; tray_id: number | null }>> {
   return (await manager.query(
     `WITH fp AS (SELECT id FROM core_objecttype WHERE app_label = 'dcim' AND model = 'frontport')
      SELECT c.id AS cable_id, pa.id AS fiber_a, pb.id AS fiber_b, pa.module_id AS tray_id

@@ -33,7 +33,8 @@ export const ClosureCableEntryResource = defineResource({
       'SELECT a.id FROM fms_tubeassignment a JOIN fms_buffertube t ON t.id = a.buffer_tube_id WHERE a.closure_id = $1 AND t.fiber_cable_id = $2',
       [entry.closure_id, entry.fiber_cable_id],
     )) as Array<{ id: number }>;
-    if (assignments.length > 0) await context.manager.query('DELETE FROM fms_tubeassignment WHERE id = ANY($1)', [assignments.map((a) => a.id)]);
+    if (assignments.length > 0)
+      await context.manager.query('DELETE FROM fms_tubeassignment WHERE id = ANY($1)', [assignments.map((a) => a.id)]);
   },
 });
 
@@ -118,10 +119,13 @@ export const SlackLoopResource = defineResource({
   uniqueTogether: [['fiber_cable', 'start_mark', 'end_mark']],
   relatedObject: 'fiber_cable',
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
-    const [type] = (await manager.query('SELECT t.mark_unit FROM fms_fibercable f JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id WHERE f.id = $1', [
-      values.fiber_cable_id,
-    ])) as Array<{ mark_unit: string }>;
-    return type && !type.mark_unit ? { start_mark: ["Slack loops are measured in the cable type's mark unit: set mark_unit on the type."] } : {};
+    const [type] = (await manager.query(
+      'SELECT t.mark_unit FROM fms_fibercable f JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id WHERE f.id = $1',
+      [values.fiber_cable_id],
+    )) as Array<{ mark_unit: string }>;
+    return type && !type.mark_unit
+      ? { start_mark: ["Slack loops are measured in the cable type's mark unit: set mark_unit on the type."] }
+      : {};
   },
   afterCreate: (context, row) => swapInvertedMarks(context.manager, 'fms_slackloop', row.id),
   afterUpdate: (context, _before, after) => swapInvertedMarks(context.manager, 'fms_slackloop', after.id),
@@ -133,7 +137,9 @@ export const SlackLoopResource = defineResource({
           WHERE s.id = ANY($1)`,
         [rows.map((row) => row.id)],
       )) as Array<{ id: number; loop_length: string; mark_unit: string }>;
-      return new Map(found.map(({ id, loop_length, mark_unit }) => [id, { loop_length: Number(loop_length), mark_unit: mark_unit || null }]));
+      return new Map(
+        found.map(({ id, loop_length, mark_unit }) => [id, { loop_length: Number(loop_length), mark_unit: mark_unit || null }]),
+      );
     }),
   ],
 });

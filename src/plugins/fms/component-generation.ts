@@ -81,23 +81,33 @@ export async function generateComponents(manager: EntityManager, cable: Resource
     'SELECT strand_count, color_scheme, strand_marker_interval, strand_marker_color, strand_marker_type FROM fms_fibercabletype WHERE id = $1',
     [typeId],
   )) as TypeRow[];
-  const tubes = (await manager.query('SELECT * FROM fms_buffertubetemplate WHERE fiber_cable_type_id = $1 ORDER BY position, id', [typeId])) as ContainerTemplate[];
-  const ribbons = (await manager.query('SELECT * FROM fms_ribbontemplate WHERE fiber_cable_type_id = $1 ORDER BY position, id', [typeId])) as ContainerTemplate[];
+  const tubes = (await manager.query('SELECT * FROM fms_buffertubetemplate WHERE fiber_cable_type_id = $1 ORDER BY position, id', [
+    typeId,
+  ])) as ContainerTemplate[];
+  const ribbons = (await manager.query('SELECT * FROM fms_ribbontemplate WHERE fiber_cable_type_id = $1 ORDER BY position, id', [
+    typeId,
+  ])) as ContainerTemplate[];
   const ribbonsOf = (tube: number | null) => ribbons.filter((ribbon) => (ribbon.buffer_tube_template_id ?? null) === tube);
 
   const templated = tubes.length > 0 || ribbonsOf(null).length > 0;
   const templateFibers =
-    tubes.reduce((sum, tube) => sum + (tube.fiber_count ?? ribbonsOf(tube.id).reduce((inner, ribbon) => inner + ribbon.fiber_count!, 0)), 0) +
-    ribbonsOf(null).reduce((sum, ribbon) => sum + ribbon.fiber_count!, 0);
+    tubes.reduce(
+      (sum, tube) => sum + (tube.fiber_count ?? ribbonsOf(tube.id).reduce((inner, ribbon) => inner + ribbon.fiber_count!, 0)),
+      0,
+    ) + ribbonsOf(null).reduce((sum, ribbon) => sum + ribbon.fiber_count!, 0);
   if (templated && templateFibers !== type.strand_count) {
     throw new ResourceValidationError({
-      fiber_cable_type: [`The type's templates hold ${templateFibers} fibers but its strand_count is ${type.strand_count}; correct the templates or the count.`],
+      fiber_cable_type: [
+        `The type's templates hold ${templateFibers} fibers but its strand_count is ${type.strand_count}; correct the templates or the count.`,
+      ],
     });
   }
   const ribbonNames = ribbons.map((ribbon) => ribbon.name);
   const repeated = ribbonNames.find((name, index) => ribbonNames.indexOf(name) !== index);
   if (repeated !== undefined) {
-    throw new ResourceValidationError({ fiber_cable_type: [`Two ribbon templates of the type are named "${repeated}"; ribbon names must be unique within a cable.`] });
+    throw new ResourceValidationError({
+      fiber_cable_type: [`Two ribbon templates of the type are named "${repeated}"; ribbon names must be unique within a cable.`],
+    });
   }
 
   const tubeIds = await insertContainers(manager, 'fms_buffertube', cable.id, tubes, () => null);
@@ -124,7 +134,17 @@ export async function generateComponents(manager: EntityManager, cable: Resource
        FROM unnest($2::int[], $3::text[], $4::text[], $5::int[], $6::text[], $7::int[], $8::text[], $9::text[])
             AS s(tube, ribbon, name, position, color, marker_count, marker_color, marker_type)
        LEFT JOIN fms_ribbon r ON r.fiber_cable_id = $1 AND r.name = s.ribbon`,
-    [cable.id, strands.tube, strands.ribbon, strands.name, strands.position, strands.color, strands.markerCount, strands.markerColor, strands.markerType],
+    [
+      cable.id,
+      strands.tube,
+      strands.ribbon,
+      strands.name,
+      strands.position,
+      strands.color,
+      strands.markerCount,
+      strands.markerColor,
+      strands.markerType,
+    ],
   );
   await manager.query(
     `INSERT INTO fms_cableelement (fiber_cable_id, name, element_type)

@@ -19,7 +19,11 @@ const marks = () => ({
 });
 
 /** Marks entered end-first are stored start-first (reference §1.4): fiber cables and slack loops. */
-export async function swapInvertedMarks(manager: ResourceHookContext['manager'], table: 'fms_fibercable' | 'fms_slackloop', id: number): Promise<void> {
+export async function swapInvertedMarks(
+  manager: ResourceHookContext['manager'],
+  table: 'fms_fibercable' | 'fms_slackloop',
+  id: number,
+): Promise<void> {
   await manager.query(
     `UPDATE ${table} SET start_mark = end_mark, end_mark = start_mark WHERE id = $1 AND start_mark IS NOT NULL AND end_mark IS NOT NULL AND start_mark > end_mark`,
     [id],
@@ -27,7 +31,11 @@ export async function swapInvertedMarks(manager: ResourceHookContext['manager'],
 }
 
 /** Cable marks are read in the type's mark unit, so they need one. */
-async function markUnitProblems(manager: ResourceHookContext['manager'], typeId: unknown, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+async function markUnitProblems(
+  manager: ResourceHookContext['manager'],
+  typeId: unknown,
+  values: Record<string, unknown>,
+): Promise<Record<string, string[]>> {
   if ((values.start_mark ?? null) === null && (values.end_mark ?? null) === null) return {};
   const [type] = (await manager.query('SELECT mark_unit FROM fms_fibercabletype WHERE id = $1', [typeId])) as Array<{ mark_unit: string }>;
   if (type && !type.mark_unit) {
@@ -62,13 +70,20 @@ export const FiberCableResource = defineResource({
     terminated_device_id: (values, alias, prefix) => {
       const onCable = CABLE_FILTERS.device_id(values, 'terminated_cable', prefix);
       if ('problem' in onCable) return onCable;
-      return { where: `${alias}.cable_id IN (SELECT terminated_cable.id FROM dcim_cable terminated_cable WHERE ${onCable.where})`, params: onCable.params };
+      return {
+        where: `${alias}.cable_id IN (SELECT terminated_cable.id FROM dcim_cable terminated_cable WHERE ${onCable.where})`,
+        params: onCable.params,
+      };
     },
   },
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     const [cable] = (await manager.query('SELECT type FROM dcim_cable WHERE id = $1', [values.cable_id])) as Array<{ type: string }>;
     if (cable && cable.type !== '' && !FIBRE_CABLE_TYPES.has(cable.type)) {
-      return { cable: [`Cable type "${cable.type}" is not a fibre type; a fiber cable needs a cable of a fibre type (${[...FIBRE_CABLE_TYPES].join(', ')}) or none.`] };
+      return {
+        cable: [
+          `Cable type "${cable.type}" is not a fibre type; a fiber cable needs a cable of a fibre type (${[...FIBRE_CABLE_TYPES].join(', ')}) or none.`,
+        ],
+      };
     }
     return markUnitProblems(manager, values.fiber_cable_type_id, values);
   },
@@ -85,7 +100,9 @@ export const FiberCableResource = defineResource({
           WHERE f.id = ANY($1)`,
         [rows.map((row) => row.id)],
       )) as Array<{ id: number; glass_length: string | null }>;
-      return new Map(found.map(({ id, glass_length }) => [id, { glass_length: glass_length === null ? null : Number(Number(glass_length).toFixed(2)) }]));
+      return new Map(
+        found.map(({ id, glass_length }) => [id, { glass_length: glass_length === null ? null : Number(Number(glass_length).toFixed(2)) }]),
+      );
     }),
   ],
 });
@@ -150,11 +167,13 @@ export const RibbonResource = defineResource({
   relatedObject: 'fiber_cable',
 });
 
-const hasPort = (column: string): ExtraFilter => (values, alias) => {
-  const wanted = values.at(-1)!.toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(wanted)) return { problem: `"${values.at(-1)}" is not a valid boolean; use true or false.` };
-  return { where: `${alias}.${column} IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
-};
+const hasPort =
+  (column: string): ExtraFilter =>
+  (values, alias) => {
+    const wanted = values.at(-1)!.toLowerCase();
+    if (!['true', 'false', '1', '0'].includes(wanted)) return { problem: `"${values.at(-1)}" is not a valid boolean; use true or false.` };
+    return { where: `${alias}.${column} IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
+  };
 
 export const FiberStrandResource = defineResource({
   appLabel: 'fms',

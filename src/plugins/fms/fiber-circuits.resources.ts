@@ -6,7 +6,15 @@ import { TenantResource } from '../../platform/tenancy/tenancy.resources';
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { FiberStrandResource } from './fiber-cables.resources';
 import { FIBER_CIRCUIT_STATUS_CHOICES } from './fms.choices';
-import { calculatedLosses, PATH_ELEMENT_TYPES, pathElementProblems, rebuildCircuitNodes, rebuildPathNodes, tracePath, TRACE_DOCUMENTATION } from './circuit-paths';
+import {
+  calculatedLosses,
+  PATH_ELEMENT_TYPES,
+  pathElementProblems,
+  rebuildCircuitNodes,
+  rebuildPathNodes,
+  tracePath,
+  TRACE_DOCUMENTATION,
+} from './circuit-paths';
 import { PROTECTING_GET_DOCUMENTATION, PROTECTING_POST_DOCUMENTATION, protectingByQuery, protectingByReference } from './protecting';
 import { SplicePlanEntryResource } from './splice-plans.resources';
 
@@ -41,7 +49,10 @@ export const FiberCircuitResource = defineResource({
       name: 'retrace',
       method: 'POST',
       permission: 'change',
-      openapi: { summary: "Rebuild the nodes of the circuit's paths from their path lists; answers the circuit", response: { type: 'object' } },
+      openapi: {
+        summary: "Rebuild the nodes of the circuit's paths from their path lists; answers the circuit",
+        response: { type: 'object' },
+      },
       handle: async ({ manager, row, serializer, scope }) => {
         await rebuildCircuitNodes(manager, row.id);
         const [circuit] = await serializer.serialize(manager, FiberCircuitResource, [row], 'full', scope.baseUrl);
@@ -50,7 +61,14 @@ export const FiberCircuitResource = defineResource({
     },
   ],
   collectionActions: [
-    { name: 'protecting', method: 'POST', permission: 'view', safePost: true, openapi: PROTECTING_POST_DOCUMENTATION, handle: protectingByReference },
+    {
+      name: 'protecting',
+      method: 'POST',
+      permission: 'view',
+      safePost: true,
+      openapi: PROTECTING_POST_DOCUMENTATION,
+      handle: protectingByReference,
+    },
     { name: 'protecting', method: 'GET', permission: 'view', openapi: PROTECTING_GET_DOCUMENTATION, handle: protectingByQuery },
   ],
 });
@@ -72,7 +90,14 @@ export const FiberCircuitPathResource = defineResource({
       noFilter: true,
       default: () => [],
       validate: (value) =>
-        Array.isArray(value) && value.every((hop) => hop && typeof hop === 'object' && PATH_ELEMENT_TYPES.includes((hop as { type: string }).type) && Number.isSafeInteger((hop as { id: unknown }).id))
+        Array.isArray(value) &&
+        value.every(
+          (hop) =>
+            hop &&
+            typeof hop === 'object' &&
+            PATH_ELEMENT_TYPES.includes((hop as { type: string }).type) &&
+            Number.isSafeInteger((hop as { id: unknown }).id),
+        )
           ? []
           : [`Expected a list of {type, id} with type one of ${PATH_ELEMENT_TYPES.join(', ')} and an integer id.`],
     }),
@@ -86,14 +111,24 @@ export const FiberCircuitPathResource = defineResource({
   uniqueTogether: [['circuit', 'position']],
   relatedObject: 'circuit',
   validate: (values): Record<string, string[]> =>
-    values.actual_loss_db !== null && values.actual_loss_db !== undefined && (values.wavelength_nm === null || values.wavelength_nm === undefined)
+    values.actual_loss_db !== null &&
+    values.actual_loss_db !== undefined &&
+    (values.wavelength_nm === null || values.wavelength_nm === undefined)
       ? { wavelength_nm: ['A measured loss needs the wavelength it was measured at.'] }
       : {},
   validateAsync: pathElementProblems,
   afterCreate: (context, row) => rebuildPathNodes(context.manager, row.id),
   afterUpdate: (context, _before, after) => rebuildPathNodes(context.manager, after.id),
   extensions: [computedProperties(['calculated_loss_db'], calculatedLosses)],
-  actions: [{ name: 'trace', method: 'GET', permission: 'view', openapi: TRACE_DOCUMENTATION, handle: ({ manager, row }) => tracePath(manager, row) }],
+  actions: [
+    {
+      name: 'trace',
+      method: 'GET',
+      permission: 'view',
+      openapi: TRACE_DOCUMENTATION,
+      handle: ({ manager, row }) => tracePath(manager, row),
+    },
+  ],
 });
 
 /** What a live circuit holds, one node per object on its paths; maintained from the paths, never written through the API. */

@@ -33,7 +33,8 @@ export const FIBER_CLAIMS_ROUTE: PluginRoute = {
   handle: async ({ manager, params, query, visibleRows }) => {
     const raw = query.exclude_plan;
     const excluded = raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String);
-    if (excluded.some((value) => !/^\d+$/.test(value))) throw new ResourceValidationError({ exclude_plan: ['Enter a whole number (a plan id).'] });
+    if (excluded.some((value) => !/^\d+$/.test(value)))
+      throw new ResourceValidationError({ exclude_plan: ['Enter a whole number (a plan id).'] });
     const plans = await visibleRows('fms.spliceplan', { closure_id: [params.device_id], status__n: ['archived'] });
     const planIds = plans.map((plan) => plan.id).filter((id) => !excluded.includes(String(id)));
     if (planIds.length === 0) return [];

@@ -8,7 +8,13 @@ import {
 } from './cable-types.resources';
 import { PROTECTED_OBJECT_TYPES, refuseWhileHeld } from './circuit-protection';
 import { ClosureCableEntryResource, SlackLoopResource, TrayProfileResource, TubeAssignmentResource } from './closures.resources';
-import { BufferTubeResource, CableElementResource, FiberCableResource, FiberStrandResource, RibbonResource } from './fiber-cables.resources';
+import {
+  BufferTubeResource,
+  CableElementResource,
+  FiberCableResource,
+  FiberStrandResource,
+  RibbonResource,
+} from './fiber-cables.resources';
 import { FIBER_CLAIMS_ROUTE } from './fiber-claims';
 import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
 import { MIGRATIONS } from './migrations';
@@ -18,7 +24,8 @@ import { SplicePlanEntryResource, SplicePlanResource, SpliceProjectResource } fr
 export const FmsPlugin = definePlugin({
   name: 'fms',
   version: '1.0.0',
-  description: 'Fiber management: fiber cable types, cables with generated tubes, ribbons and strands, splice plans with approval, fiber circuits and protection.',
+  description:
+    'Fiber management: fiber cable types, cables with generated tubes, ribbons and strands, splice plans with approval, fiber circuits and protection.',
   resources: [
     FiberCableTypeResource,
     FiberAttenuationSpecResource,

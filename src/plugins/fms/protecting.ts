@@ -27,7 +27,8 @@ const circuitSummary = {
 };
 
 export const PROTECTING_POST_DOCUMENTATION: ActionDocumentation = {
-  summary: 'The non-decommissioned fiber circuits that hold the given objects, de-duplicated, and for every given id the circuits holding it (a read: view_fibercircuit, read-only tokens allowed)',
+  summary:
+    'The non-decommissioned fiber circuits that hold the given objects, de-duplicated, and for every given id the circuits holding it (a read: view_fibercircuit, read-only tokens allowed)',
   request: {
     type: 'object',
     additionalProperties: false,
@@ -48,8 +49,13 @@ export const PROTECTING_POST_DOCUMENTATION: ActionDocumentation = {
 };
 
 export const PROTECTING_GET_DOCUMENTATION: ActionDocumentation = {
-  summary: 'The non-decommissioned fiber circuits that hold any of the given objects (ids comma-separated or repeated), de-duplicated; none given: an empty list',
-  parameters: REFERENCE_TYPES.map((type) => ({ name: type, description: `${type.replace('_', ' ')} ids`, schema: { type: 'array', items: { type: 'integer' } } })),
+  summary:
+    'The non-decommissioned fiber circuits that hold any of the given objects (ids comma-separated or repeated), de-duplicated; none given: an empty list',
+  parameters: REFERENCE_TYPES.map((type) => ({
+    name: type,
+    description: `${type.replace('_', ' ')} ids`,
+    schema: { type: 'array', items: { type: 'integer' } },
+  })),
   response: { type: 'array', items: circuitSummary },
 };
 
@@ -73,12 +79,23 @@ async function protect(context: CollectionActionContext, references: Record<stri
   }
   const visible = allCircuits.size === 0 ? [] : await context.visibleRows('fms.fibercircuit', { id: [...allCircuits].map(String) });
   const visibleIds = new Set(visible.map((row) => row.id));
-  const serialized = await context.serializer.serialize(context.manager, resourceOf('fms.fibercircuit'), visible, 'full', context.scope.baseUrl);
+  const serialized = await context.serializer.serialize(
+    context.manager,
+    resourceOf('fms.fibercircuit'),
+    visible,
+    'full',
+    context.scope.baseUrl,
+  );
   const results = serialized.map(({ id, url, display, name, status, strand_count }) => ({ id, url, display, name, status, strand_count }));
   const byReference = Object.fromEntries(
     Object.entries(holders).map(([type, map]) => [
       type,
-      Object.fromEntries([...map.entries()].map(([id, circuits]) => [String(id), [...circuits].filter((circuit) => visibleIds.has(circuit)).sort((a, b) => a - b)])),
+      Object.fromEntries(
+        [...map.entries()].map(([id, circuits]) => [
+          String(id),
+          [...circuits].filter((circuit) => visibleIds.has(circuit)).sort((a, b) => a - b),
+        ]),
+      ),
     ]),
   );
   return { results, by_reference: byReference };
@@ -87,7 +104,8 @@ async function protect(context: CollectionActionContext, references: Record<stri
 /** `POST fiber-circuits/protecting/`: `{cable: [ids], front_port: [...], …}`; unknown keys, non-lists and non-integer ids are 400s. */
 export async function protectingByReference(context: CollectionActionContext) {
   const body = context.body;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ResourceValidationError({ non_field_errors: [`Expected an object with any of the keys ${REFERENCE_TYPES.join(', ')}.`] });
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new ResourceValidationError({ non_field_errors: [`Expected an object with any of the keys ${REFERENCE_TYPES.join(', ')}.`] });
   const references: Record<string, number[]> = {};
   const errors: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {

@@ -17,12 +17,17 @@ export const PLAN_DIFF_DOCUMENTATION: ActionDocumentation = {
     "What applying the plan would change on its closure, by tray id ('0': ports on no tray): pairs to add (in the plan, not spliced), to remove (spliced on a fiber the plan touches, not in the plan) and unchanged",
   response: {
     type: 'object',
-    additionalProperties: { type: 'object', required: ['add', 'remove', 'unchanged'], properties: { add: pairsSchema, remove: pairsSchema, unchanged: pairsSchema } },
+    additionalProperties: {
+      type: 'object',
+      required: ['add', 'remove', 'unchanged'],
+      properties: { add: pairsSchema, remove: pairsSchema, unchanged: pairsSchema },
+    },
   },
 };
 
 export const PLAN_APPLY_DOCUMENTATION: ActionDocumentation = {
-  summary: 'Apply an approved plan to its closure: one cable per added pair (A = fiber_a, B = fiber_b), the cables of removed pairs deleted; the plan is archived',
+  summary:
+    'Apply an approved plan to its closure: one cable per added pair (A = fiber_a, B = fiber_b), the cables of removed pairs deleted; the plan is archived',
   response: { type: 'object', required: ['added', 'removed'], properties: { added: { type: 'integer' }, removed: { type: 'integer' } } },
 };
 
@@ -32,7 +37,9 @@ export const PLAN_APPLY_DOCUMENTATION: ActionDocumentation = {
  * splices of fibers the plan does not name are left alone.
  */
 async function computeDiff(manager: EntityManager, plan: ResourceRow): Promise<{ diff: Record<string, TrayDiff>; removeCables: number[] }> {
-  const entries = (await manager.query('SELECT fiber_a_id, fiber_b_id, tray_id FROM fms_spliceplanentry WHERE plan_id = $1 ORDER BY id', [plan.id])) as Array<{
+  const entries = (await manager.query('SELECT fiber_a_id, fiber_b_id, tray_id FROM fms_spliceplanentry WHERE plan_id = $1 ORDER BY id', [
+    plan.id,
+  ])) as Array<{
     fiber_a_id: number;
     fiber_b_id: number;
     tray_id: number;
@@ -73,12 +80,14 @@ export async function planDiff(manager: EntityManager, plan: ResourceRow): Promi
 export async function applyPlan(context: ResourceActionContext): Promise<{ added: number; removed: number }> {
   const { manager, row } = context;
   const [plan] = (await manager.query('SELECT * FROM fms_spliceplan WHERE id = $1 FOR UPDATE', [row.id])) as ResourceRow[];
-  if (plan.status !== 'approved') throw new ConflictError(`Plan is '${String(plan.status)}': only an approved plan can be applied.`, 'plan_not_approved');
+  if (plan.status !== 'approved')
+    throw new ConflictError(`Plan is '${String(plan.status)}': only an approved plan can be applied.`, 'plan_not_approved');
   const { diff, removeCables } = await computeDiff(manager, plan);
   const adds = Object.values(diff).flatMap((tray) => tray.add);
   const removes = Object.values(diff).flatMap((tray) => tray.remove);
   const protectors = await circuitsHoldingPorts(manager, [...adds, ...removes].flat());
-  if (protectors.length > 0) throw new ConflictError(`Cannot apply: splices are protected by circuit(s): ${protectors.join(', ')}.`, 'protected_splice');
+  if (protectors.length > 0)
+    throw new ConflictError(`Cannot apply: splices are protected by circuit(s): ${protectors.join(', ')}.`, 'protected_splice');
   if (removeCables.length > 0) await context.remove('dcim.cable', removeCables);
   if (adds.length > 0) {
     await context.create(

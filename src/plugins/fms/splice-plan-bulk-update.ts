@@ -4,7 +4,6 @@ import { ResourceValidationError } from '../../platform/framework/resource/resou
 import { circuitsHoldingPorts, type FiberPair, pairKey } from './closure-splices';
 import { PLAN_VERSION_SQL } from './splice-plan-lifecycle';
 
-
 interface BulkItem extends FiberPair {
   is_express: boolean;
 }
@@ -12,7 +11,11 @@ interface BulkItem extends FiberPair {
 const pairSchema = {
   type: 'object',
   required: ['fiber_a', 'fiber_b'],
-  properties: { fiber_a: { type: 'integer', description: 'Front port id' }, fiber_b: { type: 'integer', description: 'Front port id' }, is_express: { type: 'boolean' } },
+  properties: {
+    fiber_a: { type: 'integer', description: 'Front port id' },
+    fiber_b: { type: 'integer', description: 'Front port id' },
+    is_express: { type: 'boolean' },
+  },
 };
 
 export const BULK_UPDATE_DOCUMENTATION: ActionDocumentation = {
@@ -36,7 +39,13 @@ export const BULK_UPDATE_DOCUMENTATION: ActionDocumentation = {
         items: {
           type: 'object',
           required: ['id', 'fiber_a', 'fiber_b', 'tray', 'is_express'],
-          properties: { id: { type: 'integer' }, fiber_a: { type: 'integer' }, fiber_b: { type: 'integer' }, tray: { type: 'integer' }, is_express: { type: 'boolean' } },
+          properties: {
+            id: { type: 'integer' },
+            fiber_a: { type: 'integer' },
+            fiber_b: { type: 'integer' },
+            tray: { type: 'integer' },
+            is_express: { type: 'boolean' },
+          },
         },
       },
       plan_version: { type: 'string' },
@@ -51,9 +60,15 @@ function readPairs(body: Record<string, unknown>, key: 'add' | 'remove'): BulkIt
   if (!Array.isArray(raw)) throw new ResourceValidationError({ [key]: ['Expected a list of {fiber_a, fiber_b} objects.'] });
   return raw.map((item: unknown, index) => {
     const pair = item as Record<string, unknown> | null;
-    const missing = ['fiber_a', 'fiber_b'].filter((field) => !pair || typeof pair !== 'object' || !Number.isSafeInteger(pair[field]) || (pair[field] as number) < 1);
-    if (missing.length > 0) throw new ResourceValidationError({ [key]: [`Item ${index}: ${missing.join(' and ')} must be a front port id (a positive integer).`] });
-    if (pair!.is_express !== undefined && typeof pair!.is_express !== 'boolean') throw new ResourceValidationError({ [key]: [`Item ${index}: is_express must be true or false.`] });
+    const missing = ['fiber_a', 'fiber_b'].filter(
+      (field) => !pair || typeof pair !== 'object' || !Number.isSafeInteger(pair[field]) || (pair[field] as number) < 1,
+    );
+    if (missing.length > 0)
+      throw new ResourceValidationError({
+        [key]: [`Item ${index}: ${missing.join(' and ')} must be a front port id (a positive integer).`],
+      });
+    if (pair!.is_express !== undefined && typeof pair!.is_express !== 'boolean')
+      throw new ResourceValidationError({ [key]: [`Item ${index}: is_express must be true or false.`] });
     return { fiber_a: pair!.fiber_a as number, fiber_b: pair!.fiber_b as number, is_express: pair!.is_express === true };
   });
 }
@@ -66,27 +81,41 @@ function readPairs(body: Record<string, unknown>, key: 'add' | 'remove'): BulkIt
  */
 export async function bulkUpdatePlan(context: ResourceActionContext): Promise<unknown> {
   const { manager, row } = context;
-  const body = (context.body && typeof context.body === 'object' && !Array.isArray(context.body) ? context.body : {}) as Record<string, unknown>;
-  const [plan] = (await manager.query(`SELECT status, closure_id, ${PLAN_VERSION_SQL} AS plan_version FROM fms_spliceplan WHERE id = $1 FOR UPDATE`, [row.id])) as Array<{
+  const body = (context.body && typeof context.body === 'object' && !Array.isArray(context.body) ? context.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const [plan] = (await manager.query(
+    `SELECT status, closure_id, ${PLAN_VERSION_SQL} AS plan_version FROM fms_spliceplan WHERE id = $1 FOR UPDATE`,
+    [row.id],
+  )) as Array<{
     status: string;
     closure_id: number;
     plan_version: string;
   }>;
   if (plan.status !== 'draft') throw new ForbiddenError(`Plan is '${plan.status}' — only draft plans can be edited.`, 'plan_not_draft');
   if (body.plan_version !== undefined && body.plan_version !== null) {
-    if (typeof body.plan_version !== 'string') throw new ResourceValidationError({ plan_version: ['Expected the plan_version string of a previous answer.'] });
+    if (typeof body.plan_version !== 'string')
+      throw new ResourceValidationError({ plan_version: ['Expected the plan_version string of a previous answer.'] });
     if (body.plan_version !== plan.plan_version) {
-      throw new ConflictError(`The plan changed since version ${body.plan_version} (now ${plan.plan_version}); reload it and apply your change again.`, 'stale_plan_version');
+      throw new ConflictError(
+        `The plan changed since version ${body.plan_version} (now ${plan.plan_version}); reload it and apply your change again.`,
+        'stale_plan_version',
+      );
     }
   }
   const message = context.scope.changelogMessage?.trim() ?? '';
-  if (message === '') throw new ResourceValidationError({ 'X-Changelog-Message': ['This header is required and must not be blank: it is stored as change_note on each created entry.'] });
+  if (message === '')
+    throw new ResourceValidationError({
+      'X-Changelog-Message': ['This header is required and must not be blank: it is stored as change_note on each created entry.'],
+    });
   const add = readPairs(body, 'add');
   const remove = readPairs(body, 'remove');
 
   const touched = [...new Set([...add, ...remove].flatMap((pair) => [pair.fiber_a, pair.fiber_b]))];
   const protectors = await circuitsHoldingPorts(manager, touched);
-  if (protectors.length > 0) throw new ConflictError(`Cannot modify protected splices (circuit(s): ${protectors.join(', ')}).`, 'protected_splice');
+  if (protectors.length > 0)
+    throw new ConflictError(`Cannot modify protected splices (circuit(s): ${protectors.join(', ')}).`, 'protected_splice');
 
   const ports = (await manager.query('SELECT id, device_id, module_id FROM dcim_frontport WHERE id = ANY($1)', [touched])) as Array<{
     id: number;
@@ -94,11 +123,19 @@ export async function bulkUpdatePlan(context: ResourceActionContext): Promise<un
     module_id: number | null;
   }>;
   const portById = new Map(ports.map((port) => [port.id, port]));
-  for (const [key, pairs] of [['add', add], ['remove', remove]] as const) {
+  for (const [key, pairs] of [
+    ['add', add],
+    ['remove', remove],
+  ] as const) {
     const missing = [...new Set(pairs.flatMap((pair) => [pair.fiber_a, pair.fiber_b]).filter((id) => !portById.has(id)))];
     if (missing.length > 0) throw new ResourceValidationError({ [key]: [`Front port(s) ${missing.join(', ')} do not exist.`] });
-    const elsewhere = [...new Set(pairs.flatMap((pair) => [pair.fiber_a, pair.fiber_b]).filter((id) => portById.get(id)!.device_id !== plan.closure_id))];
-    if (elsewhere.length > 0) throw new ResourceValidationError({ [key]: [`Front port(s) ${elsewhere.join(', ')} are not on the plan's closure (device ${plan.closure_id}).`] });
+    const elsewhere = [
+      ...new Set(pairs.flatMap((pair) => [pair.fiber_a, pair.fiber_b]).filter((id) => portById.get(id)!.device_id !== plan.closure_id)),
+    ];
+    if (elsewhere.length > 0)
+      throw new ResourceValidationError({
+        [key]: [`Front port(s) ${elsewhere.join(', ')} are not on the plan's closure (device ${plan.closure_id}).`],
+      });
   }
 
   const added = add.flatMap((pair) => [pair.fiber_a, pair.fiber_b]);
@@ -111,12 +148,18 @@ export async function bulkUpdatePlan(context: ResourceActionContext): Promise<un
     [plan.closure_id, row.id, added],
   )) as Array<{ name: string; id: number }>;
   if (claims.length > 0) {
-    throw new ConflictError(`Fiber(s) already claimed by another plan on this closure: ${claims.map((claim) => `${claim.id} (plan "${claim.name}")`).join(', ')}.`, 'fiber_claimed');
+    throw new ConflictError(
+      `Fiber(s) already claimed by another plan on this closure: ${claims.map((claim) => `${claim.id} (plan "${claim.name}")`).join(', ')}.`,
+      'fiber_claimed',
+    );
   }
   const trayless = add.find((pair) => portById.get(pair.fiber_a)!.module_id === null);
-  if (trayless) throw new ResourceValidationError({ add: [`Front port ${trayless.fiber_a} (fiber_a) is on no module: splice it on a tray module.`] });
+  if (trayless)
+    throw new ResourceValidationError({ add: [`Front port ${trayless.fiber_a} (fiber_a) is on no module: splice it on a tray module.`] });
 
-  const entries = (await manager.query('SELECT id, fiber_a_id, fiber_b_id FROM fms_spliceplanentry WHERE plan_id = $1', [row.id])) as Array<{
+  const entries = (await manager.query('SELECT id, fiber_a_id, fiber_b_id FROM fms_spliceplanentry WHERE plan_id = $1', [
+    row.id,
+  ])) as Array<{
     id: number;
     fiber_a_id: number;
     fiber_b_id: number;
@@ -124,19 +167,34 @@ export async function bulkUpdatePlan(context: ResourceActionContext): Promise<un
   const removing = new Set(remove.map((pair) => pairKey(pair.fiber_a, pair.fiber_b)));
   const addedPorts = new Set(added);
   const doomed = entries
-    .filter((entry) => removing.has(pairKey(entry.fiber_a_id, entry.fiber_b_id)) || addedPorts.has(entry.fiber_a_id) || addedPorts.has(entry.fiber_b_id))
+    .filter(
+      (entry) =>
+        removing.has(pairKey(entry.fiber_a_id, entry.fiber_b_id)) || addedPorts.has(entry.fiber_a_id) || addedPorts.has(entry.fiber_b_id),
+    )
     .map((entry) => entry.id);
   if (doomed.length > 0) await context.remove('fms.spliceplanentry', doomed);
   if (add.length > 0) {
     await context.create(
       'fms.spliceplanentry',
-      add.map((pair) => ({ plan: row.id, tray: portById.get(pair.fiber_a)!.module_id, fiber_a: pair.fiber_a, fiber_b: pair.fiber_b, is_express: pair.is_express, change_note: message })),
+      add.map((pair) => ({
+        plan: row.id,
+        tray: portById.get(pair.fiber_a)!.module_id,
+        fiber_a: pair.fiber_a,
+        fiber_b: pair.fiber_b,
+        is_express: pair.is_express,
+        change_note: message,
+      })),
     );
   }
   // clock_timestamp, not now(): two changes in one transaction's lifetime still get distinct versions.
   await manager.query('UPDATE fms_spliceplan SET diff_stale = true, last_updated = clock_timestamp() WHERE id = $1', [row.id]);
-  const [version] = (await manager.query(`SELECT ${PLAN_VERSION_SQL} AS plan_version FROM fms_spliceplan WHERE id = $1`, [row.id])) as Array<{ plan_version: string }>;
-  const after = (await manager.query('SELECT id, fiber_a_id, fiber_b_id, tray_id, is_express FROM fms_spliceplanentry WHERE plan_id = $1 ORDER BY id', [row.id])) as Array<{
+  const [version] = (await manager.query(`SELECT ${PLAN_VERSION_SQL} AS plan_version FROM fms_spliceplan WHERE id = $1`, [
+    row.id,
+  ])) as Array<{ plan_version: string }>;
+  const after = (await manager.query(
+    'SELECT id, fiber_a_id, fiber_b_id, tray_id, is_express FROM fms_spliceplanentry WHERE plan_id = $1 ORDER BY id',
+    [row.id],
+  )) as Array<{
     id: number;
     fiber_a_id: number;
     fiber_b_id: number;
@@ -144,7 +202,13 @@ export async function bulkUpdatePlan(context: ResourceActionContext): Promise<un
     is_express: boolean;
   }>;
   return {
-    entries: after.map((entry) => ({ id: entry.id, fiber_a: entry.fiber_a_id, fiber_b: entry.fiber_b_id, tray: entry.tray_id, is_express: entry.is_express })),
+    entries: after.map((entry) => ({
+      id: entry.id,
+      fiber_a: entry.fiber_a_id,
+      fiber_b: entry.fiber_b_id,
+      tray: entry.tray_id,
+      is_express: entry.is_express,
+    })),
     plan_version: version.plan_version,
   };
 }

@@ -43,19 +43,29 @@ function allowedList(status: string): string {
 /** 400 unless `action` may move a plan out of `status`. */
 export function assertMoveAllowed(status: string, action: PlanAction, field: string): void {
   if (!PLAN_MOVES[action].from.includes(status as PlanStatus)) {
-    throw new ResourceValidationError({ [field]: [`A plan in status '${status}' cannot ${action}; allowed actions: ${allowedList(status)}.`] });
+    throw new ResourceValidationError({
+      [field]: [`A plan in status '${status}' cannot ${action}; allowed actions: ${allowedList(status)}.`],
+    });
   }
 }
 
 /** Whether the caller may perform this move on the plan (the `change` permission on it is checked by the caller of this). */
-async function mayPerform(context: Pick<ResourceHookContext, 'permits' | 'scope'>, plan: ResourceRow, action: PlanAction): Promise<boolean> {
+async function mayPerform(
+  context: Pick<ResourceHookContext, 'permits' | 'scope'>,
+  plan: ResourceRow,
+  action: PlanAction,
+): Promise<boolean> {
   const move = PLAN_MOVES[action];
   if (move.submitterOnly && plan.submitted_by_id !== context.scope.principal.id) return false;
   return context.permits('fms.spliceplan', move.permission, plan.id);
 }
 
 /** 403 unless the caller may perform the action; withdraw needs the caller to be the submitter. */
-export async function assertMayPerform(context: Pick<ResourceHookContext, 'permits' | 'scope'>, plan: ResourceRow, action: PlanAction): Promise<void> {
+export async function assertMayPerform(
+  context: Pick<ResourceHookContext, 'permits' | 'scope'>,
+  plan: ResourceRow,
+  action: PlanAction,
+): Promise<void> {
   const move = PLAN_MOVES[action];
   if (move.submitterOnly && plan.submitted_by_id !== context.scope.principal.id) {
     throw new ForbiddenError(`Only the user who submitted this plan may ${action} it.`, 'permission_denied');
@@ -70,10 +80,15 @@ export async function assertMayPerform(context: Pick<ResourceHookContext, 'permi
  * transition action alike), checked and answered with the server-set columns it implies. From
  * pending approval back to draft is a reject for an approver, else a withdrawal by the submitter.
  */
-export async function checkPlanUpdate(context: ResourceHookContext, plan: ResourceRow, changes: Readonly<Record<string, unknown>>): Promise<Record<string, unknown> | void> {
+export async function checkPlanUpdate(
+  context: ResourceHookContext,
+  plan: ResourceRow,
+  changes: Readonly<Record<string, unknown>>,
+): Promise<Record<string, unknown> | void> {
   const from = String(plan.status);
   const to = changes.status as string | undefined;
-  if (from === 'archived') throw new ResourceValidationError({ status: ['This plan is archived; an archived plan is final and cannot be changed.'] });
+  if (from === 'archived')
+    throw new ResourceValidationError({ status: ['This plan is archived; an archived plan is final and cannot be changed.'] });
   if (to === undefined || to === from) return;
   const candidates = actionsFrom(from).filter((action) => PLAN_MOVES[action].to === to);
   if (candidates.length === 0) {

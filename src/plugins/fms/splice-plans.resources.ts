@@ -9,7 +9,15 @@ import { FMS_API_PREFIX } from './cable-types.resources';
 import { SPLICE_PLAN_STATUS_CHOICES } from './fms.choices';
 import { bulkUpdatePlan, BULK_UPDATE_DOCUMENTATION } from './splice-plan-bulk-update';
 import { applyPlan, planDiff, PLAN_APPLY_DOCUMENTATION, PLAN_DIFF_DOCUMENTATION } from './splice-plan-apply';
-import { assertMayPerform, assertMoveAllowed, checkPlanUpdate, PLAN_ACTIONS, PLAN_MOVES, PLAN_VERSION_SQL, type PlanAction } from './splice-plan-lifecycle';
+import {
+  assertMayPerform,
+  assertMoveAllowed,
+  checkPlanUpdate,
+  PLAN_ACTIONS,
+  PLAN_MOVES,
+  PLAN_VERSION_SQL,
+  type PlanAction,
+} from './splice-plan-lifecycle';
 
 /** Splice projects, splice plans with their approval lifecycle, and the plans' entries (fibre pairs on a closure's trays). */
 
@@ -53,12 +61,17 @@ export const SplicePlanResource = defineResource({
   ordering: ['closure', 'name'],
   relatedObject: 'closure',
   validate: (values): Record<string, string[]> =>
-    values.id === undefined && values.status !== undefined && values.status !== 'draft' ? { status: ['A new plan starts as a draft; move it with the transition action.'] } : {},
+    values.id === undefined && values.status !== undefined && values.status !== 'draft'
+      ? { status: ['A new plan starts as a draft; move it with the transition action.'] }
+      : {},
   beforeUpdate: checkPlanUpdate,
   beforeDelete: async (context, plan) => {
     // A plan under review or approved is the approvers' to delete (reference §1.5).
     if (['pending_approval', 'approved'].includes(String(plan.status)) && !(await context.permits('fms.spliceplan', 'approve', plan.id))) {
-      throw new ForbiddenError(`Plan "${String(plan.name)}" is ${String(plan.status)}: deleting it needs the approve_spliceplan permission.`, 'permission_denied');
+      throw new ForbiddenError(
+        `Plan "${String(plan.name)}" is ${String(plan.status)}: deleting it needs the approve_spliceplan permission.`,
+        'permission_denied',
+      );
     }
   },
   extensions: [
@@ -122,10 +135,18 @@ export const SplicePlanResource = defineResource({
 });
 
 /** Ports of the plan's closure with their module (tray), for the entry rules. */
-async function entryProblems(manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0], values: Record<string, unknown>): Promise<Record<string, string[]>> {
-  const [plan] = (await manager.query('SELECT status, closure_id FROM fms_spliceplan WHERE id = $1', [values.plan_id])) as Array<{ status: string; closure_id: number }>;
+async function entryProblems(
+  manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
+  values: Record<string, unknown>,
+): Promise<Record<string, string[]>> {
+  const [plan] = (await manager.query('SELECT status, closure_id FROM fms_spliceplan WHERE id = $1', [values.plan_id])) as Array<{
+    status: string;
+    closure_id: number;
+  }>;
   if (plan.status !== 'draft') return { plan: [`Plan is '${plan.status}' — only draft plans can be edited.`] };
-  const ports = (await manager.query('SELECT id, device_id, module_id FROM dcim_frontport WHERE id = ANY($1)', [[values.fiber_a_id, values.fiber_b_id]])) as Array<{
+  const ports = (await manager.query('SELECT id, device_id, module_id FROM dcim_frontport WHERE id = ANY($1)', [
+    [values.fiber_a_id, values.fiber_b_id],
+  ])) as Array<{
     id: number;
     device_id: number;
     module_id: number | null;
@@ -133,7 +154,8 @@ async function entryProblems(manager: Parameters<NonNullable<typeof SplicePlanRe
   const problems: Record<string, string[]> = {};
   for (const field of ['fiber_a', 'fiber_b']) {
     const port = ports.find((candidate) => candidate.id === values[`${field}_id`]);
-    if (port && port.device_id !== plan.closure_id) problems[field] = [`Front port ${port.id} is not on the plan's closure (device ${plan.closure_id}).`];
+    if (port && port.device_id !== plan.closure_id)
+      problems[field] = [`Front port ${port.id} is not on the plan's closure (device ${plan.closure_id}).`];
   }
   if (values.fiber_a_id === values.fiber_b_id) problems.fiber_b = ['A fiber cannot be spliced to itself.'];
   if (Object.keys(problems).length > 0) return problems;
@@ -154,9 +176,13 @@ async function entryProblems(manager: Parameters<NonNullable<typeof SplicePlanRe
   return problems;
 }
 
-async function planIsDraft(manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0], entry: ResourceRow): Promise<void> {
+async function planIsDraft(
+  manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
+  entry: ResourceRow,
+): Promise<void> {
   const [plan] = (await manager.query('SELECT status FROM fms_spliceplan WHERE id = $1', [entry.plan_id])) as Array<{ status: string }>;
-  if (plan && plan.status !== 'draft') throw new ResourceValidationError({ plan: [`Plan is '${plan.status}' — only draft plans can be edited.`] });
+  if (plan && plan.status !== 'draft')
+    throw new ResourceValidationError({ plan: [`Plan is '${plan.status}' — only draft plans can be edited.`] });
 }
 
 export const SplicePlanEntryResource = defineResource({

@@ -13,7 +13,10 @@ import { TenantResource } from '../../platform/tenancy/tenancy.resources';
  * later changes to them are migrations of this plugin (see ./migrations).
  */
 const apiPrefix = '/api/plugins/routing/';
-const named = { name: text({ maxLength: 100, required: true, unique: true, search: true }), description: text({ maxLength: 200, search: true }) };
+const named = {
+  name: text({ maxLength: 100, required: true, unique: true, search: true }),
+  description: text({ maxLength: 200, search: true }),
+};
 const display = (row: Record<string, unknown>) => String(row.name);
 /** Rows read per query by the peer summary. */
 const PAGE = 1000;
@@ -186,11 +189,14 @@ export const PrefixListResource = defineResource({
   ordering: ['name'],
   beforeUpdate: async ({ manager }, existing, changes) => {
     if (changes.family === undefined || changes.family === existing.family) return;
-    const [{ entries }] = (await manager.query('SELECT COUNT(*)::int AS entries FROM routing_prefixlistentry WHERE prefix_list_id = $1', [existing.id])) as Array<{
+    const [{ entries }] = (await manager.query('SELECT COUNT(*)::int AS entries FROM routing_prefixlistentry WHERE prefix_list_id = $1', [
+      existing.id,
+    ])) as Array<{
       entries: number;
     }>;
     // Its entries' prefixes are of the old family.
-    if (entries > 0) throw new ResourceValidationError({ family: [`The family of a prefix list with entries cannot change (${entries} entries).`] });
+    if (entries > 0)
+      throw new ResourceValidationError({ family: [`The family of a prefix list with entries cannot change (${entries} entries).`] });
   },
 });
 

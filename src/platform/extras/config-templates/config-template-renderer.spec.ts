@@ -1,8 +1,4 @@
-import {
-  ConfigTemplateError,
-  MAX_CONCURRENT_RENDERS,
-  renderConfigTemplate,
-} from './config-template-renderer';
+import { ConfigTemplateError, MAX_CONCURRENT_RENDERS, renderConfigTemplate } from './config-template-renderer';
 
 // Expected outputs marked "(Jinja)" were cross-checked against Jinja2 3.1.6's SandboxedEnvironment.
 
@@ -152,7 +148,7 @@ describe('renderConfigTemplate', () => {
         ["{{ ifaces|sum(attribute='vid') }} {{ [3,1,2]|max }} {{ [1,1,2]|unique|join(',') }} {{ [3,1,2][-1] }}", '35 3 1,2 2'],
         ["{{ 'a\\nb\\n\\nc'|indent(2) }}|{{ 'a\\nb'|indent(width=2, first=true) }}", 'a\n  b\n\n  c|  a\n  b'],
         ['{% set l = [] %}{% set _ = l.append(1) %}{% set _ = l.extend([2, 3]) %}{{ l|join(",") }}', '1,2,3'],
-        ["{{ s|truncate(8) }}|{{ s|truncate(8, leeway=0) }}|{{ dict(a=1)|tojson }}", 'Hello World|Hello...|{"a": 1}'],
+        ['{{ s|truncate(8) }}|{{ s|truncate(8, leeway=0) }}|{{ dict(a=1)|tojson }}', 'Hello World|Hello...|{"a": 1}'],
       ];
 
       for (const [template, expected] of cases) {
@@ -162,26 +158,20 @@ describe('renderConfigTemplate', () => {
 
     it('passes the context by value: template mutations do not reach the caller', async () => {
       const context = { vlans: [10, 20] };
-      await expect(
-        renderConfigTemplate('{% set _ = vlans.append(30) %}{{ vlans|join(",") }}', context),
-      ).resolves.toBe('10,20,30');
+      await expect(renderConfigTemplate('{% set _ = vlans.append(30) %}{{ vlans|join(",") }}', context)).resolves.toBe('10,20,30');
       expect(context.vlans).toEqual([10, 20]);
     });
 
     it('runs more renders than the concurrency limit at once without mixing results', async () => {
       const count = MAX_CONCURRENT_RENDERS * 2 + 1;
-      const outputs = await Promise.all(
-        Array.from({ length: count }, (_, i) => renderConfigTemplate('device-{{ n }}', { n: i })),
-      );
+      const outputs = await Promise.all(Array.from({ length: count }, (_, i) => renderConfigTemplate('device-{{ n }}', { n: i })));
       expect(outputs).toEqual(Array.from({ length: count }, (_, i) => `device-${i}`));
     });
   });
 
   describe('errors', () => {
     it('reports syntax errors with kind "syntax" and the line/column from nunjucks', async () => {
-      const error = await renderError(
-        renderConfigTemplate('hostname {{ device.name }}\ninterface {{ iface.name }\n!', deviceContext),
-      );
+      const error = await renderError(renderConfigTemplate('hostname {{ device.name }}\ninterface {{ iface.name }\n!', deviceContext));
 
       expect(error.kind).toBe('syntax');
       expect(error.line).toBe(2);
@@ -251,9 +241,7 @@ describe('renderConfigTemplate', () => {
         Environment: new (loaders: unknown[], opts: object) => { renderString(src: string, ctx: object): string };
       };
       const plain = new nunjucks.Environment([], { autoescape: false });
-      expect(plain.renderString("{{ ''.constructor.constructor('return process')().pid }}", {})).toBe(
-        String(process.pid),
-      );
+      expect(plain.renderString("{{ ''.constructor.constructor('return process')().pid }}", {})).toBe(String(process.pid));
     });
 
     it.each([
@@ -263,14 +251,14 @@ describe('renderConfigTemplate', () => {
       "{{ cycler.constructor('return 1')() }}",
       "{% set c = 'constructor' %}{{ ''[c][c]('return process')() }}",
       "{{ ''[['constructor']][['constructor']]('return process')() }}",
-      "{{ interfaces.__proto__ }}",
+      '{{ interfaces.__proto__ }}',
       "{{ interfaces['__proto__'] }}",
       "{{ device.get('constructor') }}",
       "{{ device.setdefault('__proto__') }}",
       "{{ interfaces | map(attribute='constructor') | first }}",
       "{{ interfaces | selectattr('constructor.constructor') | list }}",
       "{{ device | attr('constructor') }}",
-      "{% for i in interfaces %}{{ loop.constructor }}{% endfor %}",
+      '{% for i in interfaces %}{{ loop.constructor }}{% endfor %}',
     ])('blocks %s', async (template) => {
       const error = await renderError(renderConfigTemplate(template, deviceContext));
 
@@ -293,11 +281,7 @@ describe('renderConfigTemplate', () => {
       const timeoutMs = 500;
       const started = Date.now();
       const error = await renderError(
-        renderConfigTemplate(
-          '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}',
-          {},
-          { timeoutMs },
-        ),
+        renderConfigTemplate('{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}', {}, { timeoutMs }),
       );
       const elapsed = Date.now() - started;
 
@@ -315,7 +299,7 @@ describe('renderConfigTemplate', () => {
       expect(error.message).toBe('Template rendering exceeded 2000 ms and was stopped');
     });
 
-    it('refuses huge range() calls like Jinja\'s sandbox', async () => {
+    it("refuses huge range() calls like Jinja's sandbox", async () => {
       const error = await renderError(renderConfigTemplate('{% for i in range(0, 1000000000) %}x{% endfor %}', {}));
 
       expect(error.kind).toBe('render');
@@ -334,11 +318,7 @@ describe('renderConfigTemplate', () => {
       }, 10);
       try {
         const error = await renderError(
-          renderConfigTemplate(
-            '{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}',
-            {},
-            { timeoutMs: 600 },
-          ),
+          renderConfigTemplate('{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}', {}, { timeoutMs: 600 }),
         );
         expect(error.kind).toBe('timeout');
       } finally {

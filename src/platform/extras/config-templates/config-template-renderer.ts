@@ -245,6 +245,7 @@ function acquireSlot(): Promise<void> {
 
 function releaseSlot(): void {
   const next = waitingRenders.shift();
-  if (next) next(); // hand the slot over without decrementing
+  if (next)
+    next(); // hand the slot over without decrementing
   else activeRenders--;
 }

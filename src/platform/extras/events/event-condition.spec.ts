@@ -103,8 +103,16 @@ describe('evaluateCondition', () => {
       ['missing attribute', { attr: 'facility', value: 'x' }, /"facility" not found in the data \("facility" is missing\)/],
       ['missing attribute, negated', { attr: 'facility', value: 'x', negate: true }, /"facility" not found/],
       ['missing custom field', { attr: 'custom_fields.rack_count', op: 'gt', value: 1 }, /"rack_count" is missing/],
-      ['null on the way', { attr: 'tenant.slug', value: 'acme', negate: true }, /"tenant.slug" not found in the data \(null before "slug"\)/],
-      ['key looked up within a string', { attr: 'name.value', value: 'edge-1' }, /"name.value" cannot be resolved: "value" is looked up within a string/],
+      [
+        'null on the way',
+        { attr: 'tenant.slug', value: 'acme', negate: true },
+        /"tenant.slug" not found in the data \(null before "slug"\)/,
+      ],
+      [
+        'key looked up within a string',
+        { attr: 'name.value', value: 'edge-1' },
+        /"name.value" cannot be resolved: "value" is looked up within a string/,
+      ],
       ['key missing from a list item', { attr: 'tags.color', value: 'red' }, /"tags.color" not found/],
       ['gt on a string', { attr: 'name', op: 'gt', value: 1 }, /"gt" cannot compare the string at "name" with 1/],
       ['lte on null', { attr: 'tenant', op: 'lte', value: 1 }, /"lte" cannot compare the null at "tenant"/],
@@ -115,7 +123,16 @@ describe('evaluateCondition', () => {
       ['contains on null', { attr: 'tenant', op: 'contains', value: 'a' }, /cannot compare the null/],
       ['contains on a number', { attr: 'asn', op: 'contains', value: 6 }, /cannot compare the number/],
       ['list looked up among object keys', { attr: 'custom_fields', op: 'contains', value: ['owner'] }, /cannot compare the object/],
-      ['inside "or", before a match', { or: [{ attr: 'facility', value: 'x' }, { attr: 'id', value: 1 }] }, /"facility" not found/],
+      [
+        'inside "or", before a match',
+        {
+          or: [
+            { attr: 'facility', value: 'x' },
+            { attr: 'id', value: 1 },
+          ],
+        },
+        /"facility" not found/,
+      ],
     ];
 
     it.each(cases)('%s', (_name, condition, reason) => {
@@ -127,9 +144,24 @@ describe('evaluateCondition', () => {
 
     it('is never reached when an earlier member decides the set', () => {
       const reasons: string[] = [];
-      const condition = { or: [{ attr: 'id', value: 1 }, { attr: 'facility', value: 'x' }] };
+      const condition = {
+        or: [
+          { attr: 'id', value: 1 },
+          { attr: 'facility', value: 'x' },
+        ],
+      };
       expect(evaluateCondition(condition, site, (problem) => reasons.push(problem))).toBe(true);
-      expect(evaluateCondition({ and: [{ attr: 'id', value: 2 }, { attr: 'facility', value: 'x' }] }, site)).toBe(false);
+      expect(
+        evaluateCondition(
+          {
+            and: [
+              { attr: 'id', value: 2 },
+              { attr: 'facility', value: 'x' },
+            ],
+          },
+          site,
+        ),
+      ).toBe(false);
       expect(reasons).toEqual([]);
     });
 
@@ -151,42 +183,74 @@ describe('validateCondition', () => {
   const cases: Array<[string, unknown, string[]]> = [
     ['not an object', 'status == active', ['expected a condition or a condition set (a JSON object), got string']],
     ['a list', [{ attr: 'id', value: 1 }], ['expected a condition or a condition set (a JSON object), got list']],
-    ['unknown operator', { attr: 'id', op: 'ne', value: 1 }, ['unknown operator "ne"; use one of eq, gt, gte, lt, lte, in, contains, regex']],
-    ['snapshot operators of newer NetBox', { attr: 'status', op: 'changed', value: true }, [
-      'unknown operator "changed"; use one of eq, gt, gte, lt, lte, in, contains, regex',
-    ]],
+    [
+      'unknown operator',
+      { attr: 'id', op: 'ne', value: 1 },
+      ['unknown operator "ne"; use one of eq, gt, gte, lt, lte, in, contains, regex'],
+    ],
+    [
+      'snapshot operators of newer NetBox',
+      { attr: 'status', op: 'changed', value: true },
+      ['unknown operator "changed"; use one of eq, gt, gte, lt, lte, in, contains, regex'],
+    ],
     ['missing value', { attr: 'id' }, ['"value" is required']],
     ['null operator', { attr: 'id', op: null, value: 1 }, ['unknown operator null; use one of eq, gt, gte, lt, lte, in, contains, regex']],
     ['missing attr', { value: 1 }, ['"attr" is required']],
     ['attr not a string', { attr: 1, value: 1 }, ['"attr" must be a string, got number']],
-    ['attr with an empty key', { attr: 'status..value', value: 1 }, ['"attr" must be a dotted path such as "status.value", got "status..value"']],
+    [
+      'attr with an empty key',
+      { attr: 'status..value', value: 1 },
+      ['"attr" must be a dotted path such as "status.value", got "status..value"'],
+    ],
     ['negate not a boolean', { attr: 'id', value: 1, negate: 'yes' }, ['"negate" must be true or false, got string']],
-    ['unknown key', { attr: 'id', value: 1, operator: 'eq' }, ['unknown key(s) "operator"; a condition has "attr", "value", "op" and "negate"']],
+    [
+      'unknown key',
+      { attr: 'id', value: 1, operator: 'eq' },
+      ['unknown key(s) "operator"; a condition has "attr", "value", "op" and "negate"'],
+    ],
     ['in needs a list', { attr: 'id', op: 'in', value: 1 }, ['the "in" operator needs a list value, got number']],
     ['regex needs a string', { attr: 'id', op: 'regex', value: 1 }, ['the "regex" operator needs a string value, got number']],
     ['gt needs a number', { attr: 'id', op: 'gt', value: '1' }, ['the "gt" operator needs a number value, got string']],
     ['gt does not take a boolean', { attr: 'id', op: 'gt', value: true }, ['the "gt" operator needs a number value, got boolean']],
-    ['contains does not take null', { attr: 'id', op: 'contains', value: null }, [
-      'the "contains" operator needs a string, boolean, number or list value, got null',
-    ]],
-    ['object value', { attr: 'status', value: { value: 'active' } }, ['"value" must be a string, number, boolean, list or null, got object']],
+    [
+      'contains does not take null',
+      { attr: 'id', op: 'contains', value: null },
+      ['the "contains" operator needs a string, boolean, number or list value, got null'],
+    ],
+    [
+      'object value',
+      { attr: 'status', value: { value: 'active' } },
+      ['"value" must be a string, number, boolean, list or null, got object'],
+    ],
     ['invalid regex', { attr: 'name', op: 'regex', value: '(' }, [expect.stringMatching(/^"value" is not a valid regular expression: /)]],
-    ['Python named group', { attr: 'name', op: 'regex', value: '(?P<site>edge)' }, [expect.stringMatching(/not a valid regular expression/)]],
-    ['negated set', { and: [{ attr: 'id', value: 1 }], negate: true }, [
-      'a condition set has exactly one key, "and" or "or" (found "and", "negate"); sets cannot be negated, negate their conditions instead',
-    ]],
+    [
+      'Python named group',
+      { attr: 'name', op: 'regex', value: '(?P<site>edge)' },
+      [expect.stringMatching(/not a valid regular expression/)],
+    ],
+    [
+      'negated set',
+      { and: [{ attr: 'id', value: 1 }], negate: true },
+      [
+        'a condition set has exactly one key, "and" or "or" (found "and", "negate"); sets cannot be negated, negate their conditions instead',
+      ],
+    ],
     ['both logical operators', { and: [], or: [] }, ['a condition set has exactly one key, "and" or "or" (found "and", "or")']],
     ['uppercase operator', { AND: [] }, ['write the logical operator "AND" in lowercase: "and"']],
     ['set of a non-list', { and: { attr: 'id', value: 1 } }, ['"and" must be a list of conditions, got object']],
-    ['nested problems with their location', { and: [{ attr: 'id', value: 1 }, { or: [{ attr: 'id', op: 'gte', value: 'x' }, 'id'] }] }, [
-      'and[1].or[0]: the "gte" operator needs a number value, got string',
-      'and[1].or[1]: expected a condition or a condition set (a JSON object), got string',
-    ]],
-    ['several problems in one condition', { op: 'in', value: 'a', negate: 0 }, [
-      '"attr" is required',
-      '"negate" must be true or false, got number',
-      'the "in" operator needs a list value, got string',
-    ]],
+    [
+      'nested problems with their location',
+      { and: [{ attr: 'id', value: 1 }, { or: [{ attr: 'id', op: 'gte', value: 'x' }, 'id'] }] },
+      [
+        'and[1].or[0]: the "gte" operator needs a number value, got string',
+        'and[1].or[1]: expected a condition or a condition set (a JSON object), got string',
+      ],
+    ],
+    [
+      'several problems in one condition',
+      { op: 'in', value: 'a', negate: 0 },
+      ['"attr" is required', '"negate" must be true or false, got number', 'the "in" operator needs a list value, got string'],
+    ],
   ];
 
   it.each(cases)('%s', (_name, condition, problems) => {

@@ -66,11 +66,7 @@ export function validateCondition(json: unknown): string[] {
  * operator applied to a value of the wrong type) makes the whole rule false rather than only that condition:
  * negation and "or" do not turn it into a match. `onUnevaluable` receives the reason, for logging.
  */
-export function evaluateCondition(
-  condition: unknown,
-  data: Record<string, unknown>,
-  onUnevaluable?: (reason: string) => void,
-): boolean {
+export function evaluateCondition(condition: unknown, data: Record<string, unknown>, onUnevaluable?: (reason: string) => void): boolean {
   if (isEmptyCondition(condition)) return true;
   const problems: string[] = [];
   const root = parseNode(condition, '', problems);

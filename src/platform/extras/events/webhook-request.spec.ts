@@ -56,8 +56,16 @@ describe('buildEventPayload', () => {
 
   it('formats timestamps like Python, which leaves out a zero fraction', () => {
     const at = (timestamp: Date | string) =>
-      buildEventPayload({ event: 'deleted', timestamp, objectType: 'ipam.prefix', username: 'u', requestId: null, data: {}, prechange: {}, postchange: null })
-        .timestamp;
+      buildEventPayload({
+        event: 'deleted',
+        timestamp,
+        objectType: 'ipam.prefix',
+        username: 'u',
+        requestId: null,
+        data: {},
+        prechange: {},
+        postchange: null,
+      }).timestamp;
     expect(at(new Date('2024-05-01T12:00:00.000Z'))).toBe('2024-05-01 12:00:00+00:00');
     expect(at(new Date('2024-05-01T23:59:59.007Z'))).toBe('2024-05-01 23:59:59.007000+00:00');
     expect(at('2024-05-01T12:00:00Z')).toBe('2024-05-01T12:00:00Z');
@@ -65,7 +73,16 @@ describe('buildEventPayload', () => {
 
   it.each(['site', 'dcim.site.extra', '.site', 'dcim.'])('refuses the object type %p', (objectType) => {
     expect(() =>
-      buildEventPayload({ event: 'updated', timestamp: '', objectType, username: 'u', requestId: null, data: {}, prechange: null, postchange: null }),
+      buildEventPayload({
+        event: 'updated',
+        timestamp: '',
+        objectType,
+        username: 'u',
+        requestId: null,
+        data: {},
+        prechange: null,
+        postchange: null,
+      }),
     ).toThrow(RangeError);
   });
 });
@@ -127,10 +144,13 @@ describe('buildWebhookRequest', () => {
     [true, '/etc/ssl/internal-ca.pem', true, '/etc/ssl/internal-ca.pem'],
     // NetBox's worker lets the CA file win over ssl_verification: false.
     [false, '/etc/ssl/internal-ca.pem', true, '/etc/ssl/internal-ca.pem'],
-  ])('maps ssl_verification %p and ca_file_path %p to verification %p with CA file %p', (ssl_verification, ca_file_path, verifyTls, caFilePath) => {
-    const request = buildWebhookRequest({ ...webhook, ssl_verification, ca_file_path }, payload);
-    expect({ verifyTls: request.verifyTls, caFilePath: request.caFilePath }).toEqual({ verifyTls, caFilePath });
-  });
+  ])(
+    'maps ssl_verification %p and ca_file_path %p to verification %p with CA file %p',
+    (ssl_verification, ca_file_path, verifyTls, caFilePath) => {
+      const request = buildWebhookRequest({ ...webhook, ssl_verification, ca_file_path }, payload);
+      expect({ verifyTls: request.verifyTls, caFilePath: request.caFilePath }).toEqual({ verifyTls, caFilePath });
+    },
+  );
 
   it('refuses a definition that cannot produce a valid request, without echoing URLs or header values', () => {
     const problems = configurationProblems({
@@ -152,10 +172,9 @@ describe('buildWebhookRequest', () => {
   });
 
   it('refuses an unparsable URL and a content type with a line break', () => {
-    expect(configurationProblems({ ...webhook, payload_url: 'not a url', http_content_type: 'application/json\r\nX-Injected: 1' })).toEqual([
-      'payload_url: not an http:// or https:// URL',
-      'http_content_type: contains characters not allowed in an HTTP header',
-    ]);
+    expect(configurationProblems({ ...webhook, payload_url: 'not a url', http_content_type: 'application/json\r\nX-Injected: 1' })).toEqual(
+      ['payload_url: not an http:// or https:// URL', 'http_content_type: contains characters not allowed in an HTTP header'],
+    );
   });
 });
 
@@ -178,6 +197,9 @@ describe('validateAdditionalHeaders', () => {
 
   it("splits lines where Python's str.splitlines does", () => {
     expect(validateAdditionalHeaders('X-A: 1\u2028X-B: 2\u000bX-C: 3')).toEqual([]);
-    expect(buildWebhookRequest({ ...webhook, additional_headers: 'X-A: 1\u2028X-B: 2' }, payload).headers).toMatchObject({ 'X-A': '1', 'X-B': '2' });
+    expect(buildWebhookRequest({ ...webhook, additional_headers: 'X-A: 1\u2028X-B: 2' }, payload).headers).toMatchObject({
+      'X-A': '1',
+      'X-B': '2',
+    });
   });
 });

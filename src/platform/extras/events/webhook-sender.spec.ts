@@ -90,7 +90,8 @@ describe('sendWebhookRequest over HTTP', () => {
     expect(delivered.url).toBe('/hooks/netbox?source=test');
     expect(delivered.body.equals(Buffer.from(JSON.stringify(payload), 'utf8'))).toBe(true);
     const headerPairs = new Map<string, string>();
-    for (let index = 0; index < delivered.rawHeaders.length; index += 2) headerPairs.set(delivered.rawHeaders[index], delivered.rawHeaders[index + 1]);
+    for (let index = 0; index < delivered.rawHeaders.length; index += 2)
+      headerPairs.set(delivered.rawHeaders[index], delivered.rawHeaders[index + 1]);
     expect(Object.fromEntries(headerPairs)).toMatchObject({
       ...request.headers,
       'Content-Length': String(delivered.body.length),
@@ -163,7 +164,10 @@ describe('sendWebhookRequest over HTTP', () => {
   });
 
   it('refuses a request whose URL is not http(s), without echoing it', async () => {
-    const request: WebhookRequest = { ...buildWebhookRequest({ ...webhook, payload_url: 'http://localhost' }, payload), url: 'file:///etc/token' };
+    const request: WebhookRequest = {
+      ...buildWebhookRequest({ ...webhook, payload_url: 'http://localhost' }, payload),
+      url: 'file:///etc/token',
+    };
     const error = await rejectionOf(sendWebhookRequest(request));
     expect(error.message).toBe('Webhook POST failed: the URL is not an http:// or https:// URL');
   });
@@ -180,9 +184,12 @@ describe('sendWebhookRequest over HTTPS', () => {
     certificatePath = join(certificateDirectory, 'c');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=localhost', '-days', '1'].concat(
-        ['-keyout', keyPath, '-out', certificatePath],
-      ),
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=localhost', '-days', '1'].concat([
+        '-keyout',
+        keyPath,
+        '-out',
+        certificatePath,
+      ]),
       { stdio: 'pipe' },
     );
   });
@@ -219,7 +226,10 @@ describe('sendWebhookRequest over HTTPS', () => {
 
   it('throws when the CA file cannot be read', async () => {
     const baseUrl = await serveHttps();
-    const request = buildWebhookRequest({ ...webhook, payload_url: baseUrl, ca_file_path: join(certificateDirectory, 'missing.pem') }, payload);
+    const request = buildWebhookRequest(
+      { ...webhook, payload_url: baseUrl, ca_file_path: join(certificateDirectory, 'missing.pem') },
+      payload,
+    );
     const error = await rejectionOf(sendWebhookRequest(request));
     expect(error.message).toMatch(new RegExp(`^Webhook POST ${baseUrl} failed: cannot read the CA file: ENOENT`));
   });

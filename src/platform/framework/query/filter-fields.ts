@@ -30,22 +30,7 @@ export type FilterSet = Record<string, FilterField>;
 
 /** `exact` is the bare parameter (`name=`); the others are the `__<lookup>` suffixes. */
 export type FilterLookup =
-  | 'exact'
-  | 'n'
-  | 'ic'
-  | 'nic'
-  | 'ie'
-  | 'nie'
-  | 'isw'
-  | 'nisw'
-  | 'iew'
-  | 'niew'
-  | 'gt'
-  | 'gte'
-  | 'lt'
-  | 'lte'
-  | 'empty'
-  | 'isnull';
+  'exact' | 'n' | 'ic' | 'nic' | 'ie' | 'nie' | 'isw' | 'nisw' | 'iew' | 'niew' | 'gt' | 'gte' | 'lt' | 'lte' | 'empty' | 'isnull';
 
 const LOOKUPS_FOR_EVERY_TYPE: readonly FilterLookup[] = ['exact', 'n', 'empty', 'isnull'];
 const TEXT_LOOKUPS: readonly FilterLookup[] = ['ic', 'nic', 'ie', 'nie', 'isw', 'nisw', 'iew', 'niew'];

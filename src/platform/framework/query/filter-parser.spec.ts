@@ -61,39 +61,123 @@ describe('parseFilters', () => {
       ['weight__empty', '1', { column: '"site"."weight"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } }],
       ['weight__isnull', '0', { column: '"site"."weight"', negated: false, match: { kind: 'isnull', values: [false] } }],
       // boolean
-      ['mark_connected', 'True', { column: '"site"."mark_connected"', negated: false, match: { kind: 'equals', values: [true], orNull: false } }],
-      ['mark_connected', '0', { column: '"site"."mark_connected"', negated: false, match: { kind: 'equals', values: [false], orNull: false } }],
-      ['mark_connected__n', 'false', { column: '"site"."mark_connected"', negated: true, match: { kind: 'equals', values: [false], orNull: false } }],
-      ['mark_connected__empty', 'true', { column: '"site"."mark_connected"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } }],
+      [
+        'mark_connected',
+        'True',
+        { column: '"site"."mark_connected"', negated: false, match: { kind: 'equals', values: [true], orNull: false } },
+      ],
+      [
+        'mark_connected',
+        '0',
+        { column: '"site"."mark_connected"', negated: false, match: { kind: 'equals', values: [false], orNull: false } },
+      ],
+      [
+        'mark_connected__n',
+        'false',
+        { column: '"site"."mark_connected"', negated: true, match: { kind: 'equals', values: [false], orNull: false } },
+      ],
+      [
+        'mark_connected__empty',
+        'true',
+        { column: '"site"."mark_connected"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } },
+      ],
       ['mark_connected__isnull', 'true', { column: '"site"."mark_connected"', negated: false, match: { kind: 'isnull', values: [true] } }],
       // datetime
-      ['created', '2024-02-29T10:00:00Z', { column: '"site"."created"', negated: false, match: { kind: 'equals', values: ['2024-02-29T10:00:00Z'], orNull: false } }],
-      ['created__n', '2024-01-01', { column: '"site"."created"', negated: true, match: { kind: 'equals', values: ['2024-01-01'], orNull: false } }],
-      ['created__gt', '2024-01-01 10:00', { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '>', values: ['2024-01-01 10:00'] } }],
-      ['created__gte', '2024-01-01T10:00:00.123456+02:00', { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '>=', values: ['2024-01-01T10:00:00.123456+02:00'] } }],
-      ['created__lt', '2024-01-01T10:00:00-0530', { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '<', values: ['2024-01-01T10:00:00-0530'] } }],
-      ['created__lte', '2024-01-01', { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '<=', values: ['2024-01-01'] } }],
-      ['created__empty', 'false', { column: '"site"."created"', negated: false, match: { kind: 'empty', values: [false], blankIsEmpty: false } }],
+      [
+        'created',
+        '2024-02-29T10:00:00Z',
+        { column: '"site"."created"', negated: false, match: { kind: 'equals', values: ['2024-02-29T10:00:00Z'], orNull: false } },
+      ],
+      [
+        'created__n',
+        '2024-01-01',
+        { column: '"site"."created"', negated: true, match: { kind: 'equals', values: ['2024-01-01'], orNull: false } },
+      ],
+      [
+        'created__gt',
+        '2024-01-01 10:00',
+        { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '>', values: ['2024-01-01 10:00'] } },
+      ],
+      [
+        'created__gte',
+        '2024-01-01T10:00:00.123456+02:00',
+        {
+          column: '"site"."created"',
+          negated: false,
+          match: { kind: 'compare', operator: '>=', values: ['2024-01-01T10:00:00.123456+02:00'] },
+        },
+      ],
+      [
+        'created__lt',
+        '2024-01-01T10:00:00-0530',
+        { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '<', values: ['2024-01-01T10:00:00-0530'] } },
+      ],
+      [
+        'created__lte',
+        '2024-01-01',
+        { column: '"site"."created"', negated: false, match: { kind: 'compare', operator: '<=', values: ['2024-01-01'] } },
+      ],
+      [
+        'created__empty',
+        'false',
+        { column: '"site"."created"', negated: false, match: { kind: 'empty', values: [false], blankIsEmpty: false } },
+      ],
       ['created__isnull', 'false', { column: '"site"."created"', negated: false, match: { kind: 'isnull', values: [false] } }],
       // date
-      ['install_date', '2024-02-29', { column: '"site"."install_date"', negated: false, match: { kind: 'equals', values: ['2024-02-29'], orNull: false } }],
-      ['install_date__n', '0050-01-01', { column: '"site"."install_date"', negated: true, match: { kind: 'equals', values: ['0050-01-01'], orNull: false } }],
-      ['install_date__gt', '2024-01-01', { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '>', values: ['2024-01-01'] } }],
-      ['install_date__gte', '2024-01-01', { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '>=', values: ['2024-01-01'] } }],
-      ['install_date__lt', '2024-01-01', { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '<', values: ['2024-01-01'] } }],
-      ['install_date__lte', '2024-01-01', { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '<=', values: ['2024-01-01'] } }],
-      ['install_date__empty', 'true', { column: '"site"."install_date"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } }],
+      [
+        'install_date',
+        '2024-02-29',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'equals', values: ['2024-02-29'], orNull: false } },
+      ],
+      [
+        'install_date__n',
+        '0050-01-01',
+        { column: '"site"."install_date"', negated: true, match: { kind: 'equals', values: ['0050-01-01'], orNull: false } },
+      ],
+      [
+        'install_date__gt',
+        '2024-01-01',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '>', values: ['2024-01-01'] } },
+      ],
+      [
+        'install_date__gte',
+        '2024-01-01',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '>=', values: ['2024-01-01'] } },
+      ],
+      [
+        'install_date__lt',
+        '2024-01-01',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '<', values: ['2024-01-01'] } },
+      ],
+      [
+        'install_date__lte',
+        '2024-01-01',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'compare', operator: '<=', values: ['2024-01-01'] } },
+      ],
+      [
+        'install_date__empty',
+        'true',
+        { column: '"site"."install_date"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } },
+      ],
       ['install_date__isnull', 'true', { column: '"site"."install_date"', negated: false, match: { kind: 'isnull', values: [true] } }],
       // choice: stored as text, so '' counts as empty like NetBox's CharField choices
       ['status', 'active', { column: '"site"."status"', negated: false, match: { kind: 'equals', values: ['active'], orNull: false } }],
       ['status__n', 'planned', { column: '"site"."status"', negated: true, match: { kind: 'equals', values: ['planned'], orNull: false } }],
-      ['status__empty', 'true', { column: '"site"."status"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: true } }],
+      [
+        'status__empty',
+        'true',
+        { column: '"site"."status"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: true } },
+      ],
       ['status__isnull', 'true', { column: '"site"."status"', negated: false, match: { kind: 'isnull', values: [true] } }],
       // relation
       ['region_id', '7', { column: '"site"."region_id"', negated: false, match: { kind: 'equals', values: [7], orNull: false } }],
       ['region_id', 'null', { column: '"site"."region_id"', negated: false, match: { kind: 'equals', values: [], orNull: true } }],
       ['region_id__n', 'null', { column: '"site"."region_id"', negated: true, match: { kind: 'equals', values: [], orNull: true } }],
-      ['region_id__empty', 'true', { column: '"site"."region_id"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } }],
+      [
+        'region_id__empty',
+        'true',
+        { column: '"site"."region_id"', negated: false, match: { kind: 'empty', values: [true], blankIsEmpty: false } },
+      ],
       ['region_id__isnull', 'false', { column: '"site"."region_id"', negated: false, match: { kind: 'isnull', values: [false] } }],
     ];
     it.each(cases)('%s=%s', (param, value, condition) => {
@@ -196,7 +280,19 @@ describe('parseFilters', () => {
   describe('parameters that are not filters', () => {
     it('skips ignored, unknown and undefined parameters', () => {
       expect(
-        parse({ limit: 'x', offset: 'y', ordering: 'z', brief: '1', q: 'a', format: 'json', unknown: '1', unknown__ic: '1', constructor: '1', toString__n: '1', name: undefined }),
+        parse({
+          limit: 'x',
+          offset: 'y',
+          ordering: 'z',
+          brief: '1',
+          q: 'a',
+          format: 'json',
+          unknown: '1',
+          unknown__ic: '1',
+          constructor: '1',
+          toString__n: '1',
+          name: undefined,
+        }),
       ).toEqual({ conditions: [], customFieldFilters: [] });
     });
 

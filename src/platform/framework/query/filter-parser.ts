@@ -160,8 +160,7 @@ const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)$/;
 const BOOLEAN = /^(true|false|1|0)$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** ISO 8601 as Django's DateTimeField accepts it: a date alone, `T` or space, optional seconds, fraction and offset. */
-const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
+const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/;
 
 function parseValue(type: FilterFieldType, raw: string, acceptsNull: boolean): ValueResult {
   switch (type.kind) {

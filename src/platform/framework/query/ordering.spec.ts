@@ -11,8 +11,20 @@ describe('parseOrdering', () => {
     [' , ', fallback],
     ['status', [{ column: '"site"."status"', direction: 'ASC' }]],
     ['-status', [{ column: '"site"."status"', direction: 'DESC' }]],
-    ['-status,name', [{ column: '"site"."status"', direction: 'DESC' }, { column: '"site"."name"', direction: 'ASC' }]],
-    [' id , -name ,', [{ column: '"site"."id"', direction: 'ASC' }, { column: '"site"."name"', direction: 'DESC' }]],
+    [
+      '-status,name',
+      [
+        { column: '"site"."status"', direction: 'DESC' },
+        { column: '"site"."name"', direction: 'ASC' },
+      ],
+    ],
+    [
+      ' id , -name ,',
+      [
+        { column: '"site"."id"', direction: 'ASC' },
+        { column: '"site"."name"', direction: 'DESC' },
+      ],
+    ],
     [['name', '-id'], [{ column: '"site"."id"', direction: 'DESC' }]],
   ])('%j', (value, expected) => {
     expect(parseOrdering(value, allowed, fallback)).toEqual(expected);

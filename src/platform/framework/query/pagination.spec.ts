@@ -6,9 +6,15 @@ const options = { defaultLimit: 50, maxLimit: 1000 };
 describe('parsePagination', () => {
   it.each([
     [{}, { limit: 50, offset: 0 }],
-    [{ limit: '', offset: '' }, { limit: 50, offset: 0 }],
+    [
+      { limit: '', offset: '' },
+      { limit: 50, offset: 0 },
+    ],
     [{ limit: '10' }, { limit: 10, offset: 0 }],
-    [{ limit: '10', offset: '30' }, { limit: 10, offset: 30 }],
+    [
+      { limit: '10', offset: '30' },
+      { limit: 10, offset: 30 },
+    ],
     [{ limit: '1000' }, { limit: 1000, offset: 0 }],
     [{ limit: '5000' }, { limit: 1000, offset: 0 }],
     [{ limit: '0' }, { limit: 1000, offset: 0 }],
@@ -21,7 +27,10 @@ describe('parsePagination', () => {
     [{ limit: '-1' }, { limit: ['A non-negative integer is required.'] }],
     [{ limit: 'ten' }, { limit: ['A non-negative integer is required.'] }],
     [{ offset: '1.5' }, { offset: ['A non-negative integer is required.'] }],
-    [{ limit: '1e3', offset: '-5' }, { limit: ['A non-negative integer is required.'], offset: ['A non-negative integer is required.'] }],
+    [
+      { limit: '1e3', offset: '-5' },
+      { limit: ['A non-negative integer is required.'], offset: ['A non-negative integer is required.'] },
+    ],
     [{ offset: '99999999999999999999' }, { offset: ['A non-negative integer is required.'] }],
   ])('%j → problems %j', (query, problems) => {
     expect(() => parsePagination(query, options)).toThrow(expect.objectContaining({ problems }));
@@ -40,7 +49,9 @@ describe('pageLinks', () => {
   });
 
   it('links both ways from a middle page, the previous one to the first page without offset', () => {
-    expect(pageLinks({ requestUrl: new URL('https://netbox.example/api/dcim/sites/?limit=50&offset=50'), count: 120, limit: 50, offset: 50 })).toEqual({
+    expect(
+      pageLinks({ requestUrl: new URL('https://netbox.example/api/dcim/sites/?limit=50&offset=50'), count: 120, limit: 50, offset: 50 }),
+    ).toEqual({
       next: 'https://netbox.example/api/dcim/sites/?limit=50&offset=100',
       previous: 'https://netbox.example/api/dcim/sites/?limit=50',
     });

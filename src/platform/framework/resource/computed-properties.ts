@@ -23,9 +23,14 @@ export function computedProperties(
 export function countsOf(counts: Record<string, { table: string; column: string }>): ResourceExtension {
   return computedProperties(Object.keys(counts), async (manager, rows) => {
     const ids = rows.map((row) => row.id);
-    const result = new Map<number, Record<string, unknown>>(ids.map((id) => [id, Object.fromEntries(Object.keys(counts).map((key) => [key, 0]))]));
+    const result = new Map<number, Record<string, unknown>>(
+      ids.map((id) => [id, Object.fromEntries(Object.keys(counts).map((key) => [key, 0]))]),
+    );
     for (const [key, { table, column }] of Object.entries(counts)) {
-      const found = (await manager.query(`SELECT "${column}" AS id, count(*)::int AS n FROM "${table}" WHERE "${column}" = ANY($1) GROUP BY "${column}"`, [ids])) as Array<{
+      const found = (await manager.query(
+        `SELECT "${column}" AS id, count(*)::int AS n FROM "${table}" WHERE "${column}" = ANY($1) GROUP BY "${column}"`,
+        [ids],
+      )) as Array<{
         id: number;
         n: number;
       }>;

@@ -19,7 +19,21 @@ function customField(type: string, options: Partial<CustomFieldDefinition> = {})
 
 type Case = [string, CustomFieldDefinition, unknown, string | undefined];
 
-const TYPES = ['text', 'longtext', 'url', 'integer', 'decimal', 'boolean', 'date', 'datetime', 'json', 'select', 'multiselect', 'object', 'multiobject'];
+const TYPES = [
+  'text',
+  'longtext',
+  'url',
+  'integer',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'json',
+  'select',
+  'multiselect',
+  'object',
+  'multiobject',
+];
 const ENVIRONMENTS = ['prod', 'dev'];
 
 describe('customFieldProblem', () => {
@@ -52,13 +66,23 @@ describe('customFieldProblem', () => {
       ['a list as text', customField('text'), ['a'], 'Value must be a string.'],
       ['text matching the regex', code, 'ABC-12', undefined],
       ['text not matching the regex', code, 'abc-12', "Value must match regex '^[A-Z]{3}-\\d+$'"],
-      ['longtext not matching its regex', customField('longtext', { validation_regex: '^\\d+$' }), '12a', "Value must match regex '^\\d+$'"],
+      [
+        'longtext not matching its regex',
+        customField('longtext', { validation_regex: '^\\d+$' }),
+        '12a',
+        "Value must match regex '^\\d+$'",
+      ],
       ['a URL', customField('url'), 'https://example.com/path?q=1', undefined],
       ['a URL of another scheme', customField('url'), 'ssh://git@example.com', undefined],
       ['a URL without a scheme', customField('url'), 'example.com', 'Value must be a URL.'],
       ['a URL with a space', customField('url'), 'https://exa mple.com', 'Value must be a URL.'],
       ['a number as URL', customField('url'), 80, 'Value must be a string.'],
-      ['a URL not matching the regex', customField('url', { validation_regex: '^https://' }), 'http://example.com', "Value must match regex '^https://'"],
+      [
+        'a URL not matching the regex',
+        customField('url', { validation_regex: '^https://' }),
+        'http://example.com',
+        "Value must match regex '^https://'",
+      ],
     ])('%s', (_description, field, value, problem) => {
       expect(customFieldProblem(field, value)).toBe(problem);
     });

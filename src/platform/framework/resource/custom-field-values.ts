@@ -30,9 +30,7 @@ export function customFieldProblem(field: CustomFieldDefinition, value: unknown)
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'Value must be true or false.';
     case 'date':
-      return typeof value === 'string' && isIsoDate(value)
-        ? undefined
-        : 'Date values must be in ISO 8601 format (YYYY-MM-DD).';
+      return typeof value === 'string' && isIsoDate(value) ? undefined : 'Date values must be in ISO 8601 format (YYYY-MM-DD).';
     case 'datetime':
       return typeof value === 'string' && isIsoDateTime(value)
         ? undefined

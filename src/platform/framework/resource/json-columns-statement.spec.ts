@@ -26,7 +26,10 @@ describe('JsonColumnsStatement', () => {
     const statement = new JsonColumnsStatement();
     const ids = statement.parameter([1, 2]);
     const first = statement.add(`SELECT id FROM t WHERE id = ANY(${ids})`);
-    const second = statement.add(`SELECT name FROM u WHERE t_id = ANY(${ids}) AND kind = ${statement.parameter('x')}`, 'json_agg(x.name ORDER BY x.name)');
+    const second = statement.add(
+      `SELECT name FROM u WHERE t_id = ANY(${ids}) AND kind = ${statement.parameter('x')}`,
+      'json_agg(x.name ORDER BY x.name)',
+    );
     const results = await statement.run(manager);
     expect(calls).toHaveLength(1);
     expect(calls[0].parameters).toEqual([[1, 2], 'x']);

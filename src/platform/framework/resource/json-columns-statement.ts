@@ -32,9 +32,10 @@ export class JsonColumnsStatement {
   /** The columns' arrays by index; no statement at all when nothing was added. */
   async run(manager: EntityManager): Promise<unknown[][]> {
     if (this.empty) return [];
-    const [row] = (await manager.query(`SELECT ${this.columns.map((column, index) => `${column} AS c${index}`).join(', ')}`, this.parameters)) as Array<
-      Record<string, unknown>
-    >;
+    const [row] = (await manager.query(
+      `SELECT ${this.columns.map((column, index) => `${column} AS c${index}`).join(', ')}`,
+      this.parameters,
+    )) as Array<Record<string, unknown>>;
     return this.columns.map((_, index) => {
       const value = row[`c${index}`];
       // Drivers parse json columns; one that hands back the text is read here the same way.

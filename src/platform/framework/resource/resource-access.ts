@@ -55,7 +55,12 @@ export class ResourceAccess {
 
   /** The row if the caller may view it, else 404 (what may not be seen does not exist). */
   async visibleRow(manager: EntityManager, definition: ResourceDefinition, id: number, principal: Principal): Promise<ResourceRow> {
-    return this.permittedRow(manager, definition, id, await this.permissions.restriction(manager, principal, definition.objectType, 'view'));
+    return this.permittedRow(
+      manager,
+      definition,
+      id,
+      await this.permissions.restriction(manager, principal, definition.objectType, 'view'),
+    );
   }
 
   /** The row if it lies within the restriction of the action at hand, else 404. */
@@ -71,10 +76,18 @@ export class ResourceAccess {
   }
 
   /** Whether the principal holds `action` on one object, its permission's constraints included. */
-  async permits(manager: EntityManager, definition: ResourceDefinition, action: PermissionAction, id: number, principal: Principal): Promise<boolean> {
+  async permits(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    action: PermissionAction,
+    id: number,
+    principal: Principal,
+  ): Promise<boolean> {
     const restriction = await this.permissions.restriction(manager, principal, definition.objectType, action);
     if (restriction.kind !== 'some') return restriction.kind === 'all';
-    const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction)).select('1', 'found').andWhere(`${qualified('id')} = :objectId`, { objectId: id });
+    const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction))
+      .select('1', 'found')
+      .andWhere(`${qualified('id')} = :objectId`, { objectId: id });
     return Boolean(await builder.getRawOne());
   }
 

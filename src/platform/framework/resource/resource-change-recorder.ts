@@ -32,8 +32,10 @@ export class ResourceChangeRecorder {
     // NetBox's CHANGELOG_SKIP_EMPTY_CHANGES: an update that changed nothing is not a change.
     if (action === 'update' && JSON.stringify(prechange) === JSON.stringify(postchange)) return;
     const bodyMessage =
-      typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { changelog_message?: unknown }).changelog_message : undefined;
-    const message = (typeof bodyMessage === 'string' ? bodyMessage : scope.changelogMessage ?? '').slice(0, CHANGELOG_MESSAGE_LENGTH);
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as { changelog_message?: unknown }).changelog_message
+        : undefined;
+    const message = (typeof bodyMessage === 'string' ? bodyMessage : (scope.changelogMessage ?? '')).slice(0, CHANGELOG_MESSAGE_LENGTH);
     const timestamp = await this.changeLog.record(manager, {
       definition,
       row,
@@ -48,8 +50,7 @@ export class ResourceChangeRecorder {
       event: action === 'create' ? 'created' : action === 'update' ? 'updated' : 'deleted',
       definition,
       objectId: row.id,
-      data: async () =>
-        deletedRepresentation ?? (await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl))[0],
+      data: async () => deletedRepresentation ?? (await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl))[0],
       prechange,
       postchange,
       username: scope.principal.name,

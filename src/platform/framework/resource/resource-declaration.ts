@@ -228,7 +228,11 @@ export interface ResourceHooks {
    * column. May answer server-set columns to write with them (e.g. a splice plan's `submitted_by_id`
    * on submission), so they are part of the one recorded change.
    */
-  beforeUpdate?: (context: ResourceHookContext, existing: ResourceRow, changes: Readonly<Record<string, unknown>>) => Promise<void | Record<string, unknown>>;
+  beforeUpdate?: (
+    context: ResourceHookContext,
+    existing: ResourceRow,
+    changes: Readonly<Record<string, unknown>>,
+  ) => Promise<void | Record<string, unknown>>;
   /** After the update is written and recorded. Not run for references cleared by a SET NULL (as Django's collector sends no save signals). */
   afterUpdate?: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) => Promise<void>;
   /** Before the object is deleted, directly or by a cascade (e.g. refusing while something holds it). */
@@ -315,7 +319,12 @@ export type ExtraFilter = (
 export interface ResourceExtension {
   keys: readonly string[];
   /** Extra properties of the full representation, by row id (one query per page, not per row). */
-  represent(manager: EntityManager, rows: readonly ResourceRow[], baseUrl: string, serializer: ObjectSerializer): Promise<Map<number, Record<string, unknown>>>;
+  represent(
+    manager: EntityManager,
+    rows: readonly ResourceRow[],
+    baseUrl: string,
+    serializer: ObjectSerializer,
+  ): Promise<Map<number, Record<string, unknown>>>;
   /** Extra properties of the change-log snapshot, by row id. */
   snapshot(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Map<number, Record<string, unknown>>>;
   /** Problems with the body's keys as NetBox's `{field: [messages]}`; `existing` is null on create. */
@@ -394,4 +403,3 @@ export interface ResourceDefinition extends ResourceDeclaration {
   readonly graphqlQueryName: string;
   readonly listPath: string;
 }
-

@@ -1,4 +1,12 @@
-import type { FieldSpec, ManyField, RelationField, ResourceDeclaration, ResourceDefinition, StandardAttributes, UniqueGroup } from './resource-declaration';
+import type {
+  FieldSpec,
+  ManyField,
+  RelationField,
+  ResourceDeclaration,
+  ResourceDefinition,
+  StandardAttributes,
+  UniqueGroup,
+} from './resource-declaration';
 
 export type {
   ActionDocumentation,
@@ -43,14 +51,26 @@ export function resourceOf(objectType: string): ResourceDefinition {
 export function defineResource(declaration: ResourceDeclaration): ResourceDefinition {
   for (const [name, field] of Object.entries(declaration.fields)) {
     // An optional NOT NULL number with no default would fail its insert with a database error.
-    if ((field.kind === 'integer' || field.kind === 'decimal') && !field.required && !field.nullable && field.default === undefined && !field.readOnly) {
+    if (
+      (field.kind === 'integer' || field.kind === 'decimal') &&
+      !field.required &&
+      !field.nullable &&
+      field.default === undefined &&
+      !field.readOnly
+    ) {
       throw new Error(`${declaration.appLabel}.${declaration.model}.${name}: an optional number needs a default or nullable`);
     }
   }
   const actions = new Set<string>();
-  for (const [kind, list] of [['object', declaration.actions], ['collection', declaration.collectionActions]] as const) {
+  for (const [kind, list] of [
+    ['object', declaration.actions],
+    ['collection', declaration.collectionActions],
+  ] as const) {
     for (const action of list ?? []) {
-      if (!ACTION_NAME.test(action.name)) throw new Error(`${declaration.appLabel}.${declaration.model}: action name ${action.name} must be lowercase words joined by hyphens`);
+      if (!ACTION_NAME.test(action.name))
+        throw new Error(
+          `${declaration.appLabel}.${declaration.model}: action name ${action.name} must be lowercase words joined by hyphens`,
+        );
       // Operation ids end in the method's verb, not the kind: one POST name per model.
       const key = action.method === 'POST' ? `POST ${action.name}` : `${kind} GET ${action.name}`;
       if (actions.has(key)) throw new Error(`${declaration.appLabel}.${declaration.model}: two actions ${key}`);
@@ -81,7 +101,6 @@ export function columnOf(name: string, field: FieldSpec): string | undefined {
   if (field.column) return field.column;
   return field.kind === 'relation' ? `${name}_id` : name;
 }
-
 
 /** Fields backed by a column of the resource's own table, with that column. */
 export function columnFields(definition: ResourceDefinition): Array<{ name: string; field: FieldSpec; column: string }> {

@@ -39,7 +39,8 @@ export class ResourceDeleteCollector {
     const ids = rows.map((row) => row.id);
     // Checked at every level, so a PROTECT reference to an object reached by a cascade is a 409 too.
     await this.assertNotProtected(manager, definition, ids);
-    for (const row of rows) await this.writer.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeDelete?.(context, row), cascadeFrom);
+    for (const row of rows)
+      await this.writer.runHooks(manager, definition, scope, (hooks, context) => hooks.beforeDelete?.(context, row), cascadeFrom);
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const representations = await this.serializer.serialize(manager, definition, rows, 'full', scope.baseUrl);
     for (const other of this.registry.storedDefinitions) {
@@ -73,7 +74,8 @@ export class ResourceDeleteCollector {
     for (const [index, row] of rows.entries()) {
       await this.recorder.record(manager, definition, row, 'delete', prechanges[index], null, scope, body, representations[index]);
     }
-    for (const row of rows) await this.writer.runHooks(manager, definition, scope, (hooks, context) => hooks.afterDelete?.(context, row), cascadeFrom);
+    for (const row of rows)
+      await this.writer.runHooks(manager, definition, scope, (hooks, context) => hooks.afterDelete?.(context, row), cascadeFrom);
   }
 
   /** SET NULL done by the application, so that each object it changes gets its change record. */
@@ -88,8 +90,12 @@ export class ResourceDeleteCollector {
     const prechanges = await this.serializer.snapshots(manager, definition, rows);
     const ids = rows.map((row) => row.id);
     const assignments = Object.keys(values).map((column, index) => `${quoteIdentifier(column)} = $${index + 2}`);
-    if (definition.standardAttributes.lastUpdated) assignments.push(`${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()`);
-    await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${assignments.join(', ')} WHERE id = ANY($1)`, [ids, ...Object.values(values)]);
+    if (definition.standardAttributes.lastUpdated)
+      assignments.push(`${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()`);
+    await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${assignments.join(', ')} WHERE id = ANY($1)`, [
+      ids,
+      ...Object.values(values),
+    ]);
     const updated = await this.queries.loadRows(manager, definition, ids);
     const postchanges = await this.serializer.snapshots(manager, definition, updated);
     for (const [index, row] of updated.entries()) {
@@ -113,9 +119,7 @@ export class ResourceDeleteCollector {
       }
     }
     if (blockers.length > 0) {
-      throw new ProtectedObjectError(
-        `Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(', ')}`,
-      );
+      throw new ProtectedObjectError(`Unable to delete object. ${blockers.length} dependent objects were found: ${blockers.join(', ')}`);
     }
   }
 }

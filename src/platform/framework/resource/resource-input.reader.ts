@@ -111,23 +111,30 @@ export class ResourceInputReader {
     await this.checkUniqueness(manager, definition, merged, existing?.id ?? null, plan, fail);
     for (const [field, messages] of Object.entries(definition.validate?.(merged) ?? {})) messages.forEach((m) => fail(field, m));
     if (Object.keys(errors).length === 0 && definition.validateAsync) {
-      for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged))) messages.forEach((m) => fail(field, m));
+      for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged)))
+        messages.forEach((m) => fail(field, m));
     }
     for (const extension of definition.extensions ?? []) {
       if (!creating && !extension.keys.some((key) => Object.hasOwn(body, key))) continue;
-      for (const [field, messages] of Object.entries(await extension.validate(manager, body, existing))) messages.forEach((m) => fail(field, m));
+      for (const [field, messages] of Object.entries(await extension.validate(manager, body, existing)))
+        messages.forEach((m) => fail(field, m));
     }
     return Object.keys(errors).length > 0 ? { errors } : { plan };
   }
 
-  private async readRelation(manager: EntityManager, field: RelationField, raw: unknown): Promise<{ value: number | null } | { problem: string }> {
+  private async readRelation(
+    manager: EntityManager,
+    field: RelationField,
+    raw: unknown,
+  ): Promise<{ value: number | null } | { problem: string }> {
     if (raw === null) return field.required ? { problem: 'This field may not be null.' } : { value: null };
     const target = field.target();
     if (target.objectType === OBJECT_TYPE_OBJECT) {
       const id = this.registry.resolveObjectType(raw);
       return id === undefined ? { problem: `Invalid object type: ${JSON.stringify(raw)}` } : { value: id };
     }
-    if (typeof raw === 'object' && !Array.isArray(raw) && !('id' in raw)) return this.findByAttributes(manager, target, raw as Record<string, unknown>);
+    if (typeof raw === 'object' && !Array.isArray(raw) && !('id' in raw))
+      return this.findByAttributes(manager, target, raw as Record<string, unknown>);
     const id = readObjectId(raw);
     if (id === undefined) return { problem: `Incorrect type. Expected pk value, received ${describe(raw)}.` };
     const found = await this.existingIds(manager, target, [id]);
@@ -146,7 +153,10 @@ export class ResourceInputReader {
     const shown = JSON.stringify(attributes);
     if (names.length === 0 || unknown !== undefined) return { problem: `Related object not found using the provided attributes: ${shown}` };
     const where = names.map((name, index) => `${quoteIdentifier(columns.get(name)!)}::text = $${index + 1}::text`).join(' AND ');
-    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE ${where} LIMIT 2`, names.map((name) => String(attributes[name])))) as Array<{
+    const rows = (await manager.query(
+      `SELECT id FROM ${quoteIdentifier(target.table)} WHERE ${where} LIMIT 2`,
+      names.map((name) => String(attributes[name])),
+    )) as Array<{
       id: number;
     }>;
     if (rows.length === 0) return { problem: `Related object not found using the provided attributes: ${shown}` };
@@ -233,7 +243,11 @@ export class ResourceInputReader {
     // Only the tags the request names, by id, name or slug.
     const ids = raw.map((item) => readObjectId(item)).filter((id): id is number => id !== undefined);
     const labels = raw.flatMap((item) =>
-      typeof item === 'string' ? [item] : typeof item === 'object' && item !== null ? Object.values(item as object).filter((v): v is string => typeof v === 'string') : [],
+      typeof item === 'string'
+        ? [item]
+        : typeof item === 'object' && item !== null
+          ? Object.values(item as object).filter((v): v is string => typeof v === 'string')
+          : [],
     );
     const rows = (await manager.query(`SELECT id, name, slug FROM ${TAG_TABLE} WHERE id = ANY($1) OR name = ANY($2) OR slug = ANY($2)`, [
       ids,
@@ -331,12 +345,15 @@ export class ResourceInputReader {
     const columnOfName = (name: string) => columnFields(definition).find((entry) => entry.name === name)?.column ?? name;
     const taken = async (columns: string[], group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] }) => {
       // Absent on create: the column's default, which for a relation is null.
-      const value = (column: string) => (Object.hasOwn(merged, column) ? merged[column] : fieldsByColumn.get(column)?.field.kind === 'relation' ? null : undefined);
+      const value = (column: string) =>
+        Object.hasOwn(merged, column) ? merged[column] : fieldsByColumn.get(column)?.field.kind === 'relation' ? null : undefined;
       if (columns.some((column) => value(column) === undefined || (value(column) === null && !group.nullsEqual))) return false;
       const folded = new Set((group.caseInsensitive ?? []).map(columnOfName));
       const where = columns
         .map((column, index) =>
-          folded.has(column) ? `lower(${quoteIdentifier(column)}) = lower($${index + 1})` : `${quoteIdentifier(column)} IS NOT DISTINCT FROM $${index + 1}`,
+          folded.has(column)
+            ? `lower(${quoteIdentifier(column)}) = lower($${index + 1})`
+            : `${quoteIdentifier(column)} IS NOT DISTINCT FROM $${index + 1}`,
         )
         .join(' AND ');
       const rows = (await manager.query(`SELECT 1 FROM ${table} WHERE ${where} AND id <> $${columns.length + 1} LIMIT 1`, [
@@ -371,9 +388,16 @@ export class ResourceInputReader {
       const folded = new Set((group.caseInsensitive ?? []).map(columnOfName));
       const values = columns.map((column) => plan.columns[column] ?? null);
       if (values.some((value) => value === null) && !group.nullsEqual) return undefined;
-      return JSON.stringify(values.map((value, index) => (folded.has(columns[index]) && typeof value === 'string' ? value.toLowerCase() : value)));
+      return JSON.stringify(
+        values.map((value, index) => (folded.has(columns[index]) && typeof value === 'string' ? value.toLowerCase() : value)),
+      );
     };
-    const check = (columns: string[], group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] }, field: string, message: string) => {
+    const check = (
+      columns: string[],
+      group: { nullsEqual?: boolean; caseInsensitive?: readonly string[] },
+      field: string,
+      message: string,
+    ) => {
       const seen = new Set<string>();
       plans.forEach((plan, index) => {
         const key = keyOf(plan, columns, group);
@@ -383,7 +407,8 @@ export class ResourceInputReader {
       });
     };
     for (const { name, field, column } of columnFields(definition)) {
-      if (field.unique) check([column], {}, name, `${definition.verboseName} with this ${field.label ?? name.replace(/_/g, ' ')} already exists.`);
+      if (field.unique)
+        check([column], {}, name, `${definition.verboseName} with this ${field.label ?? name.replace(/_/g, ' ')} already exists.`);
     }
     for (const group of uniqueGroups(definition)) {
       const columns = group.fields.map(columnOfName);
@@ -394,7 +419,9 @@ export class ResourceInputReader {
 
   private async existingIds(manager: EntityManager, target: ResourceDefinition, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE id = ANY($1)`, [ids])) as Array<{ id: number }>;
+    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE id = ANY($1)`, [ids])) as Array<{
+      id: number;
+    }>;
     return new Set(rows.map((row) => Number(row.id)));
   }
 }

@@ -21,7 +21,11 @@ export const ERROR_RESPONSES = {
  * writable request and the paginated list; operation ids `<app>_<path>_<action>`. `extraPaths` are
  * the paths of endpoints that belong to no model (plugins' routes).
  */
-export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[], version: string, extraPaths: Record<string, Schema> = {}): Schema {
+export function buildPlatformOpenApi(
+  definitions: readonly ResourceDefinition[],
+  version: string,
+  extraPaths: Record<string, Schema> = {},
+): Schema {
   const schemas: Record<string, Schema> = {
     Detail: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
     ChoiceValue: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
@@ -48,7 +52,12 @@ export function buildPlatformOpenApi(definitions: readonly ResourceDefinition[],
   assertUniqueOperationIds(paths);
   return {
     openapi: '3.0.3',
-    info: { title: 'Network inventory platform API', version, description: 'NetBox-style REST API of the inventory platform.', license: { ...API_LICENSE } },
+    info: {
+      title: 'Network inventory platform API',
+      version,
+      description: 'NetBox-style REST API of the inventory platform.',
+      license: { ...API_LICENSE },
+    },
     servers: [{ url: '/' }],
     security: [{ tokenAuth: [] }, { bearerAuth: [] }],
     paths,
@@ -94,9 +103,18 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
       summary: `Create one ${noun}, or several from a list`,
       tags: [tag],
       requestBody: body({ oneOf: [writable, { type: 'array', items: writable }] }),
-      responses: { '201': { description: 'Created (a list for a bulk create)', content: json({ oneOf: [ref(name), { type: 'array', items: ref(name) }] }) }, ...ERROR_RESPONSES },
+      responses: {
+        '201': {
+          description: 'Created (a list for a bulk create)',
+          content: json({ oneOf: [ref(name), { type: 'array', items: ref(name) }] }),
+        },
+        ...ERROR_RESPONSES,
+      },
     };
-    for (const [method, action, verb] of [['put', 'bulk_update', 'Update'], ['patch', 'bulk_partial_update', 'Partially update']] as const) {
+    for (const [method, action, verb] of [
+      ['put', 'bulk_update', 'Update'],
+      ['patch', 'bulk_partial_update', 'Partially update'],
+    ] as const) {
       list[method] = {
         operationId: `${base}_${action}`,
         summary: `${verb} ${noun} objects in bulk`,
@@ -110,9 +128,16 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
       summary: `Delete ${noun} objects in bulk`,
       tags: [tag],
       requestBody: body({ type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } } }),
-      responses: { '204': { description: 'Deleted' }, '409': { description: 'Protected by references', content: json(ref('Detail')) }, ...ERROR_RESPONSES },
+      responses: {
+        '204': { description: 'Deleted' },
+        '409': { description: 'Protected by references', content: json(ref('Detail')) },
+        ...ERROR_RESPONSES,
+      },
     };
-    for (const [method, action, verb] of [['put', 'update', 'Update'], ['patch', 'partial_update', 'Partially update']] as const) {
+    for (const [method, action, verb] of [
+      ['put', 'update', 'Update'],
+      ['patch', 'partial_update', 'Partially update'],
+    ] as const) {
       detail[method] = {
         operationId: `${base}_${action}`,
         summary: `${verb} one ${noun}`,
@@ -127,30 +152,57 @@ function resourcePaths(definition: ResourceDefinition, name: string): Record<str
       summary: `Delete one ${noun}`,
       tags: [tag],
       parameters: [idParameter],
-      responses: { '204': { description: 'Deleted' }, '409': { description: 'Protected by references', content: json(ref('Detail')) }, ...ERROR_RESPONSES },
+      responses: {
+        '204': { description: 'Deleted' },
+        '409': { description: 'Protected by references', content: json(ref('Detail')) },
+        ...ERROR_RESPONSES,
+      },
     };
   }
   const paths: Record<string, Schema> = { [definition.listPath]: list, [`${definition.listPath}{id}/`]: detail };
   for (const action of definition.collectionActions ?? []) {
     const path = `${definition.listPath}${action.name}/`;
-    paths[path] = { ...paths[path], [action.method.toLowerCase()]: actionOperation(action, `${base}_${snake(action.name)}_${action.method === 'GET' ? 'list' : 'create'}`, tag, []) };
+    paths[path] = {
+      ...paths[path],
+      [action.method.toLowerCase()]: actionOperation(
+        action,
+        `${base}_${snake(action.name)}_${action.method === 'GET' ? 'list' : 'create'}`,
+        tag,
+        [],
+      ),
+    };
   }
   for (const action of definition.actions ?? []) {
     const path = `${definition.listPath}{id}/${action.name}/`;
     paths[path] = {
       ...paths[path],
-      [action.method.toLowerCase()]: actionOperation(action, `${base}_${snake(action.name)}_${action.method === 'GET' ? 'retrieve' : 'create'}`, tag, [idParameter]),
+      [action.method.toLowerCase()]: actionOperation(
+        action,
+        `${base}_${snake(action.name)}_${action.method === 'GET' ? 'retrieve' : 'create'}`,
+        tag,
+        [idParameter],
+      ),
     };
   }
   return paths;
 }
 
 /** A custom action's operation, from the schemas its declaration gives. */
-function actionOperation(action: ResourceAction | ResourceCollectionAction, operationId: string, tag: string, pathParameters: Schema[]): Schema {
+function actionOperation(
+  action: ResourceAction | ResourceCollectionAction,
+  operationId: string,
+  tag: string,
+  pathParameters: Schema[],
+): Schema {
   const documentation = action.openapi;
   const parameters = [
     ...pathParameters,
-    ...(documentation.parameters ?? []).map((parameter) => ({ name: parameter.name, in: 'query', description: parameter.description, schema: parameter.schema })),
+    ...(documentation.parameters ?? []).map((parameter) => ({
+      name: parameter.name,
+      in: 'query',
+      description: parameter.description,
+      schema: parameter.schema,
+    })),
   ];
   return {
     operationId,
@@ -158,7 +210,9 @@ function actionOperation(action: ResourceAction | ResourceCollectionAction, oper
     description: `Needs the \`${action.permission}\` permission on the model${action.safePost ? '; read-only tokens may call it' : ''}.`,
     tags: [tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(action.method === 'POST' && documentation.request ? { requestBody: { required: false, content: json(documentation.request) } } : {}),
+    ...(action.method === 'POST' && documentation.request
+      ? { requestBody: { required: false, content: json(documentation.request) } }
+      : {}),
     responses: { '200': { description: 'The result', content: json(documentation.response) }, ...ERROR_RESPONSES },
   };
 }
@@ -194,9 +248,10 @@ function listParameters(definition: ResourceDefinition): Schema[] {
   }
   for (const [param, filter] of Object.entries(filterSetOf(definition))) {
     for (const lookup of supportedLookups(filter.type)) {
-      const items: Schema = filter.type.kind === 'choice' && (lookup === 'exact' || lookup === 'n')
-        ? { type: 'string', enum: [...filter.type.choices] }
-        : { type: 'string' };
+      const items: Schema =
+        filter.type.kind === 'choice' && (lookup === 'exact' || lookup === 'n')
+          ? { type: 'string', enum: [...filter.type.choices] }
+          : { type: 'string' };
       parameters.push({
         name: lookup === 'exact' ? param : `${param}__${lookup}`,
         in: 'query',
@@ -228,7 +283,11 @@ function objectSchema(definition: ResourceDefinition): Schema {
 }
 
 function briefSchema(definition: ResourceDefinition): Schema {
-  const properties: Record<string, Schema> = { id: { type: 'integer' }, url: { type: 'string', format: 'uri' }, display: { type: 'string' } };
+  const properties: Record<string, Schema> = {
+    id: { type: 'integer' },
+    url: { type: 'string', format: 'uri' },
+    display: { type: 'string' },
+  };
   for (const name of definition.brief) {
     const field = definition.fields[name];
     if (field && field.kind !== 'many' && field.kind !== 'generic') Object.assign(properties, readProperties(name, field));
@@ -267,7 +326,9 @@ function readProperties(name: string, field: FieldSpec): Record<string, Schema> 
     }
     case 'many': {
       const target = field.target();
-      return { [name]: { type: 'array', items: target.objectType === OBJECT_TYPE_OBJECT ? { type: 'string' } : ref(`Brief${pascal(target)}`) } };
+      return {
+        [name]: { type: 'array', items: target.objectType === OBJECT_TYPE_OBJECT ? { type: 'string' } : ref(`Brief${pascal(target)}`) },
+      };
     }
     case 'generic':
       return {
@@ -287,7 +348,12 @@ function writeProperty(field: FieldSpec): Schema {
     case 'text':
       return { type: 'string', ...(field.maxLength ? { maxLength: field.maxLength } : {}), ...(field.nullable ? { nullable: true } : {}) };
     case 'integer':
-      return { type: 'integer', ...(field.min !== undefined ? { minimum: field.min } : {}), ...(field.max !== undefined ? { maximum: field.max } : {}), nullable: field.nullable ?? false };
+      return {
+        type: 'integer',
+        ...(field.min !== undefined ? { minimum: field.min } : {}),
+        ...(field.max !== undefined ? { maximum: field.max } : {}),
+        nullable: field.nullable ?? false,
+      };
     case 'decimal':
       return { type: 'number', nullable: field.nullable ?? false };
     case 'boolean':
@@ -304,7 +370,9 @@ function writeProperty(field: FieldSpec): Schema {
     case 'string-list':
       return { type: 'array', items: field.choices ? { type: 'string', enum: [...field.choices] } : { type: 'string' } };
     case 'relation':
-      return field.target().objectType === OBJECT_TYPE_OBJECT ? { type: 'string', nullable: !field.required } : { type: 'integer', nullable: !field.required };
+      return field.target().objectType === OBJECT_TYPE_OBJECT
+        ? { type: 'string', nullable: !field.required }
+        : { type: 'integer', nullable: !field.required };
     case 'many':
       return { type: 'array', items: field.target().objectType === OBJECT_TYPE_OBJECT ? { type: 'string' } : { type: 'integer' } };
     case 'generic':
@@ -313,7 +381,9 @@ function writeProperty(field: FieldSpec): Schema {
 }
 
 function pascal(definition: ResourceDefinition): string {
-  return `${definition.appLabel}_${definition.model}`.replace(/(^|_)([a-z])/g, (_match, _separator, letter: string) => letter.toUpperCase());
+  return `${definition.appLabel}_${definition.model}`.replace(/(^|_)([a-z])/g, (_match, _separator, letter: string) =>
+    letter.toUpperCase(),
+  );
 }
 
 function ref(name: string): Schema {

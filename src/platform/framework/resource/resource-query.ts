@@ -16,7 +16,20 @@ import { normalizeRow, selectList } from './resource-rows';
 import { ResourceSerializer, TAG_TABLE, TAGGED_ITEM_TABLE } from './resource-serializer';
 
 /** Query parameters that are not filters of any resource. */
-const NON_FILTER_PARAMETERS = ['limit', 'offset', 'ordering', 'brief', 'q', 'format', 'fields', 'exclude', 'tag', 'tag_id', 'tag__n', 'tag_id__n'];
+const NON_FILTER_PARAMETERS = [
+  'limit',
+  'offset',
+  'ordering',
+  'brief',
+  'q',
+  'format',
+  'fields',
+  'exclude',
+  'tag',
+  'tag_id',
+  'tag__n',
+  'tag_id__n',
+];
 
 /**
  * How a resource's rows are read: the list filters (NetBox's lookups, `q`, tags, custom fields, extra
@@ -56,7 +69,9 @@ export class ResourceQuery {
       } catch (error) {
         if (!(error instanceof FilterValidationError)) throw error;
         // Report problems under the parameter the client sent (`cf_<name>…`).
-        throw new FilterValidationError(Object.fromEntries(Object.entries(error.problems).map(([param, messages]) => [`cf_${param}`, messages])));
+        throw new FilterValidationError(
+          Object.fromEntries(Object.entries(error.problems).map(([param, messages]) => [`cf_${param}`, messages])),
+        );
       }
       const cfSql = toSql(cfConditions.conditions, parameterIndex);
       parameterIndex += Object.keys(cfSql.params).length;
@@ -126,7 +141,8 @@ export class ResourceQuery {
       const column = naturalKeyOf(target);
       if (column) checks.push({ param: name, table: target.table, column }, { param: `${name}__n`, table: target.table, column });
     }
-    if (definition.standardAttributes.tags) checks.push({ param: 'tag', table: TAG_TABLE, column: 'slug' }, { param: 'tag__n', table: TAG_TABLE, column: 'slug' });
+    if (definition.standardAttributes.tags)
+      checks.push({ param: 'tag', table: TAG_TABLE, column: 'slug' }, { param: 'tag__n', table: TAG_TABLE, column: 'slug' });
     const problems: FieldErrors = {};
     for (const check of checks) {
       const raw = query[check.param];
@@ -144,7 +160,11 @@ export class ResourceQuery {
   }
 
   /** `tag=<slug>` repeated means all of them (NetBox's conjoined tag filter); `tag__n` none of them. */
-  private applyTagFilters(builder: SelectQueryBuilder<Record<string, unknown>>, definition: ResourceDefinition, query: QueryParameters): void {
+  private applyTagFilters(
+    builder: SelectQueryBuilder<Record<string, unknown>>,
+    definition: ResourceDefinition,
+    query: QueryParameters,
+  ): void {
     const tagged = (condition: string) =>
       `EXISTS (SELECT 1 FROM ${TAGGED_ITEM_TABLE} ti JOIN ${TAG_TABLE} t ON t.id = ti.tag_id
                 WHERE ti.object_type_id = :tagObjectType AND ti.object_id = ${qualified('id')} AND ${condition})`;

@@ -95,7 +95,10 @@ export class ResourceRegistry implements OnModuleInit {
    * does not run), then those the mounted plugins declare on it, in PLUGINS order.
    */
   hooksOf(definition: ResourceDefinition): ResourceHookBinding[] {
-    const own = this.byObjectType.get(definition.objectType) === definition ? [{ objectType: definition.objectType, hooks: definition, settings: this.settingsOf(definition) }] : [];
+    const own =
+      this.byObjectType.get(definition.objectType) === definition
+        ? [{ objectType: definition.objectType, hooks: definition, settings: this.settingsOf(definition) }]
+        : [];
     return [...own, ...this.bindings.hooks.filter((binding) => binding.objectType === definition.objectType)];
   }
 
@@ -139,7 +142,9 @@ function assertRelationsResolve(definitions: readonly ResourceDefinition[]): voi
         throw new Error(`${definition.objectType}.${name}: ${(error as Error).message}`, { cause: error });
       }
       if (!stored.has(target)) {
-        throw new Error(`${definition.objectType}.${name} refers to ${target.objectType}, which is neither a platform model nor one of an available plugin`);
+        throw new Error(
+          `${definition.objectType}.${name} refers to ${target.objectType}, which is neither a platform model nor one of an available plugin`,
+        );
       }
     }
   }

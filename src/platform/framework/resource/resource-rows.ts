@@ -7,7 +7,8 @@ import { columnFields, quoteIdentifier, ResourceDefinition, ResourceRow } from '
 export function selectList(definition: ResourceDefinition, alias: string): string {
   const parts = [`${alias}.id AS id`];
   const standard = definition.standardAttributes;
-  if (standard.created) parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.created)}`)} AS ${quoteIdentifier(standard.created)}`);
+  if (standard.created)
+    parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.created)}`)} AS ${quoteIdentifier(standard.created)}`);
   if (standard.lastUpdated) {
     parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.lastUpdated)}`)} AS ${quoteIdentifier(standard.lastUpdated)}`);
   }
@@ -15,7 +16,10 @@ export function selectList(definition: ResourceDefinition, alias: string): strin
   for (const { field, column } of columnFields(definition)) {
     const source = `${alias}.${quoteIdentifier(column)}`;
     const asText =
-      field.kind === 'decimal' || field.kind === 'date' || (field.kind === 'integer' && field.big) || (field.kind === 'text' && !!field.columnType);
+      field.kind === 'decimal' ||
+      field.kind === 'date' ||
+      (field.kind === 'integer' && field.big) ||
+      (field.kind === 'text' && !!field.columnType);
     const expression = field.kind === 'datetime' ? isoTimestamp(source) : asText ? `${source}::text` : source;
     parts.push(`${expression} AS ${quoteIdentifier(column)}`);
   }

@@ -89,12 +89,18 @@ export class ResourceSerializer implements ObjectSerializer {
   }
 
   /** Brief representations of objects of one type by id (for references the fields do not declare, such as cable ends). */
-  async briefByIds(manager: EntityManager, objectType: string, ids: readonly number[], baseUrl: string): Promise<Map<number, SerializedObject>> {
+  async briefByIds(
+    manager: EntityManager,
+    objectType: string,
+    ids: readonly number[],
+    baseUrl: string,
+  ): Promise<Map<number, SerializedObject>> {
     const definition = this.registry.definition(objectType);
     if (!definition || ids.length === 0) return new Map();
-    const raws = (await manager.query(`SELECT ${selectList(definition, 't')} FROM ${quoteIdentifier(definition.table)} t WHERE t.id = ANY($1)`, [
-      [...ids],
-    ])) as Array<Record<string, unknown>>;
+    const raws = (await manager.query(
+      `SELECT ${selectList(definition, 't')} FROM ${quoteIdentifier(definition.table)} t WHERE t.id = ANY($1)`,
+      [[...ids]],
+    )) as Array<Record<string, unknown>>;
     const rows = raws.map((raw) => normalizeRow(definition, raw));
     const objects = await this.serialize(manager, definition, rows, 'brief', baseUrl);
     return new Map(rows.map((row, index) => [row.id, objects[index]]));
@@ -118,7 +124,12 @@ export class ResourceSerializer implements ObjectSerializer {
     return rows;
   }
 
-  private represent(definition: ResourceDefinition, row: ResourceRow, representation: Representation, data: ReferenceData): SerializedObject {
+  private represent(
+    definition: ResourceDefinition,
+    row: ResourceRow,
+    representation: Representation,
+    data: ReferenceData,
+  ): SerializedObject {
     if (representation === 'brief') return this.nested(definition, row, data);
     const object: SerializedObject = {
       id: row.id,
@@ -150,13 +161,18 @@ export class ResourceSerializer implements ObjectSerializer {
         const id = row[field.column ?? `${name}_id`] as number | null;
         // Two levels at most (what loadReferences fetched); deeper references stay plain ids.
         object[name] = id === null ? null : depth < 1 ? this.reference(field.target(), id, data, depth + 1) : id;
-      }
-      else if (field.kind !== 'many' && field.kind !== 'generic') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
+      } else if (field.kind !== 'many' && field.kind !== 'generic') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
     }
     return object;
   }
 
-  private fieldValue(definition: ResourceDefinition, name: string, field: FieldSpec, row: ResourceRow, data: ReferenceData): SerializedObject {
+  private fieldValue(
+    definition: ResourceDefinition,
+    name: string,
+    field: FieldSpec,
+    row: ResourceRow,
+    data: ReferenceData,
+  ): SerializedObject {
     switch (field.kind) {
       case 'relation': {
         const id = row[field.column ?? `${name}_id`] as number | null;
@@ -271,7 +287,8 @@ export class ResourceSerializer implements ObjectSerializer {
     const results = await statement.run(manager);
     for (const { name, column } of links) {
       const bySource = new Map<number, number[]>();
-      for (const [source, target] of results[column] as Array<[number, number]>) bySource.set(source, [...(bySource.get(source) ?? []), target]);
+      for (const [source, target] of results[column] as Array<[number, number]>)
+        bySource.set(source, [...(bySource.get(source) ?? []), target]);
       data.manyIds.set(name, bySource);
     }
     for (const { target, column } of loads) {
@@ -335,7 +352,9 @@ class ReferencedObjects {
   loads(): Array<{ target: ResourceDefinition; column: number }> {
     return [...this.selections].map(([target, selection]) => ({
       target,
-      column: this.statement.add(`SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE ${this.condition(selection, 't')}`),
+      column: this.statement.add(
+        `SELECT ${selectList(target, 't')} FROM ${quoteIdentifier(target.table)} t WHERE ${this.condition(selection, 't')}`,
+      ),
     }));
   }
 

@@ -111,7 +111,8 @@ export class ResourceWriter {
   private async applyUpdate(manager: EntityManager, definition: ResourceDefinition, id: number, plan: WritePlan): Promise<void> {
     const values = this.columnValues(definition, plan);
     const assignments = Object.keys(values).map((name, index) => `${quoteIdentifier(name)} = $${index + 2}`);
-    if (definition.standardAttributes.lastUpdated) assignments.push(`${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()`);
+    if (definition.standardAttributes.lastUpdated)
+      assignments.push(`${quoteIdentifier(definition.standardAttributes.lastUpdated)} = now()`);
     if (assignments.length > 0) {
       await manager.query(`UPDATE ${quoteIdentifier(definition.table)} SET ${assignments.join(', ')} WHERE id = $1`, [
         id,
@@ -121,7 +122,13 @@ export class ResourceWriter {
     await this.writeRelations(manager, definition, id, plan);
   }
 
-  private async applyExtensions(manager: EntityManager, definition: ResourceDefinition, id: number, body: unknown, creating: boolean): Promise<void> {
+  private async applyExtensions(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    id: number,
+    body: unknown,
+    creating: boolean,
+  ): Promise<void> {
     if (!definition.extensions?.length || typeof body !== 'object' || body === null) return;
     const [row] = await this.queries.loadRows(manager, definition, [id]);
     for (const extension of definition.extensions) {
@@ -148,17 +155,31 @@ export class ResourceWriter {
         scope,
         settings: binding.settings,
         cascadeFrom,
-        createChildren: (childType, childItems) => this.createWithin(manager, this.servedDefinition(`a hook of ${definition.objectType}`, childType), childItems, scope),
-        permits: (objectType, action, id) => this.access.permits(manager, this.servedDefinition(`a hook of ${definition.objectType}`, objectType), action, id, scope.principal),
+        createChildren: (childType, childItems) =>
+          this.createWithin(manager, this.servedDefinition(`a hook of ${definition.objectType}`, childType), childItems, scope),
+        permits: (objectType, action, id) =>
+          this.access.permits(
+            manager,
+            this.servedDefinition(`a hook of ${definition.objectType}`, objectType),
+            action,
+            id,
+            scope.principal,
+          ),
       });
     }
   }
 
   /** Creates objects in the caller's transaction without a permission check (the caller decided): validated, recorded, hooks run. */
-  async createWithin(manager: EntityManager, definition: ResourceDefinition, items: Array<Record<string, unknown>>, scope: RequestScope): Promise<ResourceRow[]> {
+  async createWithin(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    items: Array<Record<string, unknown>>,
+    scope: RequestScope,
+  ): Promise<ResourceRow[]> {
     const plans = await this.readAll(manager, definition, items, () => null, { partial: false, bulk: false, scope });
     const rows: ResourceRow[] = [];
-    for (const [index, plan] of plans.entries()) rows.push(await this.insertAndRecord(manager, definition, plan, scope, items[index], { kind: 'all' }));
+    for (const [index, plan] of plans.entries())
+      rows.push(await this.insertAndRecord(manager, definition, plan, scope, items[index], { kind: 'all' }));
     return rows;
   }
 
@@ -184,7 +205,11 @@ export class ResourceWriter {
 
   /** Column → SQL parameter; JSON columns are sent as JSON text (pg would turn JS arrays into SQL arrays). */
   private columnValues(definition: ResourceDefinition, plan: WritePlan): Record<string, unknown> {
-    const jsonColumns = new Set(columnFields(definition).filter(({ field }) => field.kind === 'json').map(({ column }) => column));
+    const jsonColumns = new Set(
+      columnFields(definition)
+        .filter(({ field }) => field.kind === 'json')
+        .map(({ column }) => column),
+    );
     const values: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(plan.columns)) {
       values[column] = jsonColumns.has(column) && value !== null ? JSON.stringify(value) : value;
@@ -209,10 +234,11 @@ export class ResourceWriter {
       const objectTypeId = this.registry.objectTypeId(definition.objectType);
       await manager.query(`DELETE FROM ${TAGGED_ITEM_TABLE} WHERE object_type_id = $1 AND object_id = $2`, [objectTypeId, id]);
       if (plan.tagIds.length > 0) {
-        await manager.query(
-          `INSERT INTO ${TAGGED_ITEM_TABLE} (tag_id, object_type_id, object_id) SELECT unnest($3::int[]), $1, $2`,
-          [objectTypeId, id, plan.tagIds],
-        );
+        await manager.query(`INSERT INTO ${TAGGED_ITEM_TABLE} (tag_id, object_type_id, object_id) SELECT unnest($3::int[]), $1, $2`, [
+          objectTypeId,
+          id,
+          plan.tagIds,
+        ]);
       }
     }
   }

@@ -121,7 +121,9 @@ export class ResourceService {
   ): Promise<SerializedObject | SerializedObject[]> {
     const items = id === null ? bulkItems(body) : [{ id, data: body }];
     const restriction = await this.access.requireAction(definition, scope.principal, 'change');
-    const results = await this.writeTransaction((manager) => this.updateWithin(manager, definition, items, { partial, bulk: id === null }, scope, restriction));
+    const results = await this.writeTransaction((manager) =>
+      this.updateWithin(manager, definition, items, { partial, bulk: id === null }, scope, restriction),
+    );
     return id === null ? results : results[0];
   }
 
@@ -147,7 +149,16 @@ export class ResourceService {
     );
     const updated: SerializedObject[] = [];
     for (const [index, item] of items.entries()) {
-      const row = await this.writer.updateAndRecord(manager, definition, existing.get(item.id)!, plans[index], item.data, prechanges[index], scope, restriction);
+      const row = await this.writer.updateAndRecord(
+        manager,
+        definition,
+        existing.get(item.id)!,
+        plans[index],
+        item.data,
+        prechanges[index],
+        scope,
+        restriction,
+      );
       [updated[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
     }
     return updated;
@@ -168,7 +179,14 @@ export class ResourceService {
    * A custom action on one object (`GET|POST /<list path>/{id}/<name>/`), allowed by the object
    * permission the action names (the object must lie within it) and run in a transaction.
    */
-  async runAction(definition: ResourceDefinition, action: ResourceAction, id: number, body: unknown, query: QueryParameters, scope: RequestScope): Promise<unknown> {
+  async runAction(
+    definition: ResourceDefinition,
+    action: ResourceAction,
+    id: number,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): Promise<unknown> {
     const restriction = await this.access.requireAction(definition, scope.principal, action.permission);
     return this.writeTransaction(async (manager) => {
       const row = await this.access.permittedRow(manager, definition, id, restriction);
@@ -212,7 +230,13 @@ export class ResourceService {
     return this.access.requirePermission(objectType, principal, action);
   }
 
-  private actionContext(manager: EntityManager, definition: ResourceDefinition, body: unknown, query: QueryParameters, scope: RequestScope): CollectionActionContext {
+  private actionContext(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    body: unknown,
+    query: QueryParameters,
+    scope: RequestScope,
+  ): CollectionActionContext {
     return this.codeContext(manager, `an action of ${definition.objectType}`, this.registry.settingsOf(definition), body, query, scope);
   }
 
@@ -233,11 +257,14 @@ export class ResourceService {
       settings,
       visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) =>
         this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page),
-      permits: (objectType, action, id) => this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
+      permits: (objectType, action, id) =>
+        this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
       create: (objectType, items) => this.writer.createWithin(manager, this.writer.servedDefinition(owner, objectType), items, scope),
       update: async (objectType, id, body) => {
         const target = this.writer.servedDefinition(owner, objectType);
-        const [updated] = await this.updateWithin(manager, target, [{ id, data: body }], { partial: true, bulk: false }, scope, { kind: 'all' });
+        const [updated] = await this.updateWithin(manager, target, [{ id, data: body }], { partial: true, bulk: false }, scope, {
+          kind: 'all',
+        });
         return updated;
       },
       remove: async (objectType, ids) => {
