@@ -497,14 +497,26 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
   describe('fiber circuits and protection', () => {
     it('holds the cables, ports, strands and splices of a live circuit', async () => {
       fx.circuit = await root.created(CIRCUITS, { name: 'Dark fibre A–B', cid: 'DF-001', strand_count: 1, status: 'active' });
+      fx.closureRearPort = (await root.get(`${CABLES}${fx.feeder.cable.id}/`)).body.b_terminations[0].object_id;
+      const entries = await seeded.db.query('SELECT id FROM fms_spliceplanentry WHERE plan_id = $1 AND fiber_a_id = $2', [
+        fx.plan.id,
+        fx.ports[0].id,
+      ]);
+      fx.entry = entries.rows[0].id;
       fx.path = await root.created(PATHS, {
         circuit: fx.circuit.id,
         position: 1,
         origin: fx.ports[0].id,
         destination: fx.ports[4].id,
-        path: [{ type: 'cable', id: fx.splice.id }],
+        path: [
+          { type: 'rear_port', id: fx.closureRearPort },
+          { type: 'cable', id: fx.feeder.cable.id },
+          { type: 'splice_entry', id: fx.entry },
+          { type: 'cable', id: fx.splice.id },
+        ],
       });
-      expect(await count('fms_fibercircuitnode', 'WHERE path_id = $1', [fx.path.id])).toBe(5);
+      // Its two end ports, the four hops, and the strand provisioned to each end port.
+      expect(await count('fms_fibercircuitnode', 'WHERE path_id = $1', [fx.path.id])).toBe(8);
       const second = await root.post(PATHS, { circuit: fx.circuit.id, position: 2, origin: fx.ports[1].id });
       expect(second.status).toBe(400);
       expect(Object.keys(second.body)).toEqual(['circuit']);
@@ -517,7 +529,9 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       const cases: Record<string, number> = {
         cable: fx.splice.id,
         front_port: fx.ports[0].id,
+        rear_port: fx.closureRearPort,
         fiber_strand: fx.feederStrands[0].id,
+        splice_entry: fx.entry,
       };
       for (const [type, id] of Object.entries(cases)) {
         const response = await reader.post(`${CIRCUITS}protecting/`, { [type]: [id, 424242] });
@@ -546,7 +560,12 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     });
 
     it('refuses to delete what a live circuit holds, naming it, until it is decommissioned', async () => {
-      for (const path of [`${FRONT_PORTS}${fx.ports[4].id}/`, `${CABLES}${fx.splice.id}/`, `${STRANDS}${fx.feederStrands[0].id}/`]) {
+      for (const path of [
+        `${FRONT_PORTS}${fx.ports[4].id}/`,
+        `/api/dcim/rear-ports/${fx.closureRearPort}/`,
+        `${CABLES}${fx.splice.id}/`,
+        `${STRANDS}${fx.feederStrands[0].id}/`,
+      ]) {
         const refused = await root.delete(path);
         expect({ path, status: refused.status }).toEqual({ path, status: 409 });
         expect(refused.body.detail).toContain('Dark fibre A–B');
