@@ -1,6 +1,8 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { setting } from '../../platform/plugins/plugin-settings';
 import { MIGRATIONS } from './migrations';
 import { PEERING_RESOURCES } from './peering.resources';
+import { RENDER_CONFIG_ROUTE } from './render-config';
 
 /** Peering management on the routing plugin's BGP peers: sessions, peer ASNs, fabrics, IRR prefix lists, configuration rendering. */
 export const PeeringPlugin = definePlugin({
@@ -10,4 +12,11 @@ export const PeeringPlugin = definePlugin({
   dependencies: ['routing'],
   resources: PEERING_RESOURCES,
   migrations: MIGRATIONS,
+  routes: [RENDER_CONFIG_ROUTE],
+  settings: {
+    render_config_requires_view: setting.boolean({
+      default: false,
+      description: 'render-config also requires view permission on the template, the device and the sessions (by default any authenticated caller may render, and the output contains BGP passwords)',
+    }),
+  },
 });
