@@ -1,3 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { JobQueue } from '../src/common/jobs/job-queue';
+import { JobWorker } from '../src/common/jobs/job-worker';
+import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE } from '../src/plugins/peering/irr-sync';
+import { jobOfArguments } from '../src/plugins/peering/peering-sync.command';
+import { PEERINGDB_SYNC_QUEUE } from '../src/plugins/peering/peeringdb-sync';
 import { PASSWORD } from './support/api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
@@ -301,6 +309,146 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       expect(text.status).toBe(500);
       expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(text.text).toBe(json.body.detail);
+    });
+  });
+
+  describe('synchronisation jobs (not exposed through the API)', () => {
+    /** Enqueues a job (one attempt) and works the queue until it has run; its row. */
+    async function runJob(queue: string, payload: Record<string, unknown>): Promise<{ status: string; attempts: number; last_error: string | null }> {
+      const { app } = seeded.testApp;
+      const dataSource = app.get(DataSource);
+      const id = await dataSource.transaction((manager) => app.get(JobQueue).enqueue(manager, queue, payload, { maxAttempts: 1 })); // a failure is final: no retry races the next case
+      for (let waited = 0; waited < 20_000; waited += 100) {
+        await app.get(JobWorker).drain();
+        const [job] = (await seeded.db.query('SELECT status, attempts, last_error FROM jobs WHERE id = $1', [id])).rows;
+        if (job.status === 'succeeded' || job.status === 'failed' || (job.status === 'pending' && job.attempts > 0)) return job;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`job ${id} of ${queue} did not run`);
+    }
+
+    it('the command line enqueues the PeeringDB export read from --file, or the IRR sync-all', () => {
+      const files: Record<string, string> = { 'dump.json': '{"ix": {"data": []}}', 'bad.json': '[1]' };
+      const read = (path: string) => files[path] ?? (() => { throw new Error('ENOENT'); })();
+      expect(jobOfArguments(['peeringdb', '--file', 'dump.json'], read)).toEqual({ queue: PEERINGDB_SYNC_QUEUE, payload: { export: { ix: { data: [] } } } });
+      expect(jobOfArguments(['peeringdb', '--file', 'bad.json'], read)).toHaveProperty('problem');
+      expect(jobOfArguments(['peeringdb', '--file', 'missing.json'], read)).toHaveProperty('problem');
+      expect(jobOfArguments(['peeringdb'], read)).toHaveProperty('problem');
+      expect(jobOfArguments(['irr', '--all'], read)).toEqual({ queue: IRR_SYNC_ALL_QUEUE, payload: { all: true } });
+    });
+
+    it('a PeeringDB export fills the fabric, network and peer caches, updates peer ASNs, and peerdb shows the record', async () => {
+      const linx = (await root.get(`${P}/peering-fabric/?name=LINX`)).body.results[0];
+      expect(linx.peerdb).toBeNull();
+      const dump = {
+        ix: { data: [
+          { id: 18, name: 'LINX', city: 'London', country: 'GB', website: 'https://www.linx.net/', tech_email: 'ops@linx.example' },
+          { id: 26, name: 'AMS-IX Example', city: 'Amsterdam', country: 'NL', website: '', tech_email: '' },
+        ] },
+        ixlan: { data: [{ id: 18, ix_id: 18, name: 'LON1', mtu: 1500, rs_asn: 8714, dot1q_support: false }, { id: 26, ix_id: 26, mtu: 9000 }] },
+        ixpfx: { data: [{ id: 1, ixlan_id: 18, prefix: '195.66.224.0/22' }, { id: 2, ixlan_id: 18, prefix: '2001:7f8:4::/64' }] },
+        netixlan: { data: [
+          { id: 501, ixlan_id: 18, asn: 65001, name: 'Example Networks', ipaddr4: '195.66.224.10', ipaddr6: null, is_rs_peer: true, speed: 10000 },
+          { id: 502, ixlan_id: 18, asn: 65099, ipaddr4: null, ipaddr6: '2001:7f8:4::99', speed: 100000 },
+          { id: 503, ixlan_id: 18, asn: 65098, ipaddr4: null, ipaddr6: null },
+        ] },
+        net: { data: [{ id: 1234, asn: 65001, info_prefixes4: 250, info_prefixes6: 50, irr_as_set: 'AS-EXAMPLE-PDB' }, { id: 9999, asn: 65099, info_prefixes4: 1 }] },
+      };
+      expect(await runJob(PEERINGDB_SYNC_QUEUE, { export: dump })).toMatchObject({ status: 'succeeded' });
+
+      const linked = (await root.get(`${P}/peering-fabric/${linx.id}/`)).body;
+      expect(linked.peerdb).toEqual({ ix_id: 18, name: 'LINX', city: 'London', country: 'GB', website: 'https://www.linx.net/', tech_email: 'ops@linx.example', last_sync: expect.any(String) });
+      const created = (await root.get(`${P}/peering-fabric/?q=AMS-IX Example`)).body.results;
+      expect(created.map((fabric: any) => fabric.peerdb?.ix_id)).toEqual([26]);
+      const network = (await root.get(`${P}/peering-network/?fabric_id=${linx.id}`)).body.results;
+      expect(network.map((n: any) => [n.name, n.prefix.display])).toEqual([['IXLAN-18', '195.66.224.0/22']]);
+      expect(await count('peering_peeringdbnetwork', 'WHERE ixlan_id = 18 AND rs_asn = 8714')).toBe(1);
+      expect(await count('peering_peeringdbpeer', 'WHERE fabric_id = $1', [linx.id])).toBe(2);
+      expect(await count('peering_peeringdbnetwork', 'WHERE ixlan_id = 26')).toBe(0); // no prefix, no network
+      const peer = (await root.get(`${P}/peer-asn/${fx.peerAsn.id}/`)).body;
+      expect(peer).toMatchObject({ peeringdb_id: 1234, ipv4_max_prefixes: 250, ipv6_max_prefixes: 50, irr_as_set: 'AS-EXAMPLE-PDB' });
+      expect(peer.peeringdb_last_sync).toEqual(expect.any(String));
+      expect(await count('peering_peerasn')).toBe(1); // peer ASNs are updated, never created
+
+      // Again: the same objects, updated, and the peer cache replaced.
+      dump.netixlan.data = dump.netixlan.data.slice(0, 1);
+      expect(await runJob(PEERINGDB_SYNC_QUEUE, { export: dump })).toMatchObject({ status: 'succeeded' });
+      expect(await count('peering_peeringnetwork', 'WHERE fabric_id = $1', [linx.id])).toBe(1);
+      expect(await count('peering_peeringdbpeer', 'WHERE fabric_id = $1', [linx.id])).toBe(1);
+      expect(await count('peering_peeringdbfabric')).toBe(2);
+
+      // Deleting the network's fabric takes its PeeringDB data with it.
+      expect((await root.delete(`${P}/peering-fabric/${created[0].id}/`)).status).toBe(204);
+      expect(await count('peering_peeringdbfabric', 'WHERE ix_id = 26')).toBe(0);
+    });
+
+    describe('IRR', () => {
+      let stub: Server;
+      let answer: { status: number; body: unknown };
+      const requests: string[] = [];
+      const entries = async (listId: number) =>
+        (await seeded.db.query('SELECT sequence::int, action, prefix::text, ge, le FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY sequence', [listId])).rows;
+
+      beforeAll(async () => {
+        stub = createServer((request, response) => {
+          requests.push(request.url ?? '');
+          response.writeHead(answer.status, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(answer.body));
+        });
+        await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+        const { port } = stub.address() as AddressInfo;
+        fx.stubSource = await root.created(`${P}/irr-source/`, { name: 'Stub', slug: 'stub', api_endpoint: `http://127.0.0.1:${port}/prefixes`, sources: 'RIPE,RADB' });
+        fx.stubList = await root.created(`${R}/prefix-lists/`, { name: 'PL-AS-EXAMPLE', family: 'ipv4' });
+        for (const [sequence, prefix] of [[5, '10.10.0.0/16'], [10, '10.20.0.0/16']] as const) {
+          await root.created(`${R}/prefix-list-entries/`, { prefix_list: fx.stubList.id, sequence, action: 'deny', prefix, le: 24 });
+        }
+        fx.stubConfig = await root.created(`${P}/irr-prefix-list-config/`, { prefix_list: fx.stubList.id, irr_source: fx.stubSource.id, source_as_set: 'AS-EXAMPLE' });
+      });
+
+      afterAll(async () => {
+        await new Promise((resolve) => stub?.close(resolve));
+      });
+
+      it("the generator's prefixes replace the list's entries: permit, numbered 1..n, no ge/le", async () => {
+        answer = { status: 200, body: { prefixes: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24'] } };
+        expect(await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id })).toMatchObject({ status: 'succeeded' });
+        expect(requests.at(-1)).toBe('/prefixes?as_set=AS-EXAMPLE&family=ipv4&sources=RIPE%2CRADB');
+        expect(await entries(fx.stubList.id)).toEqual([
+          { sequence: 1, action: 'permit', prefix: '192.0.2.0/24', ge: null, le: null },
+          { sequence: 2, action: 'permit', prefix: '198.51.100.0/24', ge: null, le: null },
+          { sequence: 3, action: 'permit', prefix: '203.0.113.0/24', ge: null, le: null },
+        ]);
+        expect((await root.get(`${P}/irr-prefix-list-config/${fx.stubConfig.id}/`)).body.last_synced).toEqual(expect.any(String));
+      });
+
+      it('a failing generator, a bad answer or a disabled source leave the old entries', async () => {
+        const before = await entries(fx.stubList.id);
+        answer = { status: 500, body: { error: 'bgpq4 failed' } };
+        const failed = await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id });
+        expect(failed.last_error).toMatch(/answered 500/);
+        answer = { status: 200, body: { prefixes: ['192.0.2.0/24', '2001:db8::/32'] } };
+        expect((await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id })).last_error).toMatch(/not of the prefix list's family ipv4/);
+        answer = { status: 200, body: { prefixes: ['not a prefix'] } };
+        expect((await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id })).last_error).toMatch(/invalid prefix/);
+        await root.patch(`${P}/irr-source/${fx.stubSource.id}/`, { enabled: false });
+        answer = { status: 200, body: { prefixes: ['192.0.2.0/25'] } };
+        expect((await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id })).last_error).toMatch(/disabled/);
+        await root.patch(`${P}/irr-source/${fx.stubSource.id}/`, { enabled: true });
+        expect(await entries(fx.stubList.id)).toEqual(before);
+      });
+
+      it('sync-all enqueues one job per prefix list with an enabled source and an AS-SET that is due (all of them with all)', async () => {
+        // The config of the IRR rules test has never been synchronised (due); the stub's was just now (not due).
+        await root.patch(`${P}/irr-source/${fx.irrSource.id}/`, { api_endpoint: fx.stubSource.api_endpoint });
+        const dataSource = seeded.testApp.app.get(DataSource);
+        const jobs = () => count('jobs', 'WHERE queue = $1', [IRR_SYNC_QUEUE]);
+        const before = await jobs();
+        expect(await enqueueDueSyncs(dataSource, false)).toEqual({ total_configs: 2, enqueued: 1, skipped: 1 });
+        expect(await jobs()).toBe(before + 1);
+        expect(await enqueueDueSyncs(dataSource, true)).toEqual({ total_configs: 2, enqueued: 2, skipped: 0 });
+        expect(await jobs()).toBe(before + 3);
+        expect(await runJob(IRR_SYNC_ALL_QUEUE, {})).toMatchObject({ status: 'succeeded' });
+      });
     });
   });
 

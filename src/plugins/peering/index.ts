@@ -1,7 +1,9 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
 import { setting } from '../../platform/plugins/plugin-settings';
+import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE, syncPrefixList } from './irr-sync';
 import { MIGRATIONS } from './migrations';
 import { PEERING_RESOURCES } from './peering.resources';
+import { PEERINGDB_SYNC_QUEUE, syncPeeringDb } from './peeringdb-sync';
 import { RENDER_CONFIG_ROUTE } from './render-config';
 
 /** Peering management on the routing plugin's BGP peers: sessions, peer ASNs, fabrics, IRR prefix lists, configuration rendering. */
@@ -13,6 +15,27 @@ export const PeeringPlugin = definePlugin({
   resources: PEERING_RESOURCES,
   migrations: MIGRATIONS,
   routes: [RENDER_CONFIG_ROUTE],
+  // Not exposed through the API: enqueued by `npm run peering:sync-peeringdb` / `peering:sync-irr` (./peering-sync.command.ts).
+  jobs: [
+    {
+      queue: PEERINGDB_SYNC_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await dataSource.transaction((manager) => syncPeeringDb(manager, (payload.export ?? {}) as Record<string, unknown>));
+      },
+    },
+    {
+      queue: IRR_SYNC_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await syncPrefixList(dataSource, Number(payload.config_id));
+      },
+    },
+    {
+      queue: IRR_SYNC_ALL_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await enqueueDueSyncs(dataSource, payload.all === true);
+      },
+    },
+  ],
   settings: {
     render_config_requires_view: setting.boolean({
       default: false,
