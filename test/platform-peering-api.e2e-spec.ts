@@ -37,7 +37,11 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
   async function makeWorld(api: PlatformClient): Promise<PeeringWorld> {
     const site = await api.created('/api/dcim/sites/', { name: 'Peering DC', slug: 'peering-dc' });
     const parentGroup = await api.created('/api/tenancy/tenant-groups/', { name: 'Carriers', slug: 'carriers' });
-    const tenantGroup = await api.created('/api/tenancy/tenant-groups/', { name: 'IX Operators', slug: 'ix-operators', parent: parentGroup.id });
+    const tenantGroup = await api.created('/api/tenancy/tenant-groups/', {
+      name: 'IX Operators',
+      slug: 'ix-operators',
+      parent: parentGroup.id,
+    });
     const tenants: PeeringWorld['tenants'] = [
       await api.created('/api/tenancy/tenants/', { name: 'AMS-IX BV', slug: 'ams-ix-bv', group: tenantGroup.id }),
       await api.created('/api/tenancy/tenants/', { name: 'Local Co', slug: 'local-co' }),
@@ -47,11 +51,21 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
     const role = await api.created('/api/dcim/device-roles/', { name: 'Peering router', slug: 'peering-router' });
     const device = (name: string) => api.created('/api/dcim/devices/', { name, device_type: deviceType.id, role: role.id, site: site.id });
     const devices: PeeringWorld['devices'] = [await device('pr1'), await device('pr2')];
-    const iface = (deviceId: number, name: string) => api.created('/api/dcim/interfaces/', { device: deviceId, name, type: '10gbase-x-sfpp' });
-    const interfaces: PeeringWorld['interfaces'] = [await iface(devices[0].id, 'xe-0/0/0'), await iface(devices[0].id, 'xe-0/0/1'), await iface(devices[1].id, 'xe-0/0/0')];
+    const iface = (deviceId: number, name: string) =>
+      api.created('/api/dcim/interfaces/', { device: deviceId, name, type: '10gbase-x-sfpp' });
+    const interfaces: PeeringWorld['interfaces'] = [
+      await iface(devices[0].id, 'xe-0/0/0'),
+      await iface(devices[0].id, 'xe-0/0/1'),
+      await iface(devices[1].id, 'xe-0/0/0'),
+    ];
     const rir = await api.created('/api/ipam/rirs/', { name: 'RIPE', slug: 'ripe' });
     const asn = (n: number, description = '') => api.created('/api/ipam/asns/', { asn: n, rir: rir.id, description });
-    const asns: PeeringWorld['asns'] = [await asn(64500, 'Example Transit'), await asn(64501, 'Cloudy CDN'), await asn(64502), await asn(64503)];
+    const asns: PeeringWorld['asns'] = [
+      await asn(64500, 'Example Transit'),
+      await asn(64501, 'Cloudy CDN'),
+      await asn(64502),
+      await asn(64503),
+    ];
     const prefixes: PeeringWorld['prefixes'] = [
       await api.created('/api/ipam/prefixes/', { prefix: '192.0.2.0/24' }),
       await api.created('/api/ipam/prefixes/', { prefix: '2001:db8:ffff::/64' }),
@@ -60,10 +74,21 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
     const ip = (address: string) => api.created('/api/ipam/ip-addresses/', { address });
     const router = await api.created(`${R}/bgp-routers/`, { device: devices[0].id, asn: asns[3].id });
     const scope = await api.created(`${R}/bgp-scopes/`, { router: router.id });
-    const peer = async (address: string, name: string) => api.created(`${R}/bgp-peers/`, { scope: scope.id, peer: (await ip(address)).id, name, remote_as: asns[0].id });
-    const peers: PeeringWorld['peers'] = [await peer('192.0.2.10/24', 'transit-a'), await peer('192.0.2.11/24', 'cdn-b'), await peer('192.0.2.12/24', 'peer-c'), await peer('192.0.2.13/24', 'peer-d')];
+    const peer = async (address: string, name: string) =>
+      api.created(`${R}/bgp-peers/`, { scope: scope.id, peer: (await ip(address)).id, name, remote_as: asns[0].id });
+    const peers: PeeringWorld['peers'] = [
+      await peer('192.0.2.10/24', 'transit-a'),
+      await peer('192.0.2.11/24', 'cdn-b'),
+      await peer('192.0.2.12/24', 'peer-c'),
+      await peer('192.0.2.13/24', 'peer-d'),
+    ];
     const prefixList = (name: string) => api.created(`${R}/prefix-lists/`, { name, family: 'ipv4' });
-    const prefixLists: PeeringWorld['prefixLists'] = [await prefixList('PL-AS-EXAMPLE'), await prefixList('PL-AS-CLOUDY'), await prefixList('PL-AS-OTHER'), await prefixList('PL-SPARE')];
+    const prefixLists: PeeringWorld['prefixLists'] = [
+      await prefixList('PL-AS-EXAMPLE'),
+      await prefixList('PL-AS-CLOUDY'),
+      await prefixList('PL-AS-OTHER'),
+      await prefixList('PL-SPARE'),
+    ];
     const fabricTypes: PeeringWorld['fabricTypes'] = [
       await api.created(`${P}/peering-fabric-type/`, { name: unique('IXP'), slug: unique('ixp') }),
       await api.created(`${P}/peering-fabric-type/`, { name: unique('PNI'), slug: unique('pni') }),
@@ -85,7 +110,24 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
       await api.created(`${P}/irr-source/`, { name: unique('RIPE'), slug: unique('ripe'), api_endpoint: 'http://bgpq2.example.net/' }),
     ];
     const template = await api.created(`${R}/bgp-peer-templates/`, { name: unique('IX-PEERS') });
-    return { site, tenants, tenantGroup, devices, interfaces, asns, prefixes, vlan, peers, prefixLists, fabricTypes, fabrics, networks, relationships, irrSources, template };
+    return {
+      site,
+      tenants,
+      tenantGroup,
+      devices,
+      interfaces,
+      asns,
+      prefixes,
+      vlan,
+      peers,
+      prefixLists,
+      fabricTypes,
+      fabrics,
+      networks,
+      relationships,
+      irrSources,
+      template,
+    };
   }
 
   describeResourceApi({
@@ -101,7 +143,13 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
     update: { name: 'Transit', slug: 'transit-renamed', color: '00ff00' },
     bulkUpdate: { description: 'bulk' },
     brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
-    filters: { 'name=Private peering': [1], 'slug=customer-cone': [2], 'description=upstream': [0], 'q=stream': [0, 2], 'q=private-peer': [1] },
+    filters: {
+      'name=Private peering': [1],
+      'slug=customer-cone': [2],
+      'description=upstream': [0],
+      'q=stream': [0, 2],
+      'q=private-peer': [1],
+    },
     invalid: [
       { body: { slug: 'no-name' }, field: 'name' },
       { body: { name: 'Bad colour', slug: 'bad-colour', color: '#fff' }, field: 'color' },
@@ -148,7 +196,11 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
       { bgp_peer: p2.id, relationship: r2.id, peering_network: n1.id },
       { bgp_peer: p3.id, peering_network: n1.id, service_reference: 'SR-1003' },
     ],
-    update: ({ relationships, networks }) => ({ relationship: relationships[1].id, peering_network: networks[1].id, service_reference: 'SR-2000' }),
+    update: ({ relationships, networks }) => ({
+      relationship: relationships[1].id,
+      peering_network: networks[1].id,
+      service_reference: 'SR-2000',
+    }),
     bulkUpdate: { service_reference: 'SR-BULK' },
     brief: ['id', 'url', 'display', 'bgp_peer', 'relationship', 'service_reference'],
     filters: ({ peers: [p1], relationships: [r1, r2], networks: [n1] }) => ({

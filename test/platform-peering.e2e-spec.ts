@@ -43,7 +43,13 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
     const deviceType = await root.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'ASR9k', slug: 'asr9k' });
     const role = await root.created('/api/dcim/device-roles/', { name: 'Edge', slug: 'edge' });
     const platform = await root.created('/api/dcim/platforms/', { name: 'IOS-XR', slug: 'iosxr' });
-    fx.device = await root.created('/api/dcim/devices/', { name: 'edge1', device_type: deviceType.id, role: role.id, site: site.id, platform: platform.id });
+    fx.device = await root.created('/api/dcim/devices/', {
+      name: 'edge1',
+      device_type: deviceType.id,
+      role: role.id,
+      site: site.id,
+      platform: platform.id,
+    });
     fx.otherDevice = await root.created('/api/dcim/devices/', { name: 'edge2', device_type: deviceType.id, role: role.id, site: site.id });
     const rir = await root.created('/api/ipam/rirs/', { name: 'RIPE', slug: 'ripe' });
     fx.localAsn = await root.created('/api/ipam/asns/', { asn: 64512, rir: rir.id });
@@ -71,14 +77,38 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       ttl: 2,
     });
     await root.created(`${R}/bgp-peer-address-families/`, { assigned_peer: fx.peer.id, afi: 'ipv4-unicast', routemap_in: fx.routeMap.id });
-    fx.disabledPeer = await root.created(`${R}/bgp-peers/`, { scope: scope.id, name: 'dormant', peer: (await ip('10.0.0.6/30')).id, remote_as: fx.otherAsn.id, enabled: false });
-    fx.lonePeer = await root.created(`${R}/bgp-peers/`, { scope: scope.id, name: 'no-session', peer: (await ip('10.0.0.10/30')).id, remote_as: fx.otherAsn.id });
-    fx.elsewherePeer = await root.created(`${R}/bgp-peers/`, { scope: otherScope.id, name: 'elsewhere', peer: (await ip('10.0.1.2/30')).id, remote_as: fx.otherAsn.id });
+    fx.disabledPeer = await root.created(`${R}/bgp-peers/`, {
+      scope: scope.id,
+      name: 'dormant',
+      peer: (await ip('10.0.0.6/30')).id,
+      remote_as: fx.otherAsn.id,
+      enabled: false,
+    });
+    fx.lonePeer = await root.created(`${R}/bgp-peers/`, {
+      scope: scope.id,
+      name: 'no-session',
+      peer: (await ip('10.0.0.10/30')).id,
+      remote_as: fx.otherAsn.id,
+    });
+    fx.elsewherePeer = await root.created(`${R}/bgp-peers/`, {
+      scope: otherScope.id,
+      name: 'elsewhere',
+      peer: (await ip('10.0.1.2/30')).id,
+      remote_as: fx.otherAsn.id,
+    });
     fx.relationship = await root.created(`${P}/relationship/`, { name: 'Private peering', slug: 'private-peering' });
-    fx.session = await root.created(`${P}/peering-session/`, { bgp_peer: fx.peer.id, relationship: fx.relationship.id, service_reference: 'SR-1' });
+    fx.session = await root.created(`${P}/peering-session/`, {
+      bgp_peer: fx.peer.id,
+      relationship: fx.relationship.id,
+      service_reference: 'SR-1',
+    });
     fx.disabledSession = await root.created(`${P}/peering-session/`, { bgp_peer: fx.disabledPeer.id });
     fx.elsewhereSession = await root.created(`${P}/peering-session/`, { bgp_peer: fx.elsewherePeer.id });
-    fx.template = await root.created('/api/extras/config-templates/', { name: 'cisco-bgp', template_code: CISCO_TEMPLATE, environment_params: { trim_blocks: true } });
+    fx.template = await root.created('/api/extras/config-templates/', {
+      name: 'cisco-bgp',
+      template_code: CISCO_TEMPLATE,
+      environment_params: { trim_blocks: true },
+    });
   });
 
   afterAll(async () => {
@@ -104,7 +134,12 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
     it('a session reads its BGP peer nested, and the created fields back', async () => {
       const response = await root.get(`${P}/peering-session/${fx.session.id}/`);
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ bgp_peer: { id: fx.peer.id, name: 'example' }, relationship: { id: fx.relationship.id }, peering_network: null, service_reference: 'SR-1' });
+      expect(response.body).toMatchObject({
+        bgp_peer: { id: fx.peer.id, name: 'example' },
+        relationship: { id: fx.relationship.id },
+        peering_network: null,
+        service_reference: 'SR-1',
+      });
     });
 
     it('a BGP peer with a session cannot be deleted (409); once the session is gone it can', async () => {
@@ -128,7 +163,10 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       const source = await root.created(`${P}/irr-source/`, { name: 'RADB', slug: 'radb', api_endpoint: 'https://bgpq.example.net/' });
       expect(source.api_endpoint).toBe('https://bgpq.example.net/');
       expect(source.url).toMatch(new RegExp(`/api/plugins/peering/irr-source/${source.id}/$`));
-      const changed = await root.patch(`${P}/irr-source/${source.id}/`, { api_endpoint: 'https://bgpq2.example.net/', url: 'https://ignored.example/' });
+      const changed = await root.patch(`${P}/irr-source/${source.id}/`, {
+        api_endpoint: 'https://bgpq2.example.net/',
+        url: 'https://ignored.example/',
+      });
       expect(changed.status).toBe(200);
       expect(changed.body.api_endpoint).toBe('https://bgpq2.example.net/');
       expect(changed.body.url).toBe(source.url);
@@ -143,7 +181,11 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       const lonely = await root.post(`${P}/irr-prefix-list-config/`, { prefix_list: list.id, source_as_set: 'AS-EXAMPLE' });
       expect(lonely.status).toBe(400);
       expect(Object.keys(lonely.body)).toEqual(['irr_source']);
-      const config = await root.created(`${P}/irr-prefix-list-config/`, { prefix_list: list.id, irr_source: fx.irrSource.id, source_as_set: 'AS-EXAMPLE' });
+      const config = await root.created(`${P}/irr-prefix-list-config/`, {
+        prefix_list: list.id,
+        irr_source: fx.irrSource.id,
+        source_as_set: 'AS-EXAMPLE',
+      });
       const cleared = await root.patch(`${P}/irr-prefix-list-config/${config.id}/`, { source_as_set: '' });
       expect(cleared.status).toBe(400);
       expect(Object.keys(cleared.body)).toEqual(['source_as_set']);
@@ -173,7 +215,7 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
   });
 
   describe('render-config', () => {
-    it('device only: the sessions of the device\'s BGP routers (disabled ones too, peers without a session never), as JSON', async () => {
+    it("device only: the sessions of the device's BGP routers (disabled ones too, peers without a session never), as JSON", async () => {
       const response = await root.post(RENDER, { template: fx.template.id, device: fx.device.id });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -231,12 +273,27 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
     });
 
     it('both: the listed sessions with the device filled in', async () => {
-      const response = await root.post(`${RENDER}?include_context=true`, { template: fx.template.id, device: fx.otherDevice.id, sessions: [fx.disabledSession.id] });
+      const response = await root.post(`${RENDER}?include_context=true`, {
+        template: fx.template.id,
+        device: fx.otherDevice.id,
+        sessions: [fx.disabledSession.id],
+      });
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ device: { id: fx.otherDevice.id, name: 'edge2' }, session_count: 1 });
-      expect(response.body.context.device).toEqual({ id: fx.otherDevice.id, name: 'edge2', platform: null, site: { name: 'AMS1', slug: 'ams1' } });
+      expect(response.body.context.device).toEqual({
+        id: fx.otherDevice.id,
+        name: 'edge2',
+        platform: null,
+        site: { name: 'AMS1', slug: 'ams1' },
+      });
       expect(response.body.context.sessions.map((session: { id: number }) => session.id)).toEqual([fx.disabledSession.id]);
-      expect(response.body.context.sessions[0]).toMatchObject({ enabled: false, password: '', afi_safis: [], peer_name: 'AS65002', irr_as_set: null });
+      expect(response.body.context.sessions[0]).toMatchObject({
+        enabled: false,
+        password: '',
+        afi_safis: [],
+        peer_name: 'AS65002',
+        irr_as_set: null,
+      });
     });
 
     it('Accept: text/plain answers the rendered text alone', async () => {
@@ -285,7 +342,11 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       ];
       for (const [body, fields] of cases) {
         const response = await root.post(RENDER, body);
-        expect({ body, status: response.status, fields: Object.keys(response.body).sort() }).toEqual({ body, status: 400, fields: [...fields].sort() });
+        expect({ body, status: response.status, fields: Object.keys(response.body).sort() }).toEqual({
+          body,
+          status: 400,
+          fields: [...fields].sort(),
+        });
       }
     });
 
@@ -300,8 +361,11 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       expect(response.body.content).toContain('password s3cret');
     });
 
-    it('500 with the engine\'s message when the template fails: in detail (JSON), as the body (text)', async () => {
-      const broken = await root.created('/api/extras/config-templates/', { name: 'broken', template_code: 'hostname {{ device.name }}\n{{ sessions | nosuchfilter }}' });
+    it("500 with the engine's message when the template fails: in detail (JSON), as the body (text)", async () => {
+      const broken = await root.created('/api/extras/config-templates/', {
+        name: 'broken',
+        template_code: 'hostname {{ device.name }}\n{{ sessions | nosuchfilter }}',
+      });
       const json = await root.post(RENDER, { template: broken.id, device: fx.device.id });
       expect(json.status).toBe(500);
       expect(json.body.detail).toMatch(/unknown filter "nosuchfilter"/);
@@ -314,7 +378,10 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
 
   describe('synchronisation jobs (not exposed through the API)', () => {
     /** Enqueues a job (one attempt) and works the queue until it has run; its row. */
-    async function runJob(queue: string, payload: Record<string, unknown>): Promise<{ status: string; attempts: number; last_error: string | null }> {
+    async function runJob(
+      queue: string,
+      payload: Record<string, unknown>,
+    ): Promise<{ status: string; attempts: number; last_error: string | null }> {
       const { app } = seeded.testApp;
       const dataSource = app.get(DataSource);
       const id = await dataSource.transaction((manager) => app.get(JobQueue).enqueue(manager, queue, payload, { maxAttempts: 1 })); // a failure is final: no retry races the next case
@@ -329,8 +396,15 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
 
     it('the command line enqueues the PeeringDB export read from --file, or the IRR sync-all', () => {
       const files: Record<string, string> = { 'dump.json': '{"ix": {"data": []}}', 'bad.json': '[1]' };
-      const read = (path: string) => files[path] ?? (() => { throw new Error('ENOENT'); })();
-      expect(jobOfArguments(['peeringdb', '--file', 'dump.json'], read)).toEqual({ queue: PEERINGDB_SYNC_QUEUE, payload: { export: { ix: { data: [] } } } });
+      const read = (path: string) =>
+        files[path] ??
+        (() => {
+          throw new Error('ENOENT');
+        })();
+      expect(jobOfArguments(['peeringdb', '--file', 'dump.json'], read)).toEqual({
+        queue: PEERINGDB_SYNC_QUEUE,
+        payload: { export: { ix: { data: [] } } },
+      });
       expect(jobOfArguments(['peeringdb', '--file', 'bad.json'], read)).toHaveProperty('problem');
       expect(jobOfArguments(['peeringdb', '--file', 'missing.json'], read)).toHaveProperty('problem');
       expect(jobOfArguments(['peeringdb'], read)).toHaveProperty('problem');
@@ -341,23 +415,59 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       const linx = (await root.get(`${P}/peering-fabric/?name=LINX`)).body.results[0];
       expect(linx.peerdb).toBeNull();
       const dump = {
-        ix: { data: [
-          { id: 18, name: 'LINX', city: 'London', country: 'GB', website: 'https://www.linx.net/', tech_email: 'ops@linx.example' },
-          { id: 26, name: 'AMS-IX Example', city: 'Amsterdam', country: 'NL', website: '', tech_email: '' },
-        ] },
-        ixlan: { data: [{ id: 18, ix_id: 18, name: 'LON1', mtu: 1500, rs_asn: 8714, dot1q_support: false }, { id: 26, ix_id: 26, mtu: 9000 }] },
-        ixpfx: { data: [{ id: 1, ixlan_id: 18, prefix: '195.66.224.0/22' }, { id: 2, ixlan_id: 18, prefix: '2001:7f8:4::/64' }] },
-        netixlan: { data: [
-          { id: 501, ixlan_id: 18, asn: 65001, name: 'Example Networks', ipaddr4: '195.66.224.10', ipaddr6: null, is_rs_peer: true, speed: 10000 },
-          { id: 502, ixlan_id: 18, asn: 65099, ipaddr4: null, ipaddr6: '2001:7f8:4::99', speed: 100000 },
-          { id: 503, ixlan_id: 18, asn: 65098, ipaddr4: null, ipaddr6: null },
-        ] },
-        net: { data: [{ id: 1234, asn: 65001, info_prefixes4: 250, info_prefixes6: 50, irr_as_set: 'AS-EXAMPLE-PDB' }, { id: 9999, asn: 65099, info_prefixes4: 1 }] },
+        ix: {
+          data: [
+            { id: 18, name: 'LINX', city: 'London', country: 'GB', website: 'https://www.linx.net/', tech_email: 'ops@linx.example' },
+            { id: 26, name: 'AMS-IX Example', city: 'Amsterdam', country: 'NL', website: '', tech_email: '' },
+          ],
+        },
+        ixlan: {
+          data: [
+            { id: 18, ix_id: 18, name: 'LON1', mtu: 1500, rs_asn: 8714, dot1q_support: false },
+            { id: 26, ix_id: 26, mtu: 9000 },
+          ],
+        },
+        ixpfx: {
+          data: [
+            { id: 1, ixlan_id: 18, prefix: '195.66.224.0/22' },
+            { id: 2, ixlan_id: 18, prefix: '2001:7f8:4::/64' },
+          ],
+        },
+        netixlan: {
+          data: [
+            {
+              id: 501,
+              ixlan_id: 18,
+              asn: 65001,
+              name: 'Example Networks',
+              ipaddr4: '195.66.224.10',
+              ipaddr6: null,
+              is_rs_peer: true,
+              speed: 10000,
+            },
+            { id: 502, ixlan_id: 18, asn: 65099, ipaddr4: null, ipaddr6: '2001:7f8:4::99', speed: 100000 },
+            { id: 503, ixlan_id: 18, asn: 65098, ipaddr4: null, ipaddr6: null },
+          ],
+        },
+        net: {
+          data: [
+            { id: 1234, asn: 65001, info_prefixes4: 250, info_prefixes6: 50, irr_as_set: 'AS-EXAMPLE-PDB' },
+            { id: 9999, asn: 65099, info_prefixes4: 1 },
+          ],
+        },
       };
       expect(await runJob(PEERINGDB_SYNC_QUEUE, { export: dump })).toMatchObject({ status: 'succeeded' });
 
       const linked = (await root.get(`${P}/peering-fabric/${linx.id}/`)).body;
-      expect(linked.peerdb).toEqual({ ix_id: 18, name: 'LINX', city: 'London', country: 'GB', website: 'https://www.linx.net/', tech_email: 'ops@linx.example', last_sync: expect.any(String) });
+      expect(linked.peerdb).toEqual({
+        ix_id: 18,
+        name: 'LINX',
+        city: 'London',
+        country: 'GB',
+        website: 'https://www.linx.net/',
+        tech_email: 'ops@linx.example',
+        last_sync: expect.any(String),
+      });
       const created = (await root.get(`${P}/peering-fabric/?q=AMS-IX Example`)).body.results;
       expect(created.map((fabric: any) => fabric.peerdb?.ix_id)).toEqual([26]);
       const network = (await root.get(`${P}/peering-network/?fabric_id=${linx.id}`)).body.results;
@@ -387,7 +497,12 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       let answer: { status: number; body: unknown };
       const requests: string[] = [];
       const entries = async (listId: number) =>
-        (await seeded.db.query('SELECT sequence::int, action, prefix::text, ge, le FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY sequence', [listId])).rows;
+        (
+          await seeded.db.query(
+            'SELECT sequence::int, action, prefix::text, ge, le FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY sequence',
+            [listId],
+          )
+        ).rows;
 
       beforeAll(async () => {
         stub = createServer((request, response) => {
@@ -397,12 +512,24 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
         });
         await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
         const { port } = stub.address() as AddressInfo;
-        fx.stubSource = await root.created(`${P}/irr-source/`, { name: 'Stub', slug: 'stub', api_endpoint: `http://127.0.0.1:${port}/prefixes`, sources: 'RIPE,RADB' });
+        fx.stubSource = await root.created(`${P}/irr-source/`, {
+          name: 'Stub',
+          slug: 'stub',
+          api_endpoint: `http://127.0.0.1:${port}/prefixes`,
+          sources: 'RIPE,RADB',
+        });
         fx.stubList = await root.created(`${R}/prefix-lists/`, { name: 'PL-AS-EXAMPLE', family: 'ipv4' });
-        for (const [sequence, prefix] of [[5, '10.10.0.0/16'], [10, '10.20.0.0/16']] as const) {
+        for (const [sequence, prefix] of [
+          [5, '10.10.0.0/16'],
+          [10, '10.20.0.0/16'],
+        ] as const) {
           await root.created(`${R}/prefix-list-entries/`, { prefix_list: fx.stubList.id, sequence, action: 'deny', prefix, le: 24 });
         }
-        fx.stubConfig = await root.created(`${P}/irr-prefix-list-config/`, { prefix_list: fx.stubList.id, irr_source: fx.stubSource.id, source_as_set: 'AS-EXAMPLE' });
+        fx.stubConfig = await root.created(`${P}/irr-prefix-list-config/`, {
+          prefix_list: fx.stubList.id,
+          irr_source: fx.stubSource.id,
+          source_as_set: 'AS-EXAMPLE',
+        });
       });
 
       afterAll(async () => {
@@ -471,9 +598,19 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       const device = await api.created('/api/dcim/devices/', { name: 'd', device_type: deviceType.id, role: role.id, site: site.id });
       const body = { template: template.id, device: device.id };
       expect((await member.post(RENDER, body)).status).toBe(403);
-      await api.created('/api/users/permissions/', { name: 'templates', object_types: ['extras.configtemplate'], actions: ['view'], users: [s.w.user1.id] });
+      await api.created('/api/users/permissions/', {
+        name: 'templates',
+        object_types: ['extras.configtemplate'],
+        actions: ['view'],
+        users: [s.w.user1.id],
+      });
       expect((await member.post(RENDER, body)).body.detail).toMatch(/device/);
-      await api.created('/api/users/permissions/', { name: 'devices', object_types: ['dcim.device'], actions: ['view'], users: [s.w.user1.id] });
+      await api.created('/api/users/permissions/', {
+        name: 'devices',
+        object_types: ['dcim.device'],
+        actions: ['view'],
+        users: [s.w.user1.id],
+      });
       const allowed = await member.post(RENDER, body);
       expect({ status: allowed.status, content: allowed.body.content }).toEqual({ status: 200, content: '0' });
       expect((await api.post(RENDER, body)).status).toBe(200);

@@ -10,7 +10,8 @@ import { RENDER_CONFIG_ROUTE } from './render-config';
 export const PeeringPlugin = definePlugin({
   name: 'peering',
   version: '1.0.0',
-  description: 'Peering management: relationships, peer ASNs, peering sessions on BGP peers, fabrics, IRR prefix lists, config rendering and PeeringDB/IRR synchronisation.',
+  description:
+    'Peering management: relationships, peer ASNs, peering sessions on BGP peers, fabrics, IRR prefix lists, config rendering and PeeringDB/IRR synchronisation.',
   dependencies: ['routing'],
   resources: PEERING_RESOURCES,
   migrations: MIGRATIONS,
@@ -39,7 +40,8 @@ export const PeeringPlugin = definePlugin({
   settings: {
     render_config_requires_view: setting.boolean({
       default: false,
-      description: 'render-config also requires view permission on the template, the device and the sessions (by default any authenticated caller may render, and the output contains BGP passwords)',
+      description:
+        'render-config also requires view permission on the template, the device and the sessions (by default any authenticated caller may render, and the output contains BGP passwords)',
     }),
   },
 });

@@ -70,13 +70,18 @@ async function fetchPrefixes(config: ConfigRow): Promise<string[]> {
   } catch {
     throw new IrrSyncError(`IRR generator answered something other than JSON for ${url}`);
   }
-  const list = Array.isArray(body) ? body : body !== null && typeof body === 'object' ? (body as { prefixes?: unknown }).prefixes : undefined;
+  const list = Array.isArray(body)
+    ? body
+    : body !== null && typeof body === 'object'
+      ? (body as { prefixes?: unknown }).prefixes
+      : undefined;
   if (!Array.isArray(list)) throw new IrrSyncError(`IRR generator answered no prefix list for ${url}`);
   const prefixes: string[] = [];
   for (const item of list) {
     const parsed = parseIpNetwork(item, { requireMask: true });
     if ('problem' in parsed) throw new IrrSyncError(`IRR generator answered an invalid prefix ${JSON.stringify(item)}: ${parsed.problem}`);
-    if (parsed.value.includes(':') !== (config.family === 'ipv6')) throw new IrrSyncError(`IRR generator answered ${parsed.value}, not of the prefix list's family ${config.family}`);
+    if (parsed.value.includes(':') !== (config.family === 'ipv6'))
+      throw new IrrSyncError(`IRR generator answered ${parsed.value}, not of the prefix list's family ${config.family}`);
     prefixes.push(parsed.value);
   }
   return [...new Set(prefixes)];
@@ -101,7 +106,8 @@ async function loadConfig(manager: EntityManager, configId: number): Promise<Con
 export async function syncPrefixList(dataSource: DataSource, configId: number): Promise<IrrSyncResult> {
   const config = await loadConfig(dataSource.manager, configId);
   if (!config) throw new IrrSyncError(`IRR prefix list config ${configId} does not exist`);
-  if (config.source_name === null || !config.source_as_set) throw new IrrSyncError(`IRR prefix list config ${configId} has no IRR source and AS-SET`);
+  if (config.source_name === null || !config.source_as_set)
+    throw new IrrSyncError(`IRR prefix list config ${configId} has no IRR source and AS-SET`);
   if (!config.enabled) throw new IrrSyncError(`IRR source ${config.source_name} is disabled`);
   const prefixes = await fetchPrefixes(config);
   return dataSource.transaction(async (manager) => {

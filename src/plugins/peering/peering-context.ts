@@ -7,7 +7,12 @@ interface Named {
 }
 
 export type PeeringTemplateContext = {
-  device: { id: number; name: string | null; platform: { name: string; slug: string } | null; site: { name: string; slug: string } | null } | null;
+  device: {
+    id: number;
+    name: string | null;
+    platform: { name: string; slug: string } | null;
+    site: { name: string; slug: string } | null;
+  } | null;
   sessions: Array<Record<string, unknown>>;
   peer_groups: Named[];
   route_maps: Named[];
@@ -110,7 +115,13 @@ function sessionEntry(row: SessionRow, families: readonly FamilyRow[]): Record<s
     bfd_profile:
       row.bfd_name === null
         ? null
-        : { name: row.bfd_name, minimum_interval: row.bfd_min_tx, minimum_rx_interval: row.bfd_min_rx, multiplier: row.bfd_multiplier, hold: row.bfd_hold },
+        : {
+            name: row.bfd_name,
+            minimum_interval: row.bfd_min_tx,
+            minimum_rx_interval: row.bfd_min_rx,
+            multiplier: row.bfd_multiplier,
+            hold: row.bfd_hold,
+          },
     peer_group: row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name },
     peering_network: row.network_id === null ? null : { id: row.network_id, name: row.network_name, fabric: row.fabric_name },
     address_families: families.map((family) => ({
@@ -135,14 +146,25 @@ function distinct(items: ReadonlyArray<Named | null>): Named[] {
  * session whose BGP peer is in a scope of one of the device's BGP routers; peers without a session
  * never appear, disabled ones do. The device, when given, is filled in either way.
  */
-export async function peeringContext(manager: EntityManager, deviceId: number | null, sessionIds: readonly number[] | null): Promise<PeeringTemplateContext> {
+export async function peeringContext(
+  manager: EntityManager,
+  deviceId: number | null,
+  sessionIds: readonly number[] | null,
+): Promise<PeeringTemplateContext> {
   let device: PeeringTemplateContext['device'] = null;
   if (deviceId !== null) {
     const [row] = (await manager.query(
       `SELECT d.id, d.name, pl.name AS platform_name, pl.slug AS platform_slug, st.name AS site_name, st.slug AS site_slug
          FROM dcim_device d LEFT JOIN dcim_platform pl ON pl.id = d.platform_id LEFT JOIN dcim_site st ON st.id = d.site_id WHERE d.id = $1`,
       [deviceId],
-    )) as Array<{ id: number; name: string | null; platform_name: string | null; platform_slug: string; site_name: string | null; site_slug: string }>;
+    )) as Array<{
+      id: number;
+      name: string | null;
+      platform_name: string | null;
+      platform_slug: string;
+      site_name: string | null;
+      site_slug: string;
+    }>;
     device = {
       id: row.id,
       name: row.name,

@@ -12,7 +12,10 @@ import { PEERINGDB_SYNC_QUEUE } from './peeringdb-sync';
 const USAGE = 'usage: peering-sync peeringdb --file <PeeringDB JSON export> | peering-sync irr [--all]';
 
 /** The job a command line asks for, or a problem with it. */
-export function jobOfArguments(args: readonly string[], readFile: (path: string) => string): { queue: string; payload: Record<string, unknown> } | { problem: string } {
+export function jobOfArguments(
+  args: readonly string[],
+  readFile: (path: string) => string,
+): { queue: string; payload: Record<string, unknown> } | { problem: string } {
   const [command, ...options] = args;
   if (command === 'irr') {
     if (options.some((option) => option !== '--all')) return { problem: USAGE };
@@ -25,7 +28,8 @@ export function jobOfArguments(args: readonly string[], readFile: (path: string)
   } catch (error) {
     return { problem: `cannot read ${options[1]} as JSON: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (dump === null || typeof dump !== 'object' || Array.isArray(dump)) return { problem: `${options[1]} is not a PeeringDB export (a JSON object of ix, ixlan, ixpfx, netixlan, net)` };
+  if (dump === null || typeof dump !== 'object' || Array.isArray(dump))
+    return { problem: `${options[1]} is not a PeeringDB export (a JSON object of ix, ixlan, ixpfx, netixlan, net)` };
   return { queue: PEERINGDB_SYNC_QUEUE, payload: { export: dump } };
 }
 

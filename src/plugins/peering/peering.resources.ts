@@ -66,7 +66,14 @@ export const IrrSourceResource = defineResource({
     name: text({ maxLength: 100, required: true, unique: true, search: true }),
     slug: slug(),
     // The generator's base URL: `url` is every object's own link, so the API names it api_endpoint.
-    api_endpoint: text({ maxLength: 200, required: true, column: 'url', search: true, label: 'API endpoint', pattern: { regex: /^https?:\/\/\S+$/, message: 'Enter a valid URL.' } }),
+    api_endpoint: text({
+      maxLength: 200,
+      required: true,
+      column: 'url',
+      search: true,
+      label: 'API endpoint',
+      pattern: { regex: /^https?:\/\/\S+$/, message: 'Enter a valid URL.' },
+    }),
     sources: text({ maxLength: 100 }),
     cache_ttl: integer({ min: 0, max: 2_147_483_647, nullable: true }),
     sync_interval: integer({ min: 1, max: 525_600, default: 1440 }),
@@ -131,9 +138,10 @@ export const PeerAsnResource = defineResource({
   // As upstream: the peer's name is the ASN's description, else "AS<n>".
   extensions: [
     computedProperties(['name'], async (manager, rows) => {
-      const found = (await manager.query('SELECT p.id, a.asn, a.description FROM peering_peerasn p JOIN ipam_asn a ON a.id = p.asn_id WHERE p.id = ANY($1)', [
-        rows.map((row) => row.id),
-      ])) as Array<{ id: number; asn: string; description: string | null }>;
+      const found = (await manager.query(
+        'SELECT p.id, a.asn, a.description FROM peering_peerasn p JOIN ipam_asn a ON a.id = p.asn_id WHERE p.id = ANY($1)',
+        [rows.map((row) => row.id)],
+      )) as Array<{ id: number; asn: string; description: string | null }>;
       return new Map(found.map(({ id, asn, description }) => [id, { name: description || `AS${asn}` }]));
     }),
   ],
@@ -187,7 +195,14 @@ export const PeeringFabricResource = defineResource({
   ],
   extraFilters: { tenant_group_id: tenantGroupFilter('id'), tenant_group: tenantGroupFilter('slug') },
   // Read-only: written only by the PeeringDB synchronisation, never through the API.
-  extensions: [computedProperties(['peerdb'], (manager, rows) => fabricPeeringDbRecords(manager, rows.map((row) => row.id)))],
+  extensions: [
+    computedProperties(['peerdb'], (manager, rows) =>
+      fabricPeeringDbRecords(
+        manager,
+        rows.map((row) => row.id),
+      ),
+    ),
+  ],
 });
 
 export const PeeringNetworkResource = defineResource({
@@ -242,7 +257,10 @@ export const PeeringConnectionResource = defineResource({
     device_id: (values, alias, prefix) =>
       values.some((value) => !/^\d{1,10}$/.test(value))
         ? { problem: 'Enter a whole number.' }
-        : { where: `${alias}."interface_id" IN (SELECT i.id FROM dcim_interface i WHERE i.device_id IN (:...${prefix}))`, params: { [prefix]: values.map(Number) } },
+        : {
+            where: `${alias}."interface_id" IN (SELECT i.id FROM dcim_interface i WHERE i.device_id IN (:...${prefix}))`,
+            params: { [prefix]: values.map(Number) },
+          },
   },
   // The interface's device, and its addresses inside the network's prefix.
   extensions: [

@@ -21,7 +21,10 @@ export interface FabricPeeringDbRecord {
 }
 
 /** `{peerdb: record | null}` for each fabric id: null for a fabric the synchronisation has not linked. */
-export async function fabricPeeringDbRecords(manager: EntityManager, fabricIds: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+export async function fabricPeeringDbRecords(
+  manager: EntityManager,
+  fabricIds: readonly number[],
+): Promise<Map<number, Record<string, unknown>>> {
   const found = (await manager.query(
     `SELECT fabric_id, ix_id, name, city, country, website, tech_email, last_sync FROM ${FABRIC_CACHE_TABLE} WHERE fabric_id = ANY($1)`,
     [fabricIds],

@@ -16,8 +16,14 @@ export interface PeeringDbSyncResult {
 /** A PeeringDB object list of the export: `{ix: {data: [...]}}` (the API's shape) or `{ix: [...]}`. */
 function objects(dump: Row, key: string): Row[] {
   const value = dump[key];
-  const list = Array.isArray(value) ? value : value !== null && typeof value === 'object' && Array.isArray((value as Row).data) ? (value as Row).data : [];
-  return (list as unknown[]).filter((item): item is Row => item !== null && typeof item === 'object' && Number.isSafeInteger((item as Row).id));
+  const list = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === 'object' && Array.isArray((value as Row).data)
+      ? (value as Row).data
+      : [];
+  return (list as unknown[]).filter(
+    (item): item is Row => item !== null && typeof item === 'object' && Number.isSafeInteger((item as Row).id),
+  );
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -35,7 +41,9 @@ function slugOf(name: string): string {
 
 /** The fabric an exchange is cached on: the one already linked, else one of the same name, else a new one. */
 async function fabricFor(manager: EntityManager, ix: Row): Promise<number> {
-  const [linked] = (await manager.query(`SELECT fabric_id FROM ${FABRIC_CACHE_TABLE} WHERE ix_id = $1`, [ix.id])) as Array<{ fabric_id: number }>;
+  const [linked] = (await manager.query(`SELECT fabric_id FROM ${FABRIC_CACHE_TABLE} WHERE ix_id = $1`, [ix.id])) as Array<{
+    fabric_id: number;
+  }>;
   if (linked) return linked.fabric_id;
   const name = str(ix.name).slice(0, 100) || `IX-${String(ix.id)}`;
   const [named] = (await manager.query(
@@ -43,7 +51,10 @@ async function fabricFor(manager: EntityManager, ix: Row): Promise<number> {
     [name],
   )) as Array<{ id: number }>;
   if (named) return named.id;
-  const [{ taken }] = (await manager.query('SELECT count(*)::int AS taken FROM peering_peeringfabric WHERE site_id IS NULL AND (name = $1 OR slug = $2)', [name, slugOf(name)])) as Array<{
+  const [{ taken }] = (await manager.query(
+    'SELECT count(*)::int AS taken FROM peering_peeringfabric WHERE site_id IS NULL AND (name = $1 OR slug = $2)',
+    [name, slugOf(name)],
+  )) as Array<{
     taken: number;
   }>;
   const suffix = taken > 0 ? `-${String(ix.id)}` : '';
@@ -60,22 +71,37 @@ async function prefixFor(manager: EntityManager, prefixes: readonly Row[]): Prom
   const sorted = [...prefixes].sort((a, b) => Number(str(a.prefix).includes(':')) - Number(str(b.prefix).includes(':')));
   const prefix = sorted.map((row) => str(row.prefix)).find((value) => value.includes('/'));
   if (!prefix) return null;
-  const [found] = (await manager.query('SELECT id FROM ipam_prefix WHERE prefix = $1::cidr AND vrf_id IS NULL ORDER BY id LIMIT 1', [prefix])) as Array<{ id: number }>;
+  const [found] = (await manager.query('SELECT id FROM ipam_prefix WHERE prefix = $1::cidr AND vrf_id IS NULL ORDER BY id LIMIT 1', [
+    prefix,
+  ])) as Array<{ id: number }>;
   if (found) return found.id;
-  const [created] = (await manager.query(`INSERT INTO ipam_prefix (prefix, description) VALUES ($1::cidr, 'PeeringDB exchange LAN') RETURNING id`, [prefix])) as Array<{ id: number }>;
+  const [created] = (await manager.query(
+    `INSERT INTO ipam_prefix (prefix, description) VALUES ($1::cidr, 'PeeringDB exchange LAN') RETURNING id`,
+    [prefix],
+  )) as Array<{ id: number }>;
   return created.id;
 }
 
 /** The network of an exchange LAN: the one already linked, else `IXLAN-<id>` (suffixed when the fabric has that name). */
 async function networkFor(manager: EntityManager, fabricId: number, ixlan: Row, prefixId: number): Promise<number> {
-  const [linked] = (await manager.query(`SELECT network_id FROM ${NETWORK_CACHE_TABLE} WHERE ixlan_id = $1`, [ixlan.id])) as Array<{ network_id: number }>;
+  const [linked] = (await manager.query(`SELECT network_id FROM ${NETWORK_CACHE_TABLE} WHERE ixlan_id = $1`, [ixlan.id])) as Array<{
+    network_id: number;
+  }>;
   if (linked) return linked.network_id;
   const base = `IXLAN-${String(ixlan.id)}`;
   let name = base;
-  for (let n = 2; ((await manager.query('SELECT 1 FROM peering_peeringnetwork WHERE fabric_id = $1 AND name = $2', [fabricId, name])) as unknown[]).length > 0; n++) {
+  for (
+    let n = 2;
+    ((await manager.query('SELECT 1 FROM peering_peeringnetwork WHERE fabric_id = $1 AND name = $2', [fabricId, name])) as unknown[])
+      .length > 0;
+    n++
+  ) {
     name = `${base}-${n}`;
   }
-  const [created] = (await manager.query('INSERT INTO peering_peeringnetwork (fabric_id, name, prefix_id) VALUES ($1, $2, $3) RETURNING id', [fabricId, name, prefixId])) as Array<{
+  const [created] = (await manager.query(
+    'INSERT INTO peering_peeringnetwork (fabric_id, name, prefix_id) VALUES ($1, $2, $3) RETURNING id',
+    [fabricId, name, prefixId],
+  )) as Array<{
     id: number;
   }>;
   return created.id;
@@ -96,7 +122,16 @@ export async function syncPeeringDb(manager: EntityManager, dump: Row, now = new
       `INSERT INTO ${FABRIC_CACHE_TABLE} (fabric_id, ix_id, name, city, country, website, tech_email, last_sync) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (ix_id) DO UPDATE SET name = EXCLUDED.name, city = EXCLUDED.city, country = EXCLUDED.country, website = EXCLUDED.website,
                                          tech_email = EXCLUDED.tech_email, last_sync = EXCLUDED.last_sync`,
-      [fabricId, ix.id, str(ix.name).slice(0, 255), str(ix.city).slice(0, 255), str(ix.country).slice(0, 255), str(ix.website).slice(0, 255), str(ix.tech_email).slice(0, 255), now],
+      [
+        fabricId,
+        ix.id,
+        str(ix.name).slice(0, 255),
+        str(ix.city).slice(0, 255),
+        str(ix.country).slice(0, 255),
+        str(ix.website).slice(0, 255),
+        str(ix.tech_email).slice(0, 255),
+        now,
+      ],
     );
     fabricOfIx.set(ix.id as number, fabricId);
     result.fabrics += 1;
@@ -132,7 +167,16 @@ export async function syncPeeringDb(manager: EntityManager, dump: Row, now = new
     if (fabricId === undefined || int(netixlan.asn) === null || (ipv4 === null && ipv6 === null)) continue;
     await manager.query(
       `INSERT INTO ${PEER_CACHE_TABLE} (fabric_id, netixlan_id, asn, name, ipv4_addr, ipv6_addr, is_rs_peer, speed) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [fabricId, netixlan.id, netixlan.asn, str(netixlan.name).slice(0, 255), ipv4, ipv6, netixlan.is_rs_peer === true, int(netixlan.speed) ?? 0],
+      [
+        fabricId,
+        netixlan.id,
+        netixlan.asn,
+        str(netixlan.name).slice(0, 255),
+        ipv4,
+        ipv6,
+        netixlan.is_rs_peer === true,
+        int(netixlan.speed) ?? 0,
+      ],
     );
     result.peers += 1;
   }

@@ -6,7 +6,6 @@ import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../
 import { peeringContext } from './peering-context';
 import { PEERING_TEMPLATE_FILTERS_SOURCE } from './peering-template-filters';
 
-
 interface RenderRequest {
   template: number;
   device: number | null;
@@ -26,11 +25,18 @@ function parseBody(body: unknown): RenderRequest {
   const device = input.device ?? null;
   if (device !== null && !isId(device)) problems.device = ['Expected a device id (an integer) or null.'];
   const sessions = input.sessions ?? null;
-  if (sessions !== null && (!Array.isArray(sessions) || !sessions.every(isId))) problems.sessions = ['Expected a list of peering session ids (integers).'];
-  else if (Array.isArray(sessions) && sessions.length === 0) problems.sessions = ['Give at least one peering session, or leave sessions out.'];
-  if (Object.keys(problems).length === 0 && device === null && sessions === null) problems.non_field_errors = ['Give a device, sessions, or both.'];
+  if (sessions !== null && (!Array.isArray(sessions) || !sessions.every(isId)))
+    problems.sessions = ['Expected a list of peering session ids (integers).'];
+  else if (Array.isArray(sessions) && sessions.length === 0)
+    problems.sessions = ['Give at least one peering session, or leave sessions out.'];
+  if (Object.keys(problems).length === 0 && device === null && sessions === null)
+    problems.non_field_errors = ['Give a device, sessions, or both.'];
   if (Object.keys(problems).length > 0) throw new ResourceValidationError(problems);
-  return { template: input.template as number, device: device as number | null, sessions: sessions === null ? null : [...new Set(sessions as number[])] };
+  return {
+    template: input.template as number,
+    device: device as number | null,
+    sessions: sessions === null ? null : [...new Set(sessions as number[])],
+  };
 }
 
 async function existingIds(manager: EntityManager, table: string, ids: readonly number[]): Promise<Set<number>> {
@@ -65,7 +71,8 @@ async function checkReferences(context: PluginRouteContext, request: RenderReque
   }
   if (request.sessions !== null) {
     const seen = await visible('peering.peeringsession', request.sessions);
-    if (request.sessions.some((id) => !seen.has(id))) throw new ForbiddenError('You do not have permission to view every one of these peering sessions.');
+    if (request.sessions.some((id) => !seen.has(id)))
+      throw new ForbiddenError('You do not have permission to view every one of these peering sessions.');
   }
 }
 
@@ -87,7 +94,11 @@ function wantsText(accept: string | string[] | undefined): boolean {
 /** Jinja environment parameters of the template (NetBox's `environment_params`) the renderer knows. */
 function environmentOptions(params: unknown): { trimBlocks?: boolean; lstripBlocks?: boolean; keepTrailingNewline?: boolean } {
   const given = params !== null && typeof params === 'object' ? (params as Record<string, unknown>) : {};
-  return { trimBlocks: given.trim_blocks === true, lstripBlocks: given.lstrip_blocks === true, keepTrailingNewline: given.keep_trailing_newline === true };
+  return {
+    trimBlocks: given.trim_blocks === true,
+    lstripBlocks: given.lstrip_blocks === true,
+    keepTrailingNewline: given.keep_trailing_newline === true,
+  };
 }
 
 const RENDER_REQUEST_SCHEMA = {
@@ -95,7 +106,11 @@ const RENDER_REQUEST_SCHEMA = {
   required: ['template'],
   properties: {
     template: { type: 'integer', description: 'The config template (id)' },
-    device: { type: 'integer', nullable: true, description: "Render the sessions of this device's BGP routers, or fill in the device for the given sessions" },
+    device: {
+      type: 'integer',
+      nullable: true,
+      description: "Render the sessions of this device's BGP routers, or fill in the device for the given sessions",
+    },
     sessions: { type: 'array', items: { type: 'integer' }, description: 'Render exactly these peering sessions' },
   },
 };
@@ -106,7 +121,11 @@ const RENDER_RESPONSE_SCHEMA = {
   properties: {
     configtemplate: { type: 'object', description: 'The template, brief (id, url, display, name, description)' },
     content: { type: 'string' },
-    device: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string', nullable: true } }, description: 'Present when a device was given' },
+    device: {
+      type: 'object',
+      properties: { id: { type: 'integer' }, name: { type: 'string', nullable: true } },
+      description: 'Present when a device was given',
+    },
     session_count: { type: 'integer' },
     context: { type: 'object', description: 'The template context, with include_context=true (contains BGP passwords)' },
   },
@@ -134,21 +153,33 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
     const request = parseBody(context.body);
     await checkReferences(context, request, settings.render_config_requires_view === true);
     const text = wantsText(headers.accept);
-    const [template] = (await manager.query('SELECT template_code, environment_params FROM extras_configtemplate WHERE id = $1', [request.template])) as Array<{
+    const [template] = (await manager.query('SELECT template_code, environment_params FROM extras_configtemplate WHERE id = $1', [
+      request.template,
+    ])) as Array<{
       template_code: string;
       environment_params: unknown;
     }>;
     const templateContext = await peeringContext(manager, request.device, request.sessions);
     let content: string;
     try {
-      content = await renderConfigTemplate(template.template_code, templateContext, {}, { ...environmentOptions(template.environment_params), filterSources: [PEERING_TEMPLATE_FILTERS_SOURCE] });
+      content = await renderConfigTemplate(
+        template.template_code,
+        templateContext,
+        {},
+        { ...environmentOptions(template.environment_params), filterSources: [PEERING_TEMPLATE_FILTERS_SOURCE] },
+      );
     } catch (error) {
       if (!(error instanceof ConfigTemplateError)) throw error;
-      return text ? RouteResponse.text(error.message, 'text/plain', 500) : RouteResponse.json({ detail: error.message }, 'application/json', 500);
+      return text
+        ? RouteResponse.text(error.message, 'text/plain', 500)
+        : RouteResponse.json({ detail: error.message }, 'application/json', 500);
     }
     if (text) return RouteResponse.text(content);
-    const includeContext = String(Array.isArray(query.include_context) ? query.include_context.at(-1) : (query.include_context ?? '')).toLowerCase() === 'true';
-    const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [request.template], scope.baseUrl)).get(request.template);
+    const includeContext =
+      String(Array.isArray(query.include_context) ? query.include_context.at(-1) : (query.include_context ?? '')).toLowerCase() === 'true';
+    const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [request.template], scope.baseUrl)).get(
+      request.template,
+    );
     const device = templateContext.device as { id: number; name: string | null } | null;
     return {
       configtemplate,
