@@ -5,6 +5,7 @@ import { loadEnvironmentOrExit } from '../../common/config/load-environment';
 import { openDatabaseConnection } from '../../common/database/database-connection';
 import { dataSourceOptions } from '../../common/database/data-source-options';
 import { JobQueue } from '../../common/jobs/job-queue';
+import { JobEntity } from '../../common/jobs/job.entity';
 import { createRootLogger } from '../../common/logging/root-logger';
 import { IRR_SYNC_ALL_QUEUE } from './irr-sync';
 import { PEERINGDB_SYNC_QUEUE } from './peeringdb-sync';
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   }
   const config = loadEnvironmentOrExit();
   const database = await openDatabaseConnection(config, createRootLogger('warn'));
-  const dataSource = await new DataSource(dataSourceOptions(database.url, 1)).initialize();
+  const dataSource = await new DataSource({ ...dataSourceOptions(database.url, 1), entities: [JobEntity] }).initialize();
   try {
     const id = await dataSource.transaction((manager) => new JobQueue().enqueue(manager, job.queue, job.payload, { maxAttempts: 3 }));
     process.stdout.write(`enqueued ${job.queue} job ${id}\n`);
