@@ -205,7 +205,7 @@ describe('platform REST API (/api/…)', () => {
           tenancy: version,
           users: version,
         },
-        plugins: { routing: '1.0.0', fms: '1.0.0' },
+        plugins: { routing: '1.0.0', fms: '1.0.0', peering: '1.0.0' },
         'workers-running': expect.any(Number),
       });
     });

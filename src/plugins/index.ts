@@ -1,9 +1,10 @@
 import type { PluginDefinition } from '../platform/plugins/plugin-declaration';
 import { FmsPlugin } from './fms';
+import { PeeringPlugin } from './peering';
 import { RoutingPlugin } from './routing';
 
 /**
  * Every plugin this repository ships: the only place outside a plugin's own folder that names it.
  * PLUGINS selects which of them are mounted (all of them when unset).
  */
-export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin];
+export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin, PeeringPlugin];

@@ -1013,6 +1013,89 @@ def main():
 
     check("fms deletes: PROTECTed cable type (409), fiber cable with its strands, CASCADE from the platform cable", delete_fms_objects)
 
+    # ------------------------------------------------------------------ peering plugin (nb.plugins.peering)
+    # Built on the routing plugin's BGP peers: nb.plugins.peering.peer_asn is /api/plugins/peering/peer-asn/.
+    peering = nb.plugins.peering
+    routing = nb.plugins.routing
+
+    def create_peering_objects():
+        s.peering_device = nb.dcim.devices.create(name=f"{P}-peering-router", device_type=s.device_type.id, role=s.role.id, site=s.site_a.id)
+        s.rir = nb.ipam.rirs.create(name=f"{P}-rir", slug=f"{P}-rir")
+        s.local_asn = nb.ipam.asns.create(asn=4_200_000_000 + secrets.randbelow(90_000_000), rir=s.rir.id)
+        s.remote_asn = nb.ipam.asns.create(asn=s.local_asn.asn + 1, rir=s.rir.id, description=f"{P}-networks")
+        s.peer_ip = nb.ipam.ip_addresses.create(address="198.18.0.2/30", description=P)
+        router = routing.bgp_routers.create(device=s.peering_device.id, asn=s.local_asn.id)
+        scope = routing.bgp_scopes.create(router=router.id)
+        s.bgp_peer = routing.bgp_peers.create(scope=scope.id, peer=s.peer_ip.id, name=f"{P}-peer", remote_as=s.remote_asn.id, password="s3cret")
+        s.relationship = peering.relationship.create(name=f"{P}-transit", slug=f"{P}-transit")
+        s.peer_asn = peering.peer_asn.create(asn=s.remote_asn.id, irr_as_set="AS-INTEROP")
+        expect(s.peer_asn.url, f"{URL}/api/plugins/peering/peer-asn/{s.peer_asn.id}/", "peer ASN url")
+        expect(s.peer_asn.name, f"{P}-networks", "peer ASN name (its ASN's description)")
+        s.session = peering.peering_session.create(bgp_peer=s.bgp_peer.id, relationship=s.relationship.id, service_reference=f"{P}-SR")
+        expect(ident(s.session.bgp_peer), s.bgp_peer.id, "session bgp_peer id")
+        expect(s.session.bgp_peer.name, f"{P}-peer", "session bgp_peer name (nested)")
+        expect(s.session.relationship.name, f"{P}-transit", "session relationship name (nested)")
+        try:
+            peering.peering_session.create(bgp_peer=s.bgp_peer.id)
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of a second session on the BGP peer")
+            expect_true("bgp_peer" in error.error, f"the error names bgp_peer, got {error.error}")
+        else:
+            raise CheckFailed("a second session on one BGP peer was created")
+        s.irr_source = peering.irr_source.create(name=f"{P}-radb", slug=f"{P}-radb", api_endpoint="https://bgpq.example.net/")
+        expect(s.irr_source.api_endpoint, "https://bgpq.example.net/", "IRR source api_endpoint")
+        expect(s.irr_source.url, f"{URL}/api/plugins/peering/irr-source/{s.irr_source.id}/", "IRR source url (its own link)")
+        s.fabrics = [
+            peering.peering_fabric.create(name=f"{P}-ix-{status}", slug=f"{P}-ix-{status}", status=status)
+            for status in ("active", "planned", "decommissioned")
+        ]
+        expect(s.fabrics[0].peerdb, None, "peerdb of an unlinked fabric")
+
+    check("plugins.peering: peer_asn, peering_session (one per BGP peer), irr_source (api_endpoint), peering_fabric", create_peering_objects)
+
+    def filter_peering_objects():
+        planned_or_gone = peering.peering_fabric.filter(q=P, status=["planned", "decommissioned"])
+        expect(sorted(f.name for f in planned_or_gone), [f"{P}-ix-decommissioned", f"{P}-ix-planned"], "filter(status=[planned, decommissioned])")
+        expect(peering.peering_fabric.count(q=P), 3, "count(q=…)")
+        expect(ident(peering.peering_session.get(bgp_peer_id=s.bgp_peer.id)), s.session.id, "get(bgp_peer_id=…)")
+        expect(ident(peering.peer_asn.get(irr_as_set="AS-INTEROP", asn_id=s.remote_asn.id)), s.peer_asn.id, "get(irr_as_set=…, asn_id=…)")
+        expect([r.id for r in peering.relationship.filter(q=f"{P}-trans")], [s.relationship.id], "relationship filter(q=…)")
+        s.session.service_reference = f"{P}-SR-2"
+        expect(s.session.save(), True, "save() of a changed session")
+        expect(peering.peering_session.get(s.session.id).service_reference, f"{P}-SR-2", "service_reference read back")
+
+    check("plugins.peering filter() / get() / count() / save()", filter_peering_objects)
+
+    def render_peering_config():
+        template = nb.extras.config_templates.create(name=f"{P}-bgp", template_code="{% for s in sessions %}neighbor {{ s.remote_ip }} remote-as {{ s.peer_asn }}{% endfor %}")
+        rendered = peering.render_config.create(template=template.id, device=s.peering_device.id)
+        expect(rendered.content, f"neighbor 198.18.0.2 remote-as {s.remote_asn.asn}", "render-config content")
+        expect(rendered.session_count, 1, "render-config session_count")
+        expect(rendered.device.name, f"{P}-peering-router", "render-config device")
+        expect(template.delete(), True, "delete() of the config template")
+
+    check("plugins.peering.render_config.create(template=…, device=…) renders the sessions", render_peering_config)
+
+    def delete_peering_objects():
+        try:
+            routing.bgp_peers.get(s.bgp_peer.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 409, "status of deleting a BGP peer with a session")
+        else:
+            raise CheckFailed("deleting a BGP peer with a peering session succeeded (PROTECT, 409)")
+        expect(peering.peering_session.get(s.session.id).delete(), True, "delete() of the session")
+        expect(routing.bgp_peers.get(s.bgp_peer.id).delete(), True, "delete() of the BGP peer")
+        expect(peering.peering_fabric.filter(q=P).delete(), True, "RecordSet.delete() of the fabrics")
+        expect(peering.peer_asn.delete([s.peer_asn.id]), True, "bulk delete of the peer ASN")
+        expect(peering.irr_source.get(s.irr_source.id).delete(), True, "delete() of the IRR source")
+        expect(peering.relationship.get(s.relationship.id).delete(), True, "delete() of the relationship")
+        expect(s.peering_device.delete(), True, "delete() of the router's device (its BGP router and scope go with it)")
+        expect(nb.ipam.ip_addresses.get(s.peer_ip.id).delete(), True, "delete() of the peer address")
+        expect(nb.ipam.asns.filter(rir_id=s.rir.id).delete(), True, "RecordSet.delete() of the ASNs")
+        expect(nb.ipam.rirs.get(s.rir.id).delete(), True, "delete() of the RIR")
+
+    check("plugins.peering deletes: a BGP peer with a session is PROTECTed (409), then every peering object", delete_peering_objects)
+
     # ------------------------------------------------------------------ cleanup (deletes in dependency order)
     def cleanup():
         try:

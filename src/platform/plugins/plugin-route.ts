@@ -31,6 +31,8 @@ export type PluginRoutePermission = 'authenticated' | { objectType: string; acti
 /** What a route's handler gets: the action context, plus the path parameters (validated, as strings). */
 export interface PluginRouteContext extends CollectionActionContext {
   params: Readonly<Record<string, string>>;
+  /** The request's headers, names lowercased (content negotiation: `accept`). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /**
@@ -53,16 +55,17 @@ export class RouteResponse {
   private constructor(
     readonly contentType: string,
     readonly body: string,
+    readonly status: number,
   ) {}
 
-  /** A JSON value under its own media type, e.g. `RouteResponse.json(collection, 'application/geo+json')`. */
-  static json(value: unknown, mediaType: string): RouteResponse {
-    return new RouteResponse(mediaType, JSON.stringify(value));
+  /** A JSON value under its own media type, e.g. `RouteResponse.json(collection, 'application/geo+json')`; status 200 unless told otherwise. */
+  static json(value: unknown, mediaType: string, status = 200): RouteResponse {
+    return new RouteResponse(mediaType, JSON.stringify(value), status);
   }
 
-  /** Text, e.g. a rendered configuration (`text/plain` unless told otherwise). */
-  static text(body: string, mediaType = 'text/plain'): RouteResponse {
-    return new RouteResponse(mediaType, body);
+  /** Text, e.g. a rendered configuration (`text/plain` unless told otherwise); status 200 unless told otherwise. */
+  static text(body: string, mediaType = 'text/plain', status = 200): RouteResponse {
+    return new RouteResponse(mediaType, body, status);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Injectable, Post, Query, Req, Res, Type } from '@nestjs/common';
+import { Body, Controller, Get, Injectable, Post, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { PlatformApi } from '../../common/auth/authenticated.decorator';
@@ -37,6 +37,7 @@ export class PluginRouteRunner {
     body: unknown,
     query: QueryParameters,
     scope: RequestScope,
+    headers: Readonly<Record<string, string | string[] | undefined>> = {},
   ): Promise<unknown> {
     // A parameter of the wrong type means no such URL, whoever asks (as Django resolves URLs before checking permissions).
     for (const [name, { schema }] of Object.entries(route.openapi.pathParameters ?? {})) {
@@ -46,7 +47,7 @@ export class PluginRouteRunner {
       await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
     const owner = `plugin ${mounted.plugin.name}: route ${route.method} ${route.path}`;
     return this.resources.runWithActionContext(owner, mounted.settings, body, query, scope, (context) =>
-      route.handle({ ...context, params: Object.freeze({ ...params }) }),
+      route.handle({ ...context, params: Object.freeze({ ...params }), headers }),
     );
   }
 }
@@ -79,20 +80,28 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
       body: unknown,
       query: QueryParameters,
     ) {
-      const answer = await this.runner.run(mounted, route, request.params as Record<string, string>, body, query, requestScope(request));
+      const answer = await this.runner.run(
+        mounted,
+        route,
+        request.params as Record<string, string>,
+        body,
+        query,
+        requestScope(request),
+        request.headers,
+      );
       // Sent as text with its media type set, so a bare string or number is JSON too, not HTML.
       const sent = answer instanceof RouteResponse ? answer : RouteResponse.json(answer ?? null, 'application/json');
-      response.setHeader('Content-Type', sent.contentType);
-      return sent.body;
+      // Sent here rather than by Nest, whose reply would set the route's fixed status over a RouteResponse's own.
+      response.status(sent.status).setHeader('Content-Type', sent.contentType);
+      response.send(sent.body);
     };
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
     Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], prototype, key);
     Req()(prototype, key, 0);
-    Res({ passthrough: true })(prototype, key, 1);
+    Res()(prototype, key, 1);
     Body()(prototype, key, 2);
     Query()(prototype, key, 3);
     (route.method === 'GET' ? Get : Post)(expressPath(segments))(prototype, key, descriptor);
-    if (route.method === 'POST') HttpCode(200)(prototype, key, descriptor);
     PlatformApi({ safePost: route.safePost })(prototype, key, descriptor);
   }
   const pascal = plugin.name.replace(/^[a-z]/, (letter) => letter.toUpperCase());

@@ -76,6 +76,12 @@ export interface ConfigTemplateOptions {
   lstripBlocks?: boolean;
   /** Jinja strips a single trailing newline from the template unless this is true. */
   keepTrailingNewline?: boolean;
+  /**
+   * Filters beyond Jinja's (a plugin's, e.g. peering's `to_prefix_set`), as JavaScript source like
+   * the worker's own: each an expression evaluating to `{<name>: {args: [<parameter names>], fn}}`,
+   * evaluated in the render worker, so the functions see only the values the template passes them.
+   */
+  filterSources?: readonly string[];
 }
 
 export const CONFIG_TEMPLATE_DEFAULT_TIMEOUT_MS = 2000;
@@ -146,6 +152,7 @@ function startWorker(
         trimBlocks: options.trimBlocks === true,
         lstripBlocks: options.lstripBlocks === true,
         keepTrailingNewline: options.keepTrailingNewline === true,
+        filterSources: [...(options.filterSources ?? [])],
       },
       env: {}, // the worker gets an empty process.env: no secrets to leak
       execArgv: [],

@@ -471,6 +471,13 @@ env.addGlobal('dict', function dict() {
   return out;
 });
 
+// Filters given as source (a plugin's): each an expression evaluating to {name: {args, fn}},
+// evaluated before the realm is hardened (the Function constructor goes).
+for (const source of workerData.filterSources || []) {
+  const filters = Function('"use strict"; return (' + source + ');')();
+  for (const name of Object.keys(filters)) env.addFilter(name, runtime.makeMacro(filters[name].args, [], filters[name].fn));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Harden this worker's realm (it renders exactly one template and is then discarded)
 // ---------------------------------------------------------------------------------------------

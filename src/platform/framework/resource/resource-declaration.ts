@@ -393,6 +393,11 @@ export interface ResourceDeclaration extends ResourceHooks {
    * CheckConstraint), e.g. a node holding exactly one of several objects: `{name, expression}`.
    */
   checks?: ReadonlyArray<{ name: string; expression: string }>;
+  /**
+   * Columns of related objects that `q` matches too, besides the fields declared `search` (a
+   * session found by its BGP peer's name): `{relation: 'bgp_peer', column: 'name'}`.
+   */
+  searchRelated?: ReadonlyArray<{ relation: string; column: string }>;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
   validate?: (values: Record<string, unknown>) => Record<string, string[]>;
 }

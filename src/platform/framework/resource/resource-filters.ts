@@ -102,9 +102,17 @@ export function orderingColumnsOf(definition: ResourceDefinition): Record<string
   return allowed;
 }
 
-/** Columns matched by `q`: the fields declared `search`. */
+/** Columns matched by `q`: the fields declared `search`, then the related objects' columns of `searchRelated`. */
 export function searchColumnsOf(definition: ResourceDefinition): string[] {
-  return columnFields(definition)
+  const own = columnFields(definition)
     .filter(({ field }) => field.search)
     .map(({ field, column }) => (field.kind === 'text' && field.columnType ? `${qualified(column)}::text` : qualified(column)));
+  const related = (definition.searchRelated ?? []).map(({ relation, column }) => {
+    const found = columnFields(definition).find(({ name }) => name === relation);
+    if (!found || found.field.kind !== 'relation')
+      throw new Error(`${definition.objectType}: searchRelated names ${relation}, which is not a relation`);
+    const target = found.field.target();
+    return `(SELECT r.${quoteIdentifier(column)}::text FROM ${quoteIdentifier(target.table)} r WHERE r.id = ${qualified(found.column)})`;
+  });
+  return [...own, ...related];
 }

@@ -1,0 +1,47 @@
+import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { setting } from '../../platform/plugins/plugin-settings';
+import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE, syncPrefixList } from './irr-sync';
+import { MIGRATIONS } from './migrations';
+import { PEERING_RESOURCES } from './peering.resources';
+import { PEERINGDB_SYNC_QUEUE, syncPeeringDb } from './peeringdb-sync';
+import { RENDER_CONFIG_ROUTE } from './render-config';
+
+/** Peering management on the routing plugin's BGP peers: sessions, peer ASNs, fabrics, IRR prefix lists, configuration rendering. */
+export const PeeringPlugin = definePlugin({
+  name: 'peering',
+  version: '1.0.0',
+  description:
+    'Peering management: relationships, peer ASNs, peering sessions on BGP peers, fabrics, IRR prefix lists, config rendering and PeeringDB/IRR synchronisation.',
+  dependencies: ['routing'],
+  resources: PEERING_RESOURCES,
+  migrations: MIGRATIONS,
+  routes: [RENDER_CONFIG_ROUTE],
+  // Not exposed through the API: enqueued by `npm run peering:sync-peeringdb` / `peering:sync-irr` (./peering-sync.command.ts).
+  jobs: [
+    {
+      queue: PEERINGDB_SYNC_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await dataSource.transaction((manager) => syncPeeringDb(manager, (payload.export ?? {}) as Record<string, unknown>));
+      },
+    },
+    {
+      queue: IRR_SYNC_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await syncPrefixList(dataSource, Number(payload.config_id));
+      },
+    },
+    {
+      queue: IRR_SYNC_ALL_QUEUE,
+      handle: async (payload, { dataSource }) => {
+        await enqueueDueSyncs(dataSource, payload.all === true);
+      },
+    },
+  ],
+  settings: {
+    render_config_requires_view: setting.boolean({
+      default: false,
+      description:
+        'render-config also requires view permission on the template, the device and the sessions (by default any authenticated caller may render, and the output contains BGP passwords)',
+    }),
+  },
+});

@@ -1,0 +1,209 @@
+import type { EntityManager } from 'typeorm';
+
+/** A name and id, as the context lists peer groups, route maps and policies. */
+interface Named {
+  id: number;
+  name: string;
+}
+
+export type PeeringTemplateContext = {
+  device: {
+    id: number;
+    name: string | null;
+    platform: { name: string; slug: string } | null;
+    site: { name: string; slug: string } | null;
+  } | null;
+  sessions: Array<Record<string, unknown>>;
+  peer_groups: Named[];
+  route_maps: Named[];
+  prefix_lists: never[];
+  communities: never[];
+};
+
+interface SessionRow {
+  id: number;
+  service_reference: string;
+  name: string;
+  description: string;
+  status: string;
+  enabled: boolean;
+  password: string;
+  ttl: number | null;
+  peer_id: number;
+  local_asn: string | null;
+  peer_asn: string | null;
+  peer_asn_description: string | null;
+  local_ip: string | null;
+  remote_ip: string | null;
+  relationship: string | null;
+  irr_as_set: string | null;
+  ipv4_max_prefixes: number | null;
+  ipv6_max_prefixes: number | null;
+  bfd_name: string | null;
+  bfd_min_tx: number | null;
+  bfd_min_rx: number | null;
+  bfd_multiplier: number | null;
+  bfd_hold: number | null;
+  peer_group_id: number | null;
+  peer_group_name: string | null;
+  network_id: number | null;
+  network_name: string | null;
+  fabric_name: string | null;
+}
+
+interface FamilyRow {
+  peer_id: number;
+  afi: string;
+  route_map_in_id: number | null;
+  route_map_in: string | null;
+  route_map_out_id: number | null;
+  route_map_out: string | null;
+  prefix_list_in: string | null;
+  prefix_list_out: string | null;
+}
+
+/**
+ * One row per session: the BGP peer and what it refers to. The local ASN is the peer's own, else its
+ * router's; the remote one the peer's, else its peer group's. Addresses are read without the mask.
+ */
+const SESSION_SELECT = `
+  SELECT s.id, s.service_reference, p.id AS peer_id, COALESCE(p.name, '') AS name, p.description, p.status, p.enabled, p.password, p.ttl,
+         COALESCE(la.asn, ra_router.asn)::text AS local_asn, COALESCE(ra.asn, ta.asn)::text AS peer_asn, COALESCE(ra.description, ta.description) AS peer_asn_description,
+         host(src.address) AS local_ip, host(dst.address) AS remote_ip, rel.name AS relationship,
+         pa.irr_as_set, pa.ipv4_max_prefixes, pa.ipv6_max_prefixes,
+         bfd.name AS bfd_name, bfd.min_tx_int AS bfd_min_tx, bfd.min_rx_int AS bfd_min_rx, bfd.multiplier AS bfd_multiplier, bfd.hold AS bfd_hold,
+         tpl.id AS peer_group_id, tpl.name AS peer_group_name, net.id AS network_id, net.name AS network_name, fab.name AS fabric_name
+    FROM peering_peeringsession s
+    JOIN routing_bgppeer p ON p.id = s.bgp_peer_id
+    JOIN routing_bgpscope sc ON sc.id = p.scope_id
+    JOIN routing_bgprouter r ON r.id = sc.router_id
+    JOIN ipam_asn ra_router ON ra_router.id = r.asn_id
+    LEFT JOIN ipam_asn la ON la.id = p.local_as_id
+    LEFT JOIN routing_bgppeertemplate tpl ON tpl.id = p.peer_group_id
+    LEFT JOIN ipam_asn ta ON ta.id = tpl.remote_as_id
+    LEFT JOIN ipam_asn ra ON ra.id = p.remote_as_id
+    LEFT JOIN peering_peerasn pa ON pa.asn_id = COALESCE(ra.id, ta.id)
+    LEFT JOIN ipam_ipaddress src ON src.id = p.source_id
+    LEFT JOIN ipam_ipaddress dst ON dst.id = p.peer_id
+    LEFT JOIN peering_relationship rel ON rel.id = s.relationship_id
+    LEFT JOIN routing_bfdprofile bfd ON bfd.id = p.bfd_profile_id
+    LEFT JOIN peering_peeringnetwork net ON net.id = s.peering_network_id
+    LEFT JOIN peering_peeringfabric fab ON fab.id = net.fabric_id`;
+
+const asNumber = (value: string | null): number | null => (value === null ? null : Number(value));
+
+function sessionEntry(row: SessionRow, families: readonly FamilyRow[]): Record<string, unknown> {
+  const peerAsn = asNumber(row.peer_asn);
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    enabled: row.enabled,
+    local_asn: asNumber(row.local_asn),
+    peer_asn: peerAsn,
+    local_ip: row.local_ip,
+    remote_ip: row.remote_ip,
+    password: row.password ?? '',
+    ttl: row.ttl,
+    relationship: row.relationship,
+    service_reference: row.service_reference,
+    peer_name: peerAsn === null ? null : row.peer_asn_description || `AS${peerAsn}`,
+    irr_as_set: row.irr_as_set || null,
+    ipv4_max_prefixes: row.ipv4_max_prefixes,
+    ipv6_max_prefixes: row.ipv6_max_prefixes,
+    bfd_profile:
+      row.bfd_name === null
+        ? null
+        : {
+            name: row.bfd_name,
+            minimum_interval: row.bfd_min_tx,
+            minimum_rx_interval: row.bfd_min_rx,
+            multiplier: row.bfd_multiplier,
+            hold: row.bfd_hold,
+          },
+    peer_group: row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name },
+    peering_network: row.network_id === null ? null : { id: row.network_id, name: row.network_name, fabric: row.fabric_name },
+    address_families: families.map((family) => ({
+      afi: family.afi,
+      ...(family.route_map_in ? { route_map_in: { name: family.route_map_in } } : {}),
+      ...(family.route_map_out ? { route_map_out: { name: family.route_map_out } } : {}),
+      ...(family.prefix_list_in ? { prefix_list_in: { name: family.prefix_list_in } } : {}),
+      ...(family.prefix_list_out ? { prefix_list_out: { name: family.prefix_list_out } } : {}),
+    })),
+    afi_safis: row.local_ip === null ? [] : [row.local_ip.includes(':') ? 'ipv6-unicast' : 'ipv4-unicast'],
+  };
+}
+
+function distinct(items: ReadonlyArray<Named | null>): Named[] {
+  const seen = new Map<number, Named>();
+  for (const item of items) if (item && !seen.has(item.id)) seen.set(item.id, item);
+  return [...seen.values()];
+}
+
+/**
+ * The template context of render-config. Sessions: those given (exactly, in id order), else every
+ * session whose BGP peer is in a scope of one of the device's BGP routers; peers without a session
+ * never appear, disabled ones do. The device, when given, is filled in either way.
+ */
+export async function peeringContext(
+  manager: EntityManager,
+  deviceId: number | null,
+  sessionIds: readonly number[] | null,
+): Promise<PeeringTemplateContext> {
+  let device: PeeringTemplateContext['device'] = null;
+  if (deviceId !== null) {
+    const [row] = (await manager.query(
+      `SELECT d.id, d.name, pl.name AS platform_name, pl.slug AS platform_slug, st.name AS site_name, st.slug AS site_slug
+         FROM dcim_device d LEFT JOIN dcim_platform pl ON pl.id = d.platform_id LEFT JOIN dcim_site st ON st.id = d.site_id WHERE d.id = $1`,
+      [deviceId],
+    )) as Array<{
+      id: number;
+      name: string | null;
+      platform_name: string | null;
+      platform_slug: string;
+      site_name: string | null;
+      site_slug: string;
+    }>;
+    device = {
+      id: row.id,
+      name: row.name,
+      platform: row.platform_name === null ? null : { name: row.platform_name, slug: row.platform_slug },
+      site: row.site_name === null ? null : { name: row.site_name, slug: row.site_slug },
+    };
+  }
+  const rows = (
+    sessionIds !== null
+      ? await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1) ORDER BY s.id`, [sessionIds])
+      : await manager.query(`${SESSION_SELECT} WHERE r.device_id = $1 ORDER BY s.id`, [deviceId])
+  ) as SessionRow[];
+  const families = (await manager.query(
+    `SELECT af.assigned_peer_id AS peer_id, af.afi, rmi.id AS route_map_in_id, rmi.name AS route_map_in, rmo.id AS route_map_out_id, rmo.name AS route_map_out,
+            pli.name AS prefix_list_in, plo.name AS prefix_list_out
+       FROM routing_bgppeeraddressfamily af
+       LEFT JOIN routing_routemap rmi ON rmi.id = af.routemap_in_id
+       LEFT JOIN routing_routemap rmo ON rmo.id = af.routemap_out_id
+       LEFT JOIN routing_prefixlist pli ON pli.id = af.prefixlist_in_id
+       LEFT JOIN routing_prefixlist plo ON plo.id = af.prefixlist_out_id
+      WHERE af.assigned_peer_id = ANY($1) ORDER BY af.assigned_peer_id, af.afi`,
+    [rows.map((row) => row.peer_id)],
+  )) as FamilyRow[];
+  return {
+    device,
+    sessions: rows.map((row) =>
+      sessionEntry(
+        row,
+        families.filter((family) => family.peer_id === row.peer_id),
+      ),
+    ),
+    peer_groups: distinct(rows.map((row) => (row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name! }))),
+    route_maps: distinct(
+      families.flatMap((family) => [
+        family.route_map_in_id === null ? null : { id: family.route_map_in_id, name: family.route_map_in! },
+        family.route_map_out_id === null ? null : { id: family.route_map_out_id, name: family.route_map_out! },
+      ]),
+    ),
+    prefix_lists: [],
+    communities: [],
+  };
+}
