@@ -2,6 +2,7 @@ import { EntityManager } from 'typeorm';
 import { readObjectId } from '../framework/resource/field-input';
 import { ExtraFilter, ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
 import type { ObjectSerializer } from '../framework/resource/resource-declaration';
+import { columnIsSetFilter } from '../framework/resource/extra-filters';
 
 /** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
 export const CABLE_TERMINATION_TABLES: Readonly<Record<string, string>> = {
@@ -248,10 +249,4 @@ export const CABLE_FILTERS: Record<string, ExtraFilter> = {
 };
 
 /** NetBox's `cabled=true|false` on anything a cable can end on. */
-export const CABLED_FILTER: Record<string, ExtraFilter> = {
-  cabled: (values, alias) => {
-    const wanted = values.at(-1)!.toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(wanted)) return { problem: `"${values.at(-1)}" is not a valid boolean; use true or false.` };
-    return { where: `${alias}.cable_id IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
-  },
-};
+export const CABLED_FILTER: Record<string, ExtraFilter> = { cabled: columnIsSetFilter('cable_id') };

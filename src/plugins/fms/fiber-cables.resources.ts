@@ -1,9 +1,10 @@
 import { CABLE_FILTERS } from '../../platform/dcim/cable-terminations';
 import { CableResource, FrontPortResource } from '../../platform/dcim/dcim.resources';
 import { computedProperties } from '../../platform/framework/resource/computed-properties';
+import { columnIsSetFilter } from '../../platform/framework/resource/extra-filters';
 import { choice, color, date, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
-import type { ExtraFilter, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
 import { TenantResource } from '../../platform/tenancy/tenancy.resources';
 import { FiberCableTypeResource, FMS_API_PREFIX, markerFields } from './cable-types.resources';
 import { ELEMENT_TYPE_CHOICES, FIBRE_CABLE_TYPES } from './fms.choices';
@@ -167,14 +168,6 @@ export const RibbonResource = defineResource({
   relatedObject: 'fiber_cable',
 });
 
-const hasPort =
-  (column: string): ExtraFilter =>
-  (values, alias) => {
-    const wanted = values.at(-1)!.toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(wanted)) return { problem: `"${values.at(-1)}" is not a valid boolean; use true or false.` };
-    return { where: `${alias}.${column} IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
-  };
-
 export const FiberStrandResource = defineResource({
   appLabel: 'fms',
   model: 'fiberstrand',
@@ -199,7 +192,7 @@ export const FiberStrandResource = defineResource({
   ordering: ['fiber_cable', 'position'],
   uniqueTogether: [['fiber_cable', 'position']],
   relatedObject: 'fiber_cable',
-  extraFilters: { has_front_port_a: hasPort('front_port_a_id'), has_front_port_b: hasPort('front_port_b_id') },
+  extraFilters: { has_front_port_a: columnIsSetFilter('front_port_a_id'), has_front_port_b: columnIsSetFilter('front_port_b_id') },
 });
 
 export const CableElementResource = defineResource({

@@ -69,14 +69,8 @@ export const MARKER_TYPE_CHOICES = [
   ['band', 'Band'],
 ] as const;
 
-export const MARK_UNIT_CHOICES = [
-  ['km', 'Kilometers'],
-  ['m', 'Meters'],
-  ['cm', 'Centimeters'],
-  ['mi', 'Miles'],
-  ['ft', 'Feet'],
-  ['in', 'Inches'],
-] as const;
+/** Sequential cable marks are lengths: the platform's cable length units. */
+export { LENGTH_UNIT_CHOICES as MARK_UNIT_CHOICES } from '../../platform/dcim/dcim.choices';
 
 export const SPLICE_PLAN_STATUS_CHOICES = [
   ['draft', 'Draft'],

@@ -77,9 +77,9 @@ export const SplicePlanResource = defineResource({
   extensions: [
     computedProperties(['plan_version', 'entry_count'], async (manager, rows) => {
       const found = (await manager.query(
-        `SELECT p.id, ${PLAN_VERSION_SQL.replace('last_updated', 'p.last_updated')} AS plan_version,
-                (SELECT count(*)::int FROM fms_spliceplanentry e WHERE e.plan_id = p.id) AS entry_count
-           FROM fms_spliceplan p WHERE p.id = ANY($1)`,
+        `SELECT id, ${PLAN_VERSION_SQL} AS plan_version,
+                (SELECT count(*)::int FROM fms_spliceplanentry e WHERE e.plan_id = fms_spliceplan.id) AS entry_count
+           FROM fms_spliceplan WHERE id = ANY($1)`,
         [rows.map((row) => row.id)],
       )) as Array<{ id: number; plan_version: string; entry_count: number }>;
       return new Map(found.map(({ id, ...values }) => [id, values]));
