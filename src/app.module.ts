@@ -6,6 +6,7 @@ import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
+import { RoutePrefilterModule } from './common/http/route-prefilter';
 import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
@@ -58,6 +59,7 @@ export class AppModule {
         AccessControlModule,
         JobsModule,
         HealthModule,
+        RoutePrefilterModule,
         ...API_V1_MODULES,
         PublicPkiModule,
         PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),

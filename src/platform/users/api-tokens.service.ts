@@ -6,6 +6,7 @@ import { ApiTokenResolver } from '../../common/auth/api-token-resolver';
 import { PlatformAccessDenied } from '../../common/auth/platform-authenticator';
 import { UserCredentialRevocation } from '../../common/auth/user-credential-revocation';
 import { AppConfig } from '../../common/config/app-config';
+import { preparedQuery } from '../../common/database/prepared-query';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { UserEntity } from '../../modules/users/user.entity';
 import { principalOfUser, USER_RECORD_COLUMNS, userRecordOfRow, UserRecordRow } from '../../modules/users/user-principal';
@@ -51,7 +52,8 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
   /** The token and its user in one statement (the FK deletes a user's tokens with the user). */
   async resolve(key: string): Promise<Principal> {
     if (!KEY_PATTERN.test(key)) throw new PlatformAccessDenied('Invalid token');
-    const [row] = (await this.dataSource.query(
+    const [row] = (await preparedQuery(
+      this.dataSource.manager,
       `SELECT t.id AS token_id, t.expires, t.last_used, t.write_enabled, ${USER_RECORD_COLUMNS}
          FROM ${API_TOKEN_TABLE} t JOIN users u ON u.id = t.user_id
         WHERE t.key_digest = $1`,

@@ -1,15 +1,19 @@
 import type { EntityManager } from 'typeorm';
 import { JsonColumnsStatement } from './json-columns-statement';
 
+/** A manager whose pool connection answers every statement with `row`, recording what it was sent. */
 function managerAnswering(row: Record<string, unknown>) {
-  const calls: Array<{ sql: string; parameters: unknown[] }> = [];
-  const manager = {
-    query: (sql: string, parameters: unknown[]) => {
-      calls.push({ sql, parameters });
-      return Promise.resolve([row]);
+  const calls: Array<{ name: string; sql: string; parameters: unknown[] }> = [];
+  const client = {
+    query: (config: { name: string; text: string; values: unknown[] }) => {
+      calls.push({ name: config.name, sql: config.text, parameters: config.values });
+      return Promise.resolve({ rows: [row] });
     },
-  } as unknown as EntityManager;
-  return { manager, calls };
+  };
+  let released = 0;
+  const runner = { connect: () => Promise.resolve(client), release: () => Promise.resolve(released++) };
+  const manager = { connection: { createQueryRunner: () => runner } } as unknown as EntityManager;
+  return { manager, calls, released: () => released };
 }
 
 describe('JsonColumnsStatement', () => {
@@ -22,7 +26,7 @@ describe('JsonColumnsStatement', () => {
   });
 
   it('reads every subquery in one statement, a placeholder shared between subqueries', async () => {
-    const { manager, calls } = managerAnswering({ c0: [{ id: 1 }], c1: ['a', 'b'] });
+    const { manager, calls, released } = managerAnswering({ c0: [{ id: 1 }], c1: ['a', 'b'] });
     const statement = new JsonColumnsStatement();
     const ids = statement.parameter([1, 2]);
     const first = statement.add(`SELECT id FROM t WHERE id = ANY(${ids})`);
@@ -32,6 +36,7 @@ describe('JsonColumnsStatement', () => {
     );
     const results = await statement.run(manager);
     expect(calls).toHaveLength(1);
+    expect(released()).toBe(1);
     expect(calls[0].parameters).toEqual([[1, 2], 'x']);
     expect(calls[0].sql).toBe(
       "SELECT (SELECT coalesce(json_agg(x), '[]'::json) FROM (SELECT id FROM t WHERE id = ANY($1)) x) AS c0, " +
@@ -39,6 +44,18 @@ describe('JsonColumnsStatement', () => {
     );
     expect(results[first]).toEqual([{ id: 1 }]);
     expect(results[second]).toEqual(['a', 'b']);
+  });
+
+  it('prepares the statement under a name its text decides', async () => {
+    const { manager, calls } = managerAnswering({ c0: [] });
+    for (const table of ['t', 't', 'u']) {
+      const statement = new JsonColumnsStatement();
+      statement.add(`SELECT id FROM ${table} WHERE id = ANY(${statement.parameter([1])})`);
+      await statement.run(manager);
+    }
+    expect(calls.map((call) => call.name)).toEqual([calls[0].name, calls[0].name, calls[2].name]);
+    expect(calls[0].name).toMatch(/^p_[\w-]{32}$/);
+    expect(calls[2].name).not.toBe(calls[0].name);
   });
 
   it('parses a column the driver handed back as JSON text', async () => {

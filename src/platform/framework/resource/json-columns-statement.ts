@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { preparedQuery } from '../../../common/database/prepared-query';
 
 /**
  * One SELECT whose columns are JSON arrays, each aggregating the rows of its own subquery: several
@@ -32,10 +33,12 @@ export class JsonColumnsStatement {
   /** The columns' arrays by index; no statement at all when nothing was added. */
   async run(manager: EntityManager): Promise<unknown[][]> {
     if (this.empty) return [];
-    const [row] = (await manager.query(
+    // Prepared: its text depends only on the declarations and on which kinds of reference a page holds.
+    const [row] = await preparedQuery<Record<string, unknown>>(
+      manager,
       `SELECT ${this.columns.map((column, index) => `${column} AS c${index}`).join(', ')}`,
       this.parameters,
-    )) as Array<Record<string, unknown>>;
+    );
     return this.columns.map((_, index) => {
       const value = row[`c${index}`];
       // Drivers parse json columns; one that hands back the text is read here the same way.

@@ -103,12 +103,19 @@ export function columnOf(name: string, field: FieldSpec): string | undefined {
 }
 
 /** Fields backed by a column of the resource's own table, with that column. */
-export function columnFields(definition: ResourceDefinition): Array<{ name: string; field: FieldSpec; column: string }> {
-  return Object.entries(definition.fields).flatMap(([name, field]) => {
-    const column = columnOf(name, field);
-    return column ? [{ name, field, column }] : [];
-  });
+export function columnFields(definition: ResourceDefinition): ReadonlyArray<{ name: string; field: FieldSpec; column: string }> {
+  // Asked for every row read; a declaration's fields do not change once declared.
+  let entries = columnFieldsByFields.get(definition.fields);
+  if (!entries) {
+    entries = Object.entries(definition.fields).flatMap(([name, field]) => {
+      const column = columnOf(name, field);
+      return column ? [{ name, field, column }] : [];
+    });
+    columnFieldsByFields.set(definition.fields, entries);
+  }
+  return entries;
 }
+const columnFieldsByFields = new WeakMap<object, ReadonlyArray<{ name: string; field: FieldSpec; column: string }>>();
 
 export function relationFields(definition: ResourceDefinition): Array<{ name: string; field: RelationField; column: string }> {
   return columnFields(definition).filter(

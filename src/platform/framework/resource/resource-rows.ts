@@ -42,10 +42,22 @@ function isoTimestamp(expression: string): string {
 /** Converts what the driver returned into JSON-ready values (numbers for decimals and bigints). */
 export function normalizeRow(definition: ResourceDefinition, raw: Record<string, unknown>): ResourceRow {
   const row: Record<string, unknown> = { ...raw, id: Number(raw.id) };
-  for (const { field, column } of columnFields(definition)) {
+  for (const column of numericTextColumns(definition)) {
     const value = row[column];
-    if (value === null || value === undefined) continue;
-    if (field.kind === 'decimal' || (field.kind === 'integer' && field.big)) row[column] = Number(value);
+    if (value !== null && value !== undefined) row[column] = Number(value);
   }
   return row as ResourceRow;
 }
+
+/** Columns read as text (see selectList) that the API answers as numbers. */
+function numericTextColumns(definition: ResourceDefinition): readonly string[] {
+  let columns = numericTextColumnsByDefinition.get(definition);
+  if (!columns) {
+    columns = columnFields(definition)
+      .filter(({ field }) => field.kind === 'decimal' || (field.kind === 'integer' && field.big))
+      .map(({ column }) => column);
+    numericTextColumnsByDefinition.set(definition, columns);
+  }
+  return columns;
+}
+const numericTextColumnsByDefinition = new WeakMap<ResourceDefinition, readonly string[]>();

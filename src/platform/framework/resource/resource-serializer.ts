@@ -138,7 +138,7 @@ export class ResourceSerializer implements ObjectSerializer {
     };
     for (const [name, field] of Object.entries(definition.fields)) {
       if (field.writeOnly) continue;
-      Object.assign(object, this.fieldValue(definition, name, field, row, data));
+      this.assignFieldValue(object, name, field, row, data);
     }
     const standard = definition.standardAttributes;
     if (standard.tags) object.tags = (data.tags.get(row.id) ?? []).map((tag) => this.nested(this.tagDefinition(), tag, data));
@@ -166,22 +166,19 @@ export class ResourceSerializer implements ObjectSerializer {
     return object;
   }
 
-  private fieldValue(
-    definition: ResourceDefinition,
-    name: string,
-    field: FieldSpec,
-    row: ResourceRow,
-    data: ReferenceData,
-  ): SerializedObject {
+  /** Writes a field's value(s) into `object` (a generic relation is three properties). */
+  private assignFieldValue(object: SerializedObject, name: string, field: FieldSpec, row: ResourceRow, data: ReferenceData): void {
     switch (field.kind) {
       case 'relation': {
         const id = row[field.column ?? `${name}_id`] as number | null;
-        return { [name]: id === null ? null : this.reference(field.target(), id, data) };
+        object[name] = id === null ? null : this.reference(field.target(), id, data);
+        return;
       }
       case 'many': {
         const target = field.target();
         const ids = data.manyIds.get(name)?.get(row.id) ?? [];
-        return { [name]: ids.map((id) => this.reference(target, id, data)) };
+        object[name] = ids.map((id) => this.reference(target, id, data));
+        return;
       }
       case 'generic': {
         const columns = genericColumns(name);
@@ -190,14 +187,13 @@ export class ResourceSerializer implements ObjectSerializer {
         const label = typeId === null ? null : (this.registry.objectTypeLabel(typeId) ?? null);
         const target = label ? this.registry.definition(label) : undefined;
         const targetRow = target && id !== null ? data.rowsByTable.get(target.table)?.get(id) : undefined;
-        return {
-          [`${name}_type`]: label,
-          [`${name}_id`]: id,
-          [name]: target && targetRow ? this.nested(target, targetRow, data) : null,
-        };
+        object[`${name}_type`] = label;
+        object[`${name}_id`] = id;
+        object[name] = target && targetRow ? this.nested(target, targetRow, data) : null;
+        return;
       }
       default:
-        return { [name]: scalarValue(field, row[field.column ?? name], 'rest') };
+        object[name] = scalarValue(field, row[field.column ?? name], 'rest');
     }
   }
 
