@@ -9,6 +9,8 @@ import { inputGuardMiddleware } from './common/http/input-guard.middleware';
 import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
 import { NestPinoLogger } from './common/logging/nest-pino-logger';
 import { requestLoggingMiddleware } from './common/logging/request-logging.middleware';
+import { httpMetricsMiddleware } from './common/metrics/http-metrics.middleware';
+import { Metrics } from './common/metrics/metrics';
 import { buildOpenApiDocument, DOCS_PKI_NAME, DOCS_PLATFORM_NAME } from './common/openapi/openapi-document';
 import { RequestValidationPipe } from './common/validation/request-validation.pipe';
 import { PLATFORM_SCHEMA_PATH } from './platform/platform-root.controller';
@@ -26,7 +28,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  // Logging and security headers come first, so a body the parsers refuse is answered like any other request.
+  // Metrics, logging and security headers come first, so a body the parsers refuse is answered like any other request.
+  app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLoggingMiddleware(logger));
   app.use(securityHeadersMiddleware);
   // Non-strict JSON: a body that is a bare string or number reaches validation and gets its 400

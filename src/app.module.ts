@@ -7,6 +7,7 @@ import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
 import { RoutePrefilterModule } from './common/http/route-prefilter';
+import { MetricsModule } from './common/metrics/metrics.module';
 import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AccessControlModule,
         JobsModule,
         HealthModule,
+        MetricsModule,
         RoutePrefilterModule,
         ...API_V1_MODULES,
         PublicPkiModule,

@@ -6,6 +6,7 @@ import { JobQueue } from '../src/common/jobs/job-queue';
 import { JobWorker } from '../src/common/jobs/job-worker';
 import { ROOT_LOGGER } from '../src/common/logging/logging.module';
 import { startTestApp, TestApp } from './support/test-app';
+import { Metrics } from '../src/common/metrics/metrics';
 
 describe('PostgreSQL job queue', () => {
   let testApp: TestApp;
@@ -30,7 +31,7 @@ describe('PostgreSQL job queue', () => {
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('runs each job exactly once when two workers drain the queue at the same time', async () => {
-    const second = new JobWorker(dataSource, testApp.app.get(AppConfig), testApp.app.get<Logger>(ROOT_LOGGER));
+    const second = new JobWorker(dataSource, testApp.app.get(AppConfig), testApp.app.get<Logger>(ROOT_LOGGER), testApp.app.get(Metrics));
     const deliveries: Array<{ n: number; worker: string }> = [];
     for (const w of [worker, second]) {
       w.register('count', async (payload) => {

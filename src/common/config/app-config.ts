@@ -30,7 +30,7 @@ export interface DatabaseTimeouts {
 export type TrustProxy = boolean | number | string[];
 
 const MIN_SECRET_KEY_LENGTH = 32;
-const MIN_BOOTSTRAP_TOKEN_LENGTH = 16;
+const MIN_SECRET_TOKEN_LENGTH = 16;
 const TRUST_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 /**
@@ -67,6 +67,8 @@ export class AppConfig {
   readonly allowUnauthenticatedRegistration: boolean;
   /** When set, creating the very first user needs it in `X-Bootstrap-Token`. */
   readonly bootstrapToken: string | undefined;
+  /** When set, `GET /metrics` needs it as a bearer token. */
+  readonly metricsToken: string | undefined;
   /** Expiry, in days, of platform API tokens created without one; 0 allows tokens that never expire. */
   readonly apiTokenDefaultExpiryDays: number;
   /** HMAC key for service-account token digests; SECRET_KEY when unset. */
@@ -175,7 +177,8 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       .map((value) => decodeEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_OLD_KEYS', value))
       .filter((key): key is Buffer => key !== undefined),
     allowUnauthenticatedRegistration: r.bool('ALLOW_UNAUTHENTICATED_REGISTRATION', false),
-    bootstrapToken: readBootstrapToken(r),
+    bootstrapToken: readSecretToken(r, 'BOOTSTRAP_TOKEN'),
+    metricsToken: readSecretToken(r, 'METRICS_TOKEN'),
     authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
     authAddressRateLimit: readRateLimit(r, 'AUTH_ADDRESS_RATE_LIMIT', { limit: 20, windowSeconds: 60 }),
     authUsernameRateLimit: readRateLimit(r, 'AUTH_USERNAME_RATE_LIMIT', { limit: 100, windowSeconds: 3600 }),
@@ -248,10 +251,10 @@ function readPepper(r: EnvReader): string | undefined {
   return value;
 }
 
-function readBootstrapToken(r: EnvReader): string | undefined {
-  const value = r.raw('BOOTSTRAP_TOKEN');
-  if (value !== undefined && value.length < MIN_BOOTSTRAP_TOKEN_LENGTH) {
-    r.problem('BOOTSTRAP_TOKEN', `must be at least ${MIN_BOOTSTRAP_TOKEN_LENGTH} characters long (got ${value.length})`);
+function readSecretToken(r: EnvReader, name: string): string | undefined {
+  const value = r.raw(name);
+  if (value !== undefined && value.length < MIN_SECRET_TOKEN_LENGTH) {
+    r.problem(name, `must be at least ${MIN_SECRET_TOKEN_LENGTH} characters long (got ${value.length})`);
   }
   return value;
 }

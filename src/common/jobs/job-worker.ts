@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ROOT_LOGGER } from '../logging/logging.module';
 import { JobEntity } from './job.entity';
+import { Metrics } from '../metrics/metrics';
 
 export type JobHandler = (payload: Record<string, unknown>, job: { id: string; attempt: number }) => Promise<void>;
 
@@ -31,7 +32,16 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
-  ) {}
+    private readonly metrics: Metrics,
+  ) {
+    metrics.readAtScrape(metrics.jobQueueDepth, async () => {
+      const rows = (await this.dataSource.query(
+        `SELECT queue, status, count(*)::int AS jobs FROM jobs WHERE status IN ('pending', 'running') GROUP BY queue, status`,
+      )) as Array<{ queue: string; status: string; jobs: number }>;
+      metrics.jobQueueDepth.reset();
+      for (const row of rows) metrics.jobQueueDepth.set({ queue: row.queue, status: row.status }, row.jobs);
+    });
+  }
 
   register(queue: string, handler: JobHandler): void {
     this.handlers.set(queue, handler);
@@ -84,6 +94,7 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
         `UPDATE jobs SET status = 'succeeded', completed_at = now(), locked_at = NULL, locked_by = NULL, last_error = NULL, updated_at = now() WHERE id = $1`,
         [job.id],
       );
+      this.metrics.jobOutcomes.inc({ queue: job.queue, outcome: 'succeeded' });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const giveUp = job.attempts >= job.max_attempts;
@@ -94,6 +105,7 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
           WHERE id = $1`,
         [job.id, giveUp ? 'failed' : 'pending', backoff, message.slice(0, 2000)],
       );
+      this.metrics.jobOutcomes.inc({ queue: job.queue, outcome: giveUp ? 'failed' : 'retry' });
       this.logger.warn({ job_id: job.id, queue: job.queue, attempt: job.attempts, gave_up: giveUp, error: message }, 'job attempt failed');
     }
     return true;

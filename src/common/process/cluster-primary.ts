@@ -1,6 +1,7 @@
 import cluster, { Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
+import { serveClusterMetrics } from '../metrics/cluster-metrics';
 import type { AppConfig } from '../config/app-config';
 
 /** Time the primary allows beyond SHUTDOWN_GRACE_SECONDS, so a worker's own overrun exit comes first. */
@@ -98,6 +99,7 @@ export class ClusterPrimary {
     cluster.on('exit', (worker, code, signal) => this.onExit(worker, code, signal));
     process.once('SIGTERM', (signal) => this.shutdown(signal, 0));
     process.once('SIGINT', (signal) => this.shutdown(signal, 0));
+    serveClusterMetrics();
     logger.info({ processes }, 'starting server processes');
     this.fork({});
   }

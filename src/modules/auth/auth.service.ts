@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { Principal } from '../../common/auth/principal';
-import { UnauthenticatedError } from '../../common/errors/common-errors';
+import { TooManyRequestsError, UnauthenticatedError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { UserEntity } from '../users/user.entity';
 import { principalOfUser } from '../users/user-principal';
 import { LoginRateLimiter } from './login-rate-limiter';
 import { PasswordHasher } from './password-hasher';
 import { SessionService, TokenPair } from './session.service';
+import { Metrics } from '../../common/metrics/metrics';
 
 @Injectable()
 export class AuthService {
@@ -19,6 +20,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly rateLimiter: LoginRateLimiter,
     private readonly audit: AuditService,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -28,7 +30,10 @@ export class AuthService {
    * parallel guesses cannot slip past the limit.
    */
   async verifyCredentials(username: string, password: string, clientAddress: string): Promise<UserEntity> {
-    const reservation = await this.rateLimiter.reserve(clientAddress, username);
+    const reservation = await this.rateLimiter.reserve(clientAddress, username).catch((error: unknown) => {
+      if (error instanceof TooManyRequestsError) this.metrics.loginFailures.inc({ reason: 'rate_limited' });
+      throw error;
+    });
     const user = await this.users.findOne({ where: { username } });
     const passwordMatches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyNothing(password);
     if (user && passwordMatches && user.isActive) {
@@ -44,6 +49,7 @@ export class AuthService {
         detail: `Failed login for '${username}'`,
       }),
     );
+    this.metrics.loginFailures.inc({ reason: 'invalid_credentials' });
     throw new UnauthenticatedError('Incorrect username or password', 'invalid_credentials');
   }
 

@@ -13,6 +13,8 @@ import {
   parseDistinguishedName,
   readCertificate,
   resolveSubjectAltNames,
+  REVOCATION_REASON_CODES,
+  revocationReasonCode,
   type DistinguishedName,
   withCommonName,
   type X509EngineError,
@@ -43,6 +45,7 @@ import {
 } from './pki-errors';
 import { PrivateKeyVault } from './private-key-vault';
 import { translateX509Error } from './x509-errors';
+import { Metrics } from '../../common/metrics/metrics';
 
 interface RequestedSans {
   dns: string[];
@@ -92,6 +95,7 @@ export class CertificateService {
     private readonly config: AppConfig,
     private readonly issuancePolicy: IssuancePolicyEnforcer,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Issues a certificate for a key generated here. */
@@ -256,6 +260,7 @@ export class CertificateService {
       });
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
+    this.metrics.certificatesRevoked.inc({ type: revoked.certificateType, reason: reasonLabel(reason) });
     // The CRL is brought up to date now so it lists the revocation at once (concurrent revocations
     // share a rebuild); if that fails, the next fetch rebuilds it.
     await this.crls.refresh(revoked.issuerId).catch((error: unknown) => {
@@ -422,6 +427,7 @@ export class CertificateService {
         .returning('id, organization_id, created_at, updated_at'),
       { action: 'cert_create', actor, resourceType: 'certificate', detail: request.auditDetail },
     );
+    this.metrics.certificatesIssued.inc({ type: request.type, origin: request.origin });
     return Object.assign(new CertificateEntity(), values, {
       id: inserted.id as number,
       revokedAt: null,
@@ -467,4 +473,11 @@ function sanField(error: X509EngineError, sans: RequestedSans): string {
     if (value !== undefined && sans[kind].some((entry) => entry.toLowerCase() === value)) return SAN_FIELDS[kind];
   }
   return error.code === 'invalid_distinguished_name' ? 'subject_dn' : 'common_name';
+}
+
+/** The RFC 5280 reason a stored free-text reason maps to (as on the CRL), `none` without one: a bounded label. */
+function reasonLabel(reason: string | null): string {
+  const code = revocationReasonCode(reason);
+  if (code === null) return 'none';
+  return Object.entries(REVOCATION_REASON_CODES).find(([, value]) => value === code)?.[0] ?? 'unspecified';
 }

@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { Metrics } from '../../common/metrics/metrics';
 
 /** A stored CRL is rebuilt when less than this much of its validity is left. */
 const REFRESH_BEFORE_MS = 24 * 60 * 60 * 1000;
@@ -38,6 +39,7 @@ export class CrlService {
     private readonly dataSource: DataSource,
     private readonly caService: CaService,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** The current CRL of a CA, rebuilt first when it misses revocations or nears its nextUpdate. */
@@ -94,6 +96,7 @@ export class CrlService {
         crlNumber,
       });
       const der = Buffer.from(crl.der);
+      this.metrics.crlRebuilds.inc();
       await manager.update(
         CertificateAuthorityEntity,
         { id: caId },

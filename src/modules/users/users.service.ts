@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
+import { sameSecret } from '../../common/auth/same-secret';
 import { applyCapabilityFlags, capabilityColumnsFrom } from '../../common/auth/capability-columns';
 import { CAPABILITIES, Principal, Role } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
@@ -284,10 +284,4 @@ function translateUniqueViolation(error: unknown): InvalidRequestError | undefin
   if (constraint === 'users_username_key') return usernameTaken();
   if (constraint === 'users_email_key') return emailTaken();
   return undefined;
-}
-
-/** Compares digests, so neither the content nor the length of the secret leaks through timing. */
-function sameSecret(presented: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }

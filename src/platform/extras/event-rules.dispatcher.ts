@@ -10,6 +10,7 @@ import { evaluateCondition } from './events/event-condition';
 import { buildEventPayload, buildWebhookRequest, EventPayload, WebhookDefinition } from './events/webhook-request';
 import { sendWebhookRequest } from './events/webhook-sender';
 import { renderConfigTemplate } from './config-templates/config-template-renderer';
+import { Metrics } from '../../common/metrics/metrics';
 
 export const WEBHOOK_QUEUE = 'webhook';
 
@@ -37,6 +38,7 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     private readonly worker: JobWorker,
     private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
+    private readonly metrics: Metrics,
   ) {}
 
   onModuleInit(): void {
@@ -88,7 +90,11 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     // NetBox renders the body template with the event payload's keys as the template context.
     const renderedBody =
       webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
-    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody));
+    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody)).catch((error: unknown) => {
+      this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
+      throw error;
+    });
+    this.metrics.webhookDeliveries.inc({ outcome: 'delivered' });
     this.logger.info({ webhook_id: payload.webhook_id, status: response.status }, 'webhook delivered');
   }
 }
