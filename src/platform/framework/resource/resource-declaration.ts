@@ -39,8 +39,8 @@ export interface TextField extends CommonOptions {
   nullable?: boolean;
   pattern?: { regex: RegExp; message: string };
   default?: string;
-  /** PostgreSQL network types (IPAM): stored as such, read and filtered as text. */
-  columnType?: 'inet' | 'cidr';
+  /** PostgreSQL network types (IPAM), or a `box` (a derived bounding box), stored as such, read and filtered as text. */
+  columnType?: 'inet' | 'cidr' | 'box';
   /** Parses and normalises a written value (e.g. an IP address), replacing the string checks. */
   parse?: (raw: unknown) => { value: string } | { problem: string };
 }
@@ -75,6 +75,8 @@ export interface BooleanField extends CommonOptions {
 export interface Choice {
   value: string;
   label: string;
+  /** Shown as the choice's `color` beside value and label (e.g. a lifecycle status on a map). */
+  color?: string;
 }
 
 export interface ChoiceField extends CommonOptions {
@@ -393,6 +395,8 @@ export interface ResourceDeclaration extends ResourceHooks {
    * CheckConstraint), e.g. a node holding exactly one of several objects: `{name, expression}`.
    */
   checks?: ReadonlyArray<{ name: string; expression: string }>;
+  /** Indexes beyond those of relations and unique fields: `gist` for geometric columns (a `box` searched with `&&`). */
+  indexes?: ReadonlyArray<{ name: string; columns: readonly string[]; method: 'btree' | 'gist' }>;
   /**
    * Columns of related objects that `q` matches too, besides the fields declared `search` (a
    * session found by its BGP peer's name): `{relation: 'bgp_peer', column: 'name'}`.
