@@ -22,6 +22,11 @@ export interface LineStringGeometry {
   coordinates: Position[];
 }
 export type Geometry = PointGeometry | LineStringGeometry;
+/** A cable's route through several pathways (external layers). */
+export interface MultiLineStringGeometry {
+  type: 'MultiLineString';
+  coordinates: Position[][];
+}
 
 /** A box as GeoJSON's `bbox`: west, south, east, north. West greater than east crosses the antimeridian (RFC 7946 §5.2). */
 export type BoundingBox = [number, number, number, number];

@@ -268,6 +268,8 @@ export interface CollectionActionContext {
   visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
+  /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */
+  served(objectType: string): boolean;
   /**
    * Updates one object as a PATCH would (validation, hooks, change log) in this transaction, without
    * the `change` permission check: the action has decided who may do it. Answers the full representation.

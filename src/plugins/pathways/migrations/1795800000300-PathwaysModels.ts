@@ -55,6 +55,9 @@ export class PathwaysModels1795800000300 implements MigrationInterface {
     await queryRunner.query(`CREATE TABLE "pathways_cablesegment" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "cable_id" integer NOT NULL, "sequence" integer, "comments" text NOT NULL DEFAULT '', "pathway_type_id" integer NOT NULL, "pathway_id" integer NOT NULL, CONSTRAINT "pathways_cablesegment_cable_id_sequence_key" UNIQUE ("cable_id", "sequence"), CONSTRAINT "pathways_cablesegment_pkey" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "pathways_cablesegment_cable_id_idx" ON "pathways_cablesegment"  ("cable_id") `);
     await queryRunner.query(`CREATE INDEX "pathways_cablesegment_pathway_idx" ON "pathways_cablesegment"  ("pathway_type_id", "pathway_id") `);
+    await queryRunner.query(`CREATE TABLE "pathways_circuitgeometry" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "circuit_id" integer NOT NULL, "path" jsonb, "bbox" box, CONSTRAINT "pathways_circuitgeometry_circuit_id_key" UNIQUE ("circuit_id"), CONSTRAINT "pathways_circuitgeometry_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "pathways_circuitgeometry_circuit_id_idx" ON "pathways_circuitgeometry"  ("circuit_id") `);
+    await queryRunner.query(`CREATE INDEX "pathways_circuitgeometry_bbox_gist" ON "pathways_circuitgeometry" USING gist ("bbox") `);
     await queryRunner.query(`ALTER TABLE "pathways_structure" ADD CONSTRAINT "pathways_structure_site_id_fkey" FOREIGN KEY ("site_id") REFERENCES "dcim_site"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "pathways_structure" ADD CONSTRAINT "pathways_structure_location_id_fkey" FOREIGN KEY ("location_id") REFERENCES "dcim_location"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "pathways_structure" ADD CONSTRAINT "pathways_structure_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
@@ -93,9 +96,11 @@ export class PathwaysModels1795800000300 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "pathways_innerduct" ADD CONSTRAINT "pathways_innerduct_parent_conduit_id_fkey" FOREIGN KEY ("parent_conduit_id") REFERENCES "pathways_conduit"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "pathways_cablesegment" ADD CONSTRAINT "pathways_cablesegment_cable_id_fkey" FOREIGN KEY ("cable_id") REFERENCES "dcim_cable"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "pathways_cablesegment" ADD CONSTRAINT "pathways_cablesegment_pathway_type_id_fkey" FOREIGN KEY ("pathway_type_id") REFERENCES "core_objecttype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "pathways_circuitgeometry" ADD CONSTRAINT "pathways_circuitgeometry_circuit_id_fkey" FOREIGN KEY ("circuit_id") REFERENCES "circuits_circuit"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "pathways_circuitgeometry" DROP CONSTRAINT "pathways_circuitgeometry_circuit_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "pathways_cablesegment" DROP CONSTRAINT "pathways_cablesegment_pathway_type_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "pathways_cablesegment" DROP CONSTRAINT "pathways_cablesegment_cable_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "pathways_innerduct" DROP CONSTRAINT "pathways_innerduct_parent_conduit_id_fkey"`);
@@ -134,6 +139,9 @@ export class PathwaysModels1795800000300 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "pathways_structure" DROP CONSTRAINT "pathways_structure_tenant_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "pathways_structure" DROP CONSTRAINT "pathways_structure_location_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "pathways_structure" DROP CONSTRAINT "pathways_structure_site_id_fkey"`);
+    await queryRunner.query(`DROP INDEX "public"."pathways_circuitgeometry_bbox_gist"`);
+    await queryRunner.query(`DROP INDEX "public"."pathways_circuitgeometry_circuit_id_idx"`);
+    await queryRunner.query(`DROP TABLE "pathways_circuitgeometry"`);
     await queryRunner.query(`DROP INDEX "public"."pathways_cablesegment_pathway_idx"`);
     await queryRunner.query(`DROP INDEX "public"."pathways_cablesegment_cable_id_idx"`);
     await queryRunner.query(`DROP TABLE "pathways_cablesegment"`);
