@@ -51,7 +51,7 @@ describe('map layers published by plugins', () => {
     [{ name: 'p4', featureFields: ['name'], colorField: 'flag' }, /color field flag is not one of the feature fields/],
   ])('refuses %j', (override, message) => {
     expect(() =>
-      publishMapLayer({ name: 'x', source: Source, geometry: { field: 'place', via: 'structure' }, ...override } as Parameters<
+      publishMapLayer({ source: Source, geometry: { field: 'place', via: 'structure' }, ...override } as Parameters<
         typeof publishMapLayer
       >[0]),
     ).toThrow(message);
