@@ -63,7 +63,7 @@ export const RFC7946_SCHEMA = {
   properties: { type: { const: 'FeatureCollection' }, features: { type: 'array', items: { $ref: '#/definitions/feature' } }, bbox },
 };
 
-const validate = new Ajv({ allErrors: true, strictTuples: false }).compile(RFC7946_SCHEMA);
+const validate = new Ajv({ allErrors: true, strictTuples: false, allowUnionTypes: true }).compile(RFC7946_SCHEMA);
 
 /** Problems of a FeatureCollection against RFC 7946 (empty when valid). */
 export function rfc7946Problems(value: unknown): string[] {
