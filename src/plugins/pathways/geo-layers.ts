@@ -27,7 +27,8 @@ import { CircuitGeometryResource } from './circuit-geometries.resources';
  */
 
 export const MAX_FEATURES = 2000;
-const PAGE_SIZE = 1000;
+/** Rows read per query past the kept features, only to count them. */
+const COUNT_PAGE_SIZE = 2000;
 /** Parameters of the layers themselves, not filters of the models. */
 const LAYER_PARAMETERS = new Set(['bbox', 'format', 'zoom', 'exclude_status', 'limit', 'offset', 'ordering', 'brief']);
 
@@ -283,8 +284,9 @@ export async function scanLayer(
   for (const source of layer.sources) {
     if (!sourceAccepts(source, layer, query.filters)) continue;
     const filters = sourceFilters(source, layer, query);
-    for (let offset = 0; ; offset += PAGE_SIZE) {
-      const rows = await visibleRows(source.definition.objectType, filters, { limit: PAGE_SIZE, offset });
+    // The first page holds every feature the answer may keep (and one more); further pages are only counted.
+    for (let offset = 0, size = Math.max(limit + 1, COUNT_PAGE_SIZE); ; offset += size, size = COUNT_PAGE_SIZE) {
+      const rows = await visibleRows(source.definition.objectType, filters, { limit: size, offset });
       const meeting = rows.filter((row) => {
         const geometry = row[source.geometryColumn] as Geometry | null;
         return geometry && (!query.bbox || geometry.type === 'Point' || intersects(geometry, query.bbox));
@@ -302,7 +304,7 @@ export async function scanLayer(
           }),
         );
       }
-      if (rows.length < PAGE_SIZE) break;
+      if (rows.length < size) break;
     }
   }
   return { features, total };
