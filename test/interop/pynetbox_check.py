@@ -1096,6 +1096,54 @@ def main():
 
     check("plugins.peering deletes: a BGP peer with a session is PROTECTed (409), then every peering object", delete_peering_objects)
 
+    # ------------------------------------------------------------------ pathways plugin (nb.plugins.pathways)
+    pathways = nb.plugins.pathways
+
+    def create_pathways_objects():
+        point = lambda lon, lat: {"type": "Point", "coordinates": [lon, lat]}
+        s.structure_a = pathways.structures.create(name=f"{P}-MH-1", structure_type="manhole", geometry=point(4.9, 52.37))
+        s.structure_b = pathways.structures.create(
+            name=f"{P}-MH-2", structure_type="manhole", status="planned", geometry=point(4.91, 52.37)
+        )
+        expect(s.structure_a.url, f"{URL}/api/plugins/pathways/structures/{s.structure_a.id}/", "structure url")
+        expect(choice_value(s.structure_b.status), "planned", "structure status value")
+        expect(s.structure_b.status.color, "cyan", "structure status color")
+        s.conduit = pathways.conduits.create(
+            label=f"{P}-C-1",
+            material="hdpe",
+            start_structure=s.structure_a.id,
+            end_structure=s.structure_b.id,
+            path={"type": "LineString", "coordinates": [[4.9, 52.37], [4.91, 52.37]]},
+        )
+        expect(s.conduit.pathway_type, "conduit", "conduit pathway_type")
+        expect(ident(s.conduit.start_structure), s.structure_a.id, "conduit start_structure")
+
+    check("plugins.pathways: structures with GeoJSON points, a conduit between them (status with colour)", create_pathways_objects)
+
+    def filter_pathways_objects():
+        expect(names(pathways.structures.filter(q=P, status="planned")), [f"{P}-MH-2"], "structures filter(q=…, status=…)")
+        expect(pathways.structures.count(q=P, bbox="4.89,52.36,4.905,52.38"), 1, "structures count(bbox=…)")
+        expect(ident(pathways.conduits.get(label=f"{P}-C-1")), s.conduit.id, "conduits get(label=…)")
+        conduit = pathways.conduits.get(s.conduit.id)
+        conduit.depth = 0.9
+        expect(conduit.save(), True, "save() of a conduit")
+        expect(float(pathways.conduits.get(s.conduit.id).depth), 0.9, "depth read back")
+
+    check("plugins.pathways filter() / count() / get() / save()", filter_pathways_objects)
+
+    def delete_pathways_objects():
+        try:
+            pathways.structures.get(s.structure_a.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 409, "status of deleting a structure a conduit starts at")
+        else:
+            raise CheckFailed("deleting a structure that a conduit starts at succeeded (PROTECT, 409)")
+        expect(pathways.conduits.get(s.conduit.id).delete(), True, "delete() of the conduit")
+        expect(pathways.structures.filter(q=P).delete(), True, "RecordSet.delete() of the structures")
+        expect(pathways.structures.count(q=P), 0, "structures left")
+
+    check("plugins.pathways deletes: a structure in use is PROTECTed (409), then every pathways object", delete_pathways_objects)
+
     # ------------------------------------------------------------------ cleanup (deletes in dependency order)
     def cleanup():
         try:

@@ -50,22 +50,28 @@ export interface PluginRoute {
   handle(context: PluginRouteContext): Promise<unknown>;
 }
 
-/** A route's answer that is not plain JSON: a body of another media type (GeoJSON, a rendered text). */
+/** A route's answer that is not plain JSON: a body of another media type (GeoJSON, a rendered text), with headers of its own (an `ETag`). */
 export class RouteResponse {
   private constructor(
     readonly contentType: string,
     readonly body: string,
     readonly status: number,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
   /** A JSON value under its own media type, e.g. `RouteResponse.json(collection, 'application/geo+json')`; status 200 unless told otherwise. */
-  static json(value: unknown, mediaType: string, status = 200): RouteResponse {
-    return new RouteResponse(mediaType, JSON.stringify(value), status);
+  static json(value: unknown, mediaType: string, status = 200, headers: Readonly<Record<string, string>> = {}): RouteResponse {
+    return new RouteResponse(mediaType, JSON.stringify(value), status, headers);
   }
 
   /** Text, e.g. a rendered configuration (`text/plain` unless told otherwise); status 200 unless told otherwise. */
-  static text(body: string, mediaType = 'text/plain', status = 200): RouteResponse {
-    return new RouteResponse(mediaType, body, status);
+  static text(body: string, mediaType = 'text/plain', status = 200, headers: Readonly<Record<string, string>> = {}): RouteResponse {
+    return new RouteResponse(mediaType, body, status, headers);
+  }
+
+  /** 304 without a body: the caller's `If-None-Match` names the current `ETag`. */
+  static notModified(etag: string): RouteResponse {
+    return new RouteResponse('text/plain', '', 304, { ETag: etag });
   }
 }
 

@@ -93,7 +93,9 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
       const sent = answer instanceof RouteResponse ? answer : RouteResponse.json(answer ?? null, 'application/json');
       // Sent here rather than by Nest, whose reply would set the route's fixed status over a RouteResponse's own.
       response.status(sent.status).setHeader('Content-Type', sent.contentType);
-      response.send(sent.body);
+      for (const [name, value] of Object.entries(sent.headers)) response.setHeader(name, value);
+      if (sent.status === 304) response.end();
+      else response.send(sent.body);
     };
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
     Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], prototype, key);

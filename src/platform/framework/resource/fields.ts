@@ -72,15 +72,17 @@ export const genericRelation = (options: Options<GenericRelationField> = {}): Ge
   ...options,
 });
 
-/** Choices from `[value, label]` pairs (or bare values, labelled by capitalising). */
+/** Choices from `[value, label]` pairs, `[value, label, color]` triples, or bare values labelled by capitalising. */
 export function choice(
-  choices: ReadonlyArray<string | readonly [string, string]>,
+  choices: ReadonlyArray<string | readonly [string, string] | readonly [string, string, string]>,
   options: Omit<Options<ChoiceField>, 'choices'> = {},
 ): ChoiceField {
   return {
     kind: 'choice',
     choices: choices.map((entry) =>
-      typeof entry === 'string' ? { value: entry, label: labelFor(entry) } : { value: entry[0], label: entry[1] },
+      typeof entry === 'string'
+        ? { value: entry, label: labelFor(entry) }
+        : { value: entry[0], label: entry[1], ...(entry.length === 3 ? { color: entry[2] } : {}) },
     ),
     ...options,
   };

@@ -39,8 +39,8 @@ export interface TextField extends CommonOptions {
   nullable?: boolean;
   pattern?: { regex: RegExp; message: string };
   default?: string;
-  /** PostgreSQL network types (IPAM): stored as such, read and filtered as text. */
-  columnType?: 'inet' | 'cidr';
+  /** PostgreSQL network types (IPAM), or a `box` (a derived bounding box), stored as such, read and filtered as text. */
+  columnType?: 'inet' | 'cidr' | 'box';
   /** Parses and normalises a written value (e.g. an IP address), replacing the string checks. */
   parse?: (raw: unknown) => { value: string } | { problem: string };
 }
@@ -75,6 +75,8 @@ export interface BooleanField extends CommonOptions {
 export interface Choice {
   value: string;
   label: string;
+  /** Shown as the choice's `color` beside value and label (e.g. a lifecycle status on a map). */
+  color?: string;
 }
 
 export interface ChoiceField extends CommonOptions {
@@ -266,6 +268,8 @@ export interface CollectionActionContext {
   visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
+  /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */
+  served(objectType: string): boolean;
   /**
    * Updates one object as a PATCH would (validation, hooks, change log) in this transaction, without
    * the `change` permission check: the action has decided who may do it. Answers the full representation.
@@ -393,6 +397,8 @@ export interface ResourceDeclaration extends ResourceHooks {
    * CheckConstraint), e.g. a node holding exactly one of several objects: `{name, expression}`.
    */
   checks?: ReadonlyArray<{ name: string; expression: string }>;
+  /** Indexes beyond those of relations and unique fields: `gist` for geometric columns (a `box` searched with `&&`). */
+  indexes?: ReadonlyArray<{ name: string; columns: readonly string[]; method: 'btree' | 'gist' }>;
   /**
    * Columns of related objects that `q` matches too, besides the fields declared `search` (a
    * session found by its BGP peer's name): `{relation: 'bgp_peer', column: 'name'}`.

@@ -100,6 +100,7 @@ function decorateTable(
     Unique(identifier(`${table}_${groupColumns.join('_')}`, 'key'), groupColumns)(entity);
   }
   for (const check of definition.checks ?? []) Check(check.name, check.expression)(entity);
+  for (const index of definition.indexes ?? []) Index(index.name, [...index.columns], { spatial: index.method === 'gist' })(entity);
   Entity(table)(entity);
 }
 

@@ -28,7 +28,7 @@ export function buildPlatformOpenApi(
 ): Schema {
   const schemas: Record<string, Schema> = {
     Detail: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
-    ChoiceValue: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
+    ChoiceValue: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' }, color: { type: 'string' } } },
   };
   const paths: Record<string, Schema> = {};
   for (const definition of definitions) {

@@ -377,14 +377,14 @@ class ReferencedObjects {
   }
 }
 
-/** NetBox's choice fields read as `{value, label}`; everything else as stored. */
+/** NetBox's choice fields read as `{value, label}` (plus `color` when the choice has one); everything else as stored. */
 function scalarValue(field: FieldSpec, value: unknown, mode: 'rest' | 'snapshot'): unknown {
   if (value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   if (field.kind === 'choice' && mode === 'rest') {
     if (value === null || value === '') return null;
     const entry = field.choices.find((candidate) => candidate.value === value);
-    return { value, label: entry?.label ?? String(value) };
+    return { value, label: entry?.label ?? String(value), ...(entry?.color ? { color: entry.color } : {}) };
   }
   return value;
 }

@@ -183,6 +183,11 @@ export class ResourceWriter {
     return rows;
   }
 
+  /** Whether the model is served (a left-out plugin's models are not). */
+  isServed(objectType: string): boolean {
+    return this.registry.definition(objectType) !== undefined;
+  }
+
   /** The served model that a hook or an action (`owner`, for the message) names; naming another is a programming error. */
   servedDefinition(owner: string, objectType: string): ResourceDefinition {
     const definition = this.registry.definition(objectType);

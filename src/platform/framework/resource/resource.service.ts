@@ -259,6 +259,7 @@ export class ResourceService {
         this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page),
       permits: (objectType, action, id) =>
         this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
+      served: (objectType) => this.writer.isServed(objectType),
       create: (objectType, items) => this.writer.createWithin(manager, this.writer.servedDefinition(owner, objectType), items, scope),
       update: async (objectType, id, body) => {
         const target = this.writer.servedDefinition(owner, objectType);

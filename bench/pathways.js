@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Measures the pathways plugin's structures layer of the built server (dist/) on a PostgreSQL server:
+//
+//   npm run bench:pathways                  # npm run build && node bench/pathways.js
+//   BENCH_STRUCTURES=1000000 BENCH_ROUNDS=5 BENCH_REQUESTS=50 node bench/pathways.js
+//
+// 1 000 000 structures on a 1000 × 1000 grid (0.01° apart, longitudes 0–9.99, latitudes 40–49.99) are
+// inserted with SQL (INSERT … SELECT generate_series, bounding boxes included), then
+// GET /api/plugins/pathways/geo/structures/?bbox=… over a box holding exactly 2000 of them (40 × 50 grid
+// points; each request another box) is timed against the same read in raw SQL on one pg connection
+// (the rows with their site names, ordered as the layer, and the count of matches): p50 of each in
+// alternating rounds, the side going first alternating. Targets (issue 16): p50 within 2× of SQL and
+// under 100 ms. EXPLAIN of the bbox query must show the GiST index (pathways_structure_bbox_gist).
+//
+// The server gets a fresh database on BENCH_PG_ADMIN_URL (default
+// postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
+'use strict';
+const { Client } = require('pg');
+const { call, postgresDatabase, startServer } = require('./bench-server');
+
+const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 50);
+const SIDE = Math.round(Math.sqrt(STRUCTURES));
+const STEP = 0.01;
+const PASSWORD = 'bench-password-123';
+const G = '/api/plugins/pathways/geo';
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const median = (values) => percentile(values, 50);
+const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+
+/** A box of 40 × 50 grid points starting at grid column `col`, row `row` (half a step of margin on each side). */
+function boxAt(col, row) {
+  const west = col * STEP - STEP / 2;
+  const south = 40 + row * STEP - STEP / 2;
+  return [west, south, west + 40 * STEP, south + 50 * STEP].map((value) => Number(value.toFixed(4)));
+}
+
+async function main() {
+  const database = await postgresDatabase();
+  const server = await startServer({ databaseUrl: database.url });
+  const db = new Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    const { base } = server;
+    const username = `bench${Date.now()}`;
+    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' });
+    const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
+    const auth = { authorization: `Token ${key}` };
+    const site = await call(base, 'POST', '/api/dcim/sites/', { name: 'bench area', slug: 'bench-area' }, auth);
+    const version = (await db.query('SHOW server_version')).rows[0].server_version;
+    console.log(`database: PostgreSQL ${version.split(' ')[0]} server, fresh database; node ${process.version}`);
+
+    const loadStarted = process.hrtime.bigint();
+    await db.query(
+      `INSERT INTO pathways_structure (name, status, structure_type, site_id, elevation, geometry, bbox)
+       SELECT 'S-' || lpad(n::text, 7, '0'), 'active', 'manhole', $2, 1.5,
+              jsonb_build_object('type', 'Point', 'coordinates', jsonb_build_array(round((n % $3) * 0.01, 2), round(40 + (n / $3) * 0.01, 2))),
+              box(point(round((n % $3) * 0.01, 2), round(40 + (n / $3) * 0.01, 2)), point(round((n % $3) * 0.01, 2), round(40 + (n / $3) * 0.01, 2)))
+         FROM generate_series(0, $1 - 1) AS n`,
+      [STRUCTURES, site.id, SIDE],
+    );
+    await db.query('ANALYZE pathways_structure');
+    const total = Number((await db.query('SELECT count(*) FROM pathways_structure')).rows[0].count);
+    console.log(`loaded ${total} structures with SQL in ${(ms(loadStarted) / 1000).toFixed(1)} s`);
+
+    const boxes = Array.from({ length: REQUESTS }, (_, i) => boxAt((i * 37) % (SIDE - 40), (i * 53) % (SIDE - 50)));
+    const sqlBox = ([west, south, east, north]) => `(${east},${north}),(${west},${south})`;
+    const plan = (
+      await db.query(`EXPLAIN SELECT id FROM pathways_structure WHERE bbox && $1::box ORDER BY name, id`, [sqlBox(boxes[0])])
+    ).rows
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    console.log(`EXPLAIN of the bbox query:\n${plan}`);
+    console.log(`GiST index used: ${plan.includes('pathways_structure_bbox_gist') ? 'yes' : 'NO'}`);
+
+    const restRead = async (box) => {
+      const started = process.hrtime.bigint();
+      const collection = await call(base, 'GET', `${G}/structures/?bbox=${box.join(',')}`, undefined, auth);
+      const elapsed = ms(started);
+      if (collection.features.length !== 2000 || collection.truncated || collection.total_count !== 2000)
+        throw new Error(`layer for ${box}: ${collection.features.length} features, total ${collection.total_count}`);
+      return elapsed;
+    };
+    const sqlRead = async (box) => {
+      const started = process.hrtime.bigint();
+      const rows = await db.query(
+        `SELECT s.id, s.name, s.structure_type, s.status, s.elevation, s.installation_date, s.geometry, site.name AS site
+           FROM pathways_structure s LEFT JOIN dcim_site site ON site.id = s.site_id
+          WHERE s.bbox && $1::box ORDER BY s.name, s.id LIMIT 2000`,
+        [sqlBox(box)],
+      );
+      const count = await db.query('SELECT count(*)::int AS n FROM pathways_structure WHERE bbox && $1::box', [sqlBox(box)]);
+      const elapsed = ms(started);
+      if (rows.rows.length !== 2000 || count.rows[0].n !== 2000) throw new Error(`SQL for ${box}: ${rows.rows.length} rows`);
+      return elapsed;
+    };
+    const measure = async (read) => {
+      const times = [];
+      for (const box of boxes) times.push(await read(box));
+      return median(times);
+    };
+    await measure(restRead);
+    await measure(sqlRead);
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      let rest;
+      let sql;
+      if (round % 2 === 0) {
+        rest = await measure(restRead);
+        sql = await measure(sqlRead);
+      } else {
+        sql = await measure(sqlRead);
+        rest = await measure(restRead);
+      }
+      rounds.push({ rest, sql, ratio: rest / sql });
+      console.log(`  round ${round + 1}: layer p50 ${rest.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(rest / sql).toFixed(2)}`);
+    }
+    const ratios = rounds.map((r) => r.ratio);
+    console.log(
+      `GET ${G}/structures/?bbox=… (2000 of ${total}) vs SQL: layer p50 ${median(rounds.map((r) => r.rest)).toFixed(2)} ms  ` +
+        `SQL p50 ${median(rounds.map((r) => r.sql)).toFixed(2)} ms  ratio ${median(ratios).toFixed(2)} ` +
+        `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+    console.log(`command: BENCH_STRUCTURES=${STRUCTURES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} npm run bench:pathways`);
+  } finally {
+    await db.end();
+    await server.stop();
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

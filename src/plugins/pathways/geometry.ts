@@ -1,0 +1,143 @@
+import bboxPolygon from '@turf/bbox-polygon';
+import booleanIntersects from '@turf/boolean-intersects';
+import distance from '@turf/distance';
+import length from '@turf/length';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * The geometry store: how the plugin keeps, checks, measures and searches geometry. Geometry is
+ * GeoJSON (RFC 7946: WGS84, longitude first) in a `jsonb` column beside a `box` column holding its
+ * bounding box under a GiST index, because PostGIS is not available in the embedded database. Every
+ * geometric question the plugin asks goes through this module, so PostGIS can replace it (a
+ * `geometry` column, `ST_Intersects`, `ST_Length`) without touching the models' routes.
+ */
+
+export type Position = [number, number] | [number, number, number];
+export interface PointGeometry {
+  type: 'Point';
+  coordinates: Position;
+}
+export interface LineStringGeometry {
+  type: 'LineString';
+  coordinates: Position[];
+}
+export type Geometry = PointGeometry | LineStringGeometry;
+/** A cable's route through several pathways (external layers). */
+export interface MultiLineStringGeometry {
+  type: 'MultiLineString';
+  coordinates: Position[][];
+}
+
+/** A box as GeoJSON's `bbox`: west, south, east, north. West greater than east crosses the antimeridian (RFC 7946 §5.2). */
+export type BoundingBox = [number, number, number, number];
+
+function positionProblem(value: unknown, where: string): string | null {
+  if (!Array.isArray(value) || value.length < 2 || value.length > 3)
+    return `${where} must be [longitude, latitude] or [longitude, latitude, elevation].`;
+  if (!value.every((number) => typeof number === 'number' && Number.isFinite(number))) return `${where} must hold numbers only.`;
+  const [longitude, latitude] = value as number[];
+  if (longitude < -180 || longitude > 180) return `${where}: longitude ${longitude} is outside -180…180.`;
+  if (latitude < -90 || latitude > 90) return `${where}: latitude ${latitude} is outside -90…90.`;
+  return null;
+}
+
+function shapeProblem(value: unknown, type: Geometry['type']): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `Expected a GeoJSON ${type} object.`;
+  const geometry = value as Record<string, unknown>;
+  if (geometry.type !== type) return `Expected a GeoJSON ${type} (got type ${JSON.stringify(geometry.type ?? null)}).`;
+  const extra = Object.keys(geometry).filter((key) => key !== 'type' && key !== 'coordinates');
+  if (extra.length > 0) return `Unexpected member(s) of a ${type}: ${extra.join(', ')} (only type and coordinates; WGS84 is implied).`;
+  return null;
+}
+
+/** Problems with a GeoJSON Point, as the field's 400 messages (empty when valid). */
+export function pointProblems(value: unknown): string[] {
+  const problem = shapeProblem(value, 'Point') ?? positionProblem((value as PointGeometry).coordinates, 'coordinates');
+  return problem ? [problem] : [];
+}
+
+/** Problems with a GeoJSON LineString (at least two positions), as the field's 400 messages. */
+export function lineStringProblems(value: unknown): string[] {
+  const shape = shapeProblem(value, 'LineString');
+  if (shape) return [shape];
+  const coordinates = (value as LineStringGeometry).coordinates;
+  if (!Array.isArray(coordinates) || coordinates.length < 2) return ['A LineString needs at least two positions.'];
+  for (const [index, position] of coordinates.entries()) {
+    const problem = positionProblem(position, `position ${index}`);
+    if (problem) return [problem];
+  }
+  return [];
+}
+
+/** The smallest box holding the geometry, as the `box` column's literal (`(east,north),(west,south)`). */
+export function boxLiteral(geometry: Geometry | null): string | null {
+  if (!geometry) return null;
+  const positions = geometry.type === 'Point' ? [geometry.coordinates] : geometry.coordinates;
+  const longitudes = positions.map((position) => position[0]);
+  const latitudes = positions.map((position) => position[1]);
+  return `(${Math.max(...longitudes)},${Math.max(...latitudes)}),(${Math.min(...longitudes)},${Math.min(...latitudes)})`;
+}
+
+/** Writes a row's bounding-box column from its geometry column. */
+export async function storeBoundingBox(manager: EntityManager, table: string, geometryColumn: string, id: number): Promise<void> {
+  const [row] = (await manager.query(`SELECT "${geometryColumn}" AS geometry FROM "${table}" WHERE id = $1`, [id])) as Array<{
+    geometry: Geometry | null;
+  }>;
+  await manager.query(`UPDATE "${table}" SET bbox = $2::box WHERE id = $1`, [id, boxLiteral(row?.geometry ?? null)]);
+}
+
+/** Geodesic length of a LineString in metres, two decimals (PostGIS's `ST_Length` on geography). */
+export function geodesicLength(geometry: LineStringGeometry | null): number | null {
+  if (!geometry) return null;
+  const metres = length({ type: 'Feature', properties: {}, geometry }, { units: 'meters' });
+  return Math.round(metres * 100) / 100;
+}
+
+/** Geodesic distance between two positions in metres. */
+export function distanceMetres(from: Position, to: Position): number {
+  return distance(from.slice(0, 2), to.slice(0, 2), { units: 'meters' });
+}
+
+/**
+ * Parses `bbox=W,S,E,N`: four finite numbers, longitudes within ±180, latitudes within ±90, south
+ * not above north. West may exceed east: that box crosses the antimeridian.
+ */
+export function parseBoundingBox(raw: string): BoundingBox | { problem: string } {
+  const parts = raw.split(',');
+  if (parts.length !== 4 || parts.some((part) => part.trim() === '' || !Number.isFinite(Number(part))))
+    return { problem: `bbox must be four comma-separated numbers west,south,east,north (got "${raw}").` };
+  const [west, south, east, north] = parts.map(Number) as BoundingBox;
+  if ([west, east].some((longitude) => longitude < -180 || longitude > 180))
+    return { problem: 'bbox longitudes must lie within -180…180.' };
+  if ([south, north].some((latitude) => latitude < -90 || latitude > 90)) return { problem: 'bbox latitudes must lie within -90…90.' };
+  if (south > north) return { problem: `bbox south (${south}) must not be greater than north (${north}).` };
+  return [west, south, east, north];
+}
+
+/** The box as one or two non-crossing boxes (a box over the antimeridian splits at ±180). */
+export function boxParts([west, south, east, north]: BoundingBox): BoundingBox[] {
+  return west <= east
+    ? [[west, south, east, north]]
+    : [
+        [west, south, 180, north],
+        [-180, south, east, north],
+      ];
+}
+
+/**
+ * SQL selecting rows whose bounding box meets the box (`&&` on the GiST-indexed `box` column):
+ * exact for points, a candidate set for lines (then {@link intersects}).
+ */
+export function boxCondition(alias: string, box: BoundingBox, parameterPrefix: string): { where: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  const parts = boxParts(box).map(([west, south, east, north], index) => {
+    params[`${parameterPrefix}_${index}`] = `(${east},${north}),(${west},${south})`;
+    return `${alias}."bbox" && CAST(:${parameterPrefix}_${index} AS box)`;
+  });
+  return { where: `(${parts.join(' OR ')})`, params };
+}
+
+/** Whether the geometry meets the box itself, not only its bounding box (a line passing by a corner does not). */
+export function intersects(geometry: Geometry, box: BoundingBox): boolean {
+  return boxParts(box).some((part) => booleanIntersects({ type: 'Feature', properties: {}, geometry }, bboxPolygon(part)));
+}
