@@ -131,6 +131,7 @@ function columnOptions(field: FieldSpec): ColumnOptions {
     case 'date':
       return { type: 'date', nullable: field.nullable ?? !field.required };
     case 'datetime':
+      if (field.default === 'now') return { type: 'timestamptz', nullable: false, default: () => 'now()' };
       return { type: 'timestamptz', nullable: field.nullable ?? !field.required };
     case 'json':
       return { type: 'jsonb', nullable: field.nullable ?? true };
