@@ -2,7 +2,7 @@ import { datetime, longText, text } from '../../platform/framework/resource/fiel
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { eventProblems, nestedPointers, objectPointer, objectTypeLabelFilter } from './event-attachment';
-import { NOTICES_API_PREFIX } from './events.resources';
+import { NOTICES_API_PREFIX } from './api-prefix';
 
 const EMAIL = { regex: /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/, message: 'Enter a valid email address.' };
 

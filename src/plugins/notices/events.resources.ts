@@ -3,7 +3,9 @@ import { computedProperties } from '../../platform/framework/resource/computed-p
 import { boolean, choice, datetime, longText, relation, text } from '../../platform/framework/resource/fields';
 import type { FieldSpec, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { NOTICES_API_PREFIX } from './api-prefix';
 import { eventPlaceFilters, objectTypeIdSql } from './impact-places';
+import { prepareNotificationsAction } from './notification-preparation';
 import { colourOf, MAINTENANCE_STATUSES, OUTAGE_STATUSES, pairs, type ColouredChoice } from './notices.choices';
 
 /**
@@ -12,7 +14,6 @@ import { colourOf, MAINTENANCE_STATUSES, OUTAGE_STATUSES, pairs, type ColouredCh
  * enforces a status workflow (any move, backwards too); the change log keeps every change, the
  * ETR's included (old and new values in its snapshots).
  */
-export const NOTICES_API_PREFIX = '/api/plugins/notices/';
 const apiPrefix = NOTICES_API_PREFIX;
 
 function time(value: unknown): number | null {
@@ -112,6 +113,7 @@ export const MaintenanceResource = defineResource({
     },
   },
   extensions: [eventProperties('notices.maintenance', MAINTENANCE_STATUSES)],
+  actions: [prepareNotificationsAction('maintenance')],
   afterCreate: (context, row) => markReplaced(context, row.replaces_id),
   afterUpdate: async (context, before, after) => {
     if (after.replaces_id !== before.replaces_id) await markReplaced(context, after.replaces_id);
@@ -147,5 +149,6 @@ export const OutageResource = defineResource({
   },
   extraFilters: eventPlaceFilters('notices.outage'),
   extensions: [eventProperties('notices.outage', OUTAGE_STATUSES)],
+  actions: [prepareNotificationsAction('outage')],
   afterDelete: deleteAttached('notices.outage'),
 });

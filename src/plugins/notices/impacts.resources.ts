@@ -3,7 +3,7 @@ import type { ResourceHookContext, ResourceRow } from '../../platform/framework/
 import { defineResource, resourceOf } from '../../platform/framework/resource/resource-definition';
 import { nonFieldError, ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { eventOf, eventProblems, nestedPointers, objectPointer, objectTypeLabelFilter, objectTypeLabels } from './event-attachment';
-import { NOTICES_API_PREFIX } from './events.resources';
+import { NOTICES_API_PREFIX } from './api-prefix';
 import { impactPlaceFilters } from './impact-places';
 import { CLOSED_EVENT_STATUSES, colourOf, IMPACT_LEVELS, pairs } from './notices.choices';
 

@@ -4,6 +4,8 @@ import { EventNotificationResource } from './event-notifications.resources';
 import { MaintenanceResource, OutageResource } from './events.resources';
 import { DEFAULT_IMPACT_TARGETS, ImpactResource } from './impacts.resources';
 import { MIGRATIONS } from './migrations';
+import { NotificationTemplateResource, TemplateScopeResource } from './notification-templates.resources';
+import { PreparedNotificationResource } from './prepared-notifications.resources';
 
 /** Maintenances and outages of providers, their impacts, received and prepared notifications. */
 export const NoticesPlugin = definePlugin({
@@ -11,7 +13,15 @@ export const NoticesPlugin = definePlugin({
   version: '1.0.0',
   description:
     'Provider maintenances and outages, their impacts, received notifications, notification templates and prepared notifications.',
-  resources: [MaintenanceResource, OutageResource, ImpactResource, EventNotificationResource],
+  resources: [
+    MaintenanceResource,
+    OutageResource,
+    ImpactResource,
+    EventNotificationResource,
+    NotificationTemplateResource,
+    TemplateScopeResource,
+    PreparedNotificationResource,
+  ],
   migrations: MIGRATIONS,
   settings: {
     allowed_content_types: setting.list({
