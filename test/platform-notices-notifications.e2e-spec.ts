@@ -199,6 +199,21 @@ describe('platform notices plugin: templates and prepared notifications', () => 
       expect((await journal(lonely.id)).map((entry) => entry.kind.value)).toEqual(['warning', 'info']);
       expect(await root.listed(`${PREPARED}?status=ready&id=${lonely.id}`, 'id')).toEqual([lonely.id]);
     });
+    it('lists sent and delivered notifications read-only at sent-notifications/', async () => {
+      const n = await draft({ subject: 'Sent one' });
+      for (const status of ['ready', 'sent']) expect((await root.patch(`${PREPARED}${n.id}/`, { status })).status).toBe(200);
+      const still = await draft({ subject: 'Still draft' });
+      const listed = await root.get(`${N}/sent-notifications/?limit=1000`);
+      expect(listed.status).toBe(200);
+      const ids = listed.body.results.map((r: any) => r.id);
+      expect(ids).toContain(n.id);
+      expect(ids).not.toContain(still.id);
+      expect(listed.body.results.every((r: any) => ['sent', 'delivered'].includes(r.status.value))).toBe(true);
+      expect((await root.get(`${N}/sent-notifications/?status=draft`)).body.count).toBe(0);
+      expect((await root.get(`${N}/sent-notifications/${n.id}/`)).body.subject).toBe('Sent one');
+      expect((await root.get(`${N}/sent-notifications/${still.id}/`)).status).toBe(404);
+      expect((await root.post(`${N}/sent-notifications/`, { template: fx.template.id })).status).toBe(405);
+    });
   });
 
   describe('an event rule on prepared notifications (updated, status.value = ready, webhook)', () => {

@@ -1,3 +1,4 @@
+import ICAL from 'ical.js';
 import { PASSWORD } from './support/api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
@@ -412,6 +413,124 @@ describe('platform notices plugin: events, impacts, received notifications', () 
       // user1 holds no permission on notifications: the action is refused, the object is not found.
       expect((await user.get(`${NOTIFICATIONS}${posted.id}/raw/`)).status).toBe(403);
       expect((await user.get(`${NOTIFICATIONS}${posted.id}/`)).status).toBe(404);
+    });
+  });
+
+  describe('dashboard summary, event history and the iCal feed', () => {
+    const SUMMARY = `${N}/summary/`;
+    // Whole seconds: iCalendar times have no fraction.
+    const hours = (n: number) => new Date(Math.floor(Date.now() / 1000) * 1000 + n * 3_600_000).toISOString();
+
+    it('counts active outages, maintenances in progress and upcoming, and unacknowledged events', async () => {
+      const before = (await root.get(SUMMARY)).body;
+      await outage({ status: 'INVESTIGATING' });
+      await outage({ status: 'MONITORING', acknowledged: true });
+      await outage({ status: 'RESOLVED', start: hours(-5), end: hours(-1) });
+      await maintenance({ status: 'IN-PROCESS', start: hours(-1), end: hours(2), acknowledged: true });
+      await maintenance({ status: 'CONFIRMED', start: hours(24), end: hours(26) });
+      await maintenance({ status: 'TENTATIVE', start: hours(24 * 10), end: hours(24 * 10 + 2), acknowledged: true });
+      await maintenance({ status: 'CANCELLED', start: hours(24), end: hours(26) });
+      const after = await root.get(SUMMARY);
+      expect(after.status).toBe(200);
+      const delta = Object.fromEntries(Object.entries(after.body).map(([key, value]) => [key, (value as number) - before[key]]));
+      expect(delta).toEqual({
+        active_outages: 2,
+        maintenances_in_progress: 1,
+        confirmed_next_7_days: 1,
+        upcoming_next_7_days: 1,
+        upcoming_next_30_days: 2,
+        unacknowledged: 2,
+      });
+      expect((await user.get(SUMMARY)).status).toBe(403);
+    });
+
+    it('shows the events of an object within event_history_days, open-ended outages always', async () => {
+      const site = await root.created('/api/dcim/sites/', { name: 'HIST1', slug: 'hist1' });
+      const old = await maintenance({ name: 'HIST-OLD', start: '2020-01-01T00:00:00Z', end: '2020-01-01T02:00:00Z' });
+      const recent = await maintenance({ name: 'HIST-RECENT', start: hours(-24 * 3), end: hours(-24 * 3 + 2) });
+      const ancientOpen = await outage({ name: 'HIST-OPEN', start: '2020-01-01T00:00:00Z' });
+      const ancientClosed = await outage({ name: 'HIST-CLOSED', start: '2020-01-01T00:00:00Z', end: '2020-01-02T00:00:00Z' });
+      for (const [event, kind] of [
+        [old, 'maintenance'],
+        [recent, 'maintenance'],
+        [ancientOpen, 'outage'],
+        [ancientClosed, 'outage'],
+      ] as const)
+        await root.created(IMPACTS, impactBody(event, kind, site, { target_content_type: ot['dcim.site'] }));
+      const history = await root.get(`${N}/event-history/?object_type=dcim.site&object_id=${site.id}`);
+      expect(history.status).toBe(200);
+      expect(history.body.maintenances.map((e: any) => e.name)).toEqual(['HIST-RECENT']);
+      expect(history.body.outages.map((e: any) => e.name)).toEqual(['HIST-OPEN']);
+      const bad = await root.get(`${N}/event-history/?object_type=site&object_id=x`);
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body).sort()).toEqual(['object_id', 'object_type']);
+    });
+
+    it('serves the maintenances as iCalendar, parsed back, with token auth in the header or the query, filters and ETag', async () => {
+      const provider = await root.created('/api/circuits/providers/', { name: 'Lumen', slug: 'lumen' });
+      const feedName = `ICS-${Date.now()}`;
+      const events = [
+        await maintenance({
+          name: `${feedName}-A`,
+          provider: provider.id,
+          status: 'CONFIRMED',
+          start: hours(48),
+          end: hours(50),
+          summary: 'Splice; core, ring',
+        }),
+        await maintenance({ name: `${feedName}-B`, provider: provider.id, status: 'RE-SCHEDULED', start: hours(72), end: hours(74) }),
+        await maintenance({
+          name: `${feedName}-C`,
+          provider: provider.id,
+          status: 'TENTATIVE',
+          start: '2020-01-01T00:00:00Z',
+          end: '2020-01-01T01:00:00Z',
+        }),
+      ];
+      const path = `${N}/ical/maintenances.ics?provider=lumen`;
+      const response = await root.get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/calendar/);
+      expect(response.headers.get('cache-control')).toBe('private, max-age=900');
+      const calendar = new ICAL.Component(ICAL.parse(response.text));
+      const vevents = calendar.getAllSubcomponents('vevent').map((vevent) => new ICAL.Event(vevent));
+      const byUid = new Map(vevents.map((event) => [event.uid, event]));
+      expect([...byUid.keys()].sort()).toEqual(
+        events
+          .slice(0, 2)
+          .map((e) => `maintenance-${e.id}@${new URL(root.baseUrl).host}`)
+          .sort(),
+      );
+      const a = byUid.get(`maintenance-${events[0].id}@${new URL(root.baseUrl).host}`)!;
+      expect(a.summary).toBe(`Lumen: ${feedName}-A – Splice; core, ring`);
+      expect(a.startDate.toJSDate().getTime()).toBe(Date.parse(events[0].start));
+      expect(a.endDate.toJSDate().getTime()).toBe(Date.parse(events[0].end));
+      expect(a.component.getFirstPropertyValue('status')).toBe('CONFIRMED');
+      const b = byUid.get(`maintenance-${events[1].id}@${new URL(root.baseUrl).host}`)!;
+      expect(b.component.getFirstPropertyValue('status')).toBe('CANCELLED');
+      const withPast = new ICAL.Component(ICAL.parse((await root.get(`${path}&past_days=365&status=tentative,bogus`)).text));
+      expect(withPast.getAllSubcomponents('vevent')).toHaveLength(0);
+      const allPast = new ICAL.Component(
+        ICAL.parse((await root.get(`${N}/ical/maintenances.ics?provider_id=${provider.id}&past_days=100000`)).text),
+      );
+      expect(allPast.getAllSubcomponents('vevent')).toHaveLength(2);
+      const etag = response.headers.get('etag')!;
+      const notModified = await root.get(path, { 'If-None-Match': etag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.text).toBe('');
+      await root.patch(`${MAINTENANCES}${events[0].id}/`, { summary: 'Changed' });
+      expect((await root.get(path, { 'If-None-Match': etag })).status).toBe(200);
+      const byQuery = await root.as(undefined).get(`${path}&token=${root.token}&download=true`);
+      expect(byQuery.status).toBe(200);
+      expect(byQuery.headers.get('content-disposition')).toBe('attachment; filename="maintenances.ics"');
+      expect((await root.as(undefined).get(path)).status).toBe(403);
+      expect((await root.as(undefined).get(`${path}&token=0123456789abcdef0123456789abcdef01234567`)).status).toBe(403);
+      expect((await user.get(path)).status).toBe(403);
+      const unknown = await root.get(`${N}/ical/maintenances.ics?provider=nope`);
+      expect(unknown.status).toBe(400);
+      expect(Object.keys(unknown.body)).toEqual(['provider']);
+      // The query token is only for the calendar feed.
+      expect((await root.as(undefined).get(`${OUTAGES}?token=${root.token}`)).status).toBe(403);
     });
   });
 });

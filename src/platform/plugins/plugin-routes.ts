@@ -93,7 +93,8 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
       const sent = answer instanceof RouteResponse ? answer : RouteResponse.json(answer ?? null, 'application/json');
       // Sent here rather than by Nest, whose reply would set the route's fixed status over a RouteResponse's own.
       response.status(sent.status).setHeader('Content-Type', sent.contentType);
-      response.send(sent.body);
+      for (const [name, value] of Object.entries(sent.headers)) response.setHeader(name, value);
+      response.send(sent.status === 304 ? undefined : sent.body);
     };
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
     Reflect.defineMetadata('design:paramtypes', [Object, Object, Object, Object], prototype, key);
@@ -102,7 +103,7 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
     Body()(prototype, key, 2);
     Query()(prototype, key, 3);
     (route.method === 'GET' ? Get : Post)(expressPath(segments))(prototype, key, descriptor);
-    PlatformApi({ safePost: route.safePost })(prototype, key, descriptor);
+    PlatformApi({ safePost: route.safePost, queryToken: route.queryToken })(prototype, key, descriptor);
   }
   const pascal = plugin.name.replace(/^[a-z]/, (letter) => letter.toUpperCase());
   Object.defineProperty(PluginRoutesController, 'name', { value: `${pascal}PluginRoutesController` });

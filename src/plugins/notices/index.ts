@@ -4,6 +4,7 @@ import { EventNotificationResource } from './event-notifications.resources';
 import { MaintenanceResource, OutageResource } from './events.resources';
 import { DEFAULT_IMPACT_TARGETS, ImpactResource } from './impacts.resources';
 import { MIGRATIONS } from './migrations';
+import { NOTICES_ROUTES } from './notices-routes';
 import { NotificationTemplateResource, TemplateScopeResource } from './notification-templates.resources';
 import { PreparedNotificationResource } from './prepared-notifications.resources';
 
@@ -23,6 +24,7 @@ export const NoticesPlugin = definePlugin({
     PreparedNotificationResource,
   ],
   migrations: MIGRATIONS,
+  routes: NOTICES_ROUTES,
   settings: {
     allowed_content_types: setting.list({
       default: DEFAULT_IMPACT_TARGETS,
