@@ -145,7 +145,7 @@ describe('platform notices plugin: templates and prepared notifications', () => 
       const ready = await root.patch(`${PREPARED}${n.id}/`, { status: 'ready', message: 'Approved by the NOC' });
       expect(ready.status).toBe(200);
       expect(ready.body.status).toEqual({ value: 'ready', label: 'Ready' });
-      expect(ready.body.recipients).toEqual([{ email: 'alice@acme.example', name: 'Alice', contact_id: fx.alice.id }]);
+      expect(ready.body.recipients).toEqual([{ id: fx.alice.id, email: 'alice@acme.example', name: 'Alice', contact_id: fx.alice.id }]);
       expect(ready.body.approved_by).toMatchObject({ username: 'root' });
       expect(ready.body.approved_at).not.toBeNull();
       expect(ready.body).not.toHaveProperty('message');

@@ -120,7 +120,10 @@ export const recipientsSnapshot: ResourceExtension = {
       });
     await manager.query(`UPDATE notices_preparednotification SET recipients = $2 WHERE id = $1`, [
       row.id,
-      JSON.stringify(recipients.map(({ contact_id, email, name }) => ({ email, name, contact_id: Number(contact_id) }))),
+      // `id` (the contact's) too: NetBox clients such as pynetbox read a list of objects as records and write them back by id.
+      JSON.stringify(
+        recipients.map(({ contact_id, email, name }) => ({ id: Number(contact_id), email, name, contact_id: Number(contact_id) })),
+      ),
     ]);
   },
 };
