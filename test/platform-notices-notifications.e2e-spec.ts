@@ -322,4 +322,65 @@ describe('platform notices plugin: templates and prepared notifications', () => 
       expect(forGlobex.ical_content).toBe('');
     });
   });
+
+  describe('GraphQL', () => {
+    it('serves maintenance, outage, impact, event_notification, notification_template, prepared_notification and their _list', async () => {
+      const event = await root.created(MAINTENANCES, {
+        name: 'GQL-1',
+        summary: 's',
+        provider: fx.provider.id,
+        status: 'TENTATIVE',
+        start: '2030-06-01T00:00:00Z',
+        end: '2030-06-01T01:00:00Z',
+      });
+      const outage = await root.created(`${N}/outage/`, { name: 'GQL-O', summary: 's', provider: fx.provider.id, acknowledged: true });
+      const impact = await root.created(IMPACTS, {
+        event_content_type: 'notices.maintenance',
+        event_object_id: event.id,
+        target_content_type: 'circuits.circuit',
+        target_object_id: fx.circuitA.id,
+        impact: 'NO-IMPACT',
+      });
+      const received = await root.created(`${N}/eventnotification/`, {
+        event_content_type: 'notices.maintenance',
+        event_object_id: event.id,
+        subject: 'GQL subject',
+        email_from: 'noc@zayo.com',
+        email_received: '2030-05-01T00:00:00Z',
+        email: 'raw',
+      });
+      const n = await draft({ subject: 'GQL notification' });
+      const query = `{
+        maintenance(id: ${event.id}) { id name status }
+        maintenance_list(filters: {name: "GQL-1", status: "TENTATIVE", provider_id: ["${fx.provider.id}"]}) { id }
+        outage_list(filters: {name: "GQL-O", acknowledged: "true"}) { id }
+        outage(id: ${outage.id}) { name }
+        impact_list(filters: {event_object_id: "${event.id}", impact: "NO-IMPACT"}) { id }
+        impact(id: ${impact.id}) { id }
+        event_notification(id: ${received.id}) { subject }
+        event_notification_list(filters: {subject: "GQL subject"}) { id }
+        notification_template(id: ${fx.template.id}) { slug }
+        notification_template_list(filters: {slug: "plain"}) { id }
+        prepared_notification(id: ${n.id}) { subject status }
+        prepared_notification_list(filters: {subject: "GQL notification", status: "draft"}) { id }
+      }`;
+      const answer = await root.post('/graphql/', { query });
+      expect(answer.body.errors).toBeUndefined();
+      const data = answer.body.data;
+      expect(data.maintenance.name).toBe('GQL-1');
+      expect(data.maintenance_list.map((r: any) => Number(r.id))).toEqual([event.id]);
+      expect(data.outage_list.map((r: any) => Number(r.id))).toEqual([outage.id]);
+      expect(data.outage.name).toBe('GQL-O');
+      expect(data.impact_list.map((r: any) => Number(r.id))).toEqual([impact.id]);
+      expect(Number(data.impact.id)).toBe(impact.id);
+      expect(data.event_notification.subject).toBe('GQL subject');
+      expect(data.event_notification_list.map((r: any) => Number(r.id))).toEqual([received.id]);
+      expect(data.notification_template.slug).toBe('plain');
+      expect(data.notification_template_list.map((r: any) => Number(r.id))).toEqual([fx.template.id]);
+      expect(data.prepared_notification.subject).toBe('GQL notification');
+      expect(data.prepared_notification_list.map((r: any) => Number(r.id))).toEqual([n.id]);
+      const raw = await root.post('/graphql/', { query: `{ event_notification(id: ${received.id}) { email } }` });
+      expect(raw.body.errors?.[0]?.message).toMatch(/email/);
+    });
+  });
 });
