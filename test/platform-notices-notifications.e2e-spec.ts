@@ -213,6 +213,14 @@ describe('platform notices plugin: templates and prepared notifications', () => 
       expect((await root.get(`${N}/sent-notifications/${n.id}/`)).body.subject).toBe('Sent one');
       expect((await root.get(`${N}/sent-notifications/${still.id}/`)).status).toBe(404);
       expect((await root.post(`${N}/sent-notifications/`, { template: fx.template.id })).status).toBe(405);
+      const writes = [
+        await root.patch(`${N}/sent-notifications/${n.id}/`, { subject: 'x' }),
+        await root.put(`${N}/sent-notifications/${n.id}/`, { subject: 'x' }),
+        await root.delete(`${N}/sent-notifications/${n.id}/`),
+      ];
+      // Plugin routes are GET or POST: other methods reach no route (404), and change nothing.
+      expect(writes.map((w) => w.status)).toEqual([404, 404, 404]);
+      expect((await root.get(`${PREPARED}${n.id}/`)).body.subject).toBe('Sent one');
     });
   });
 
