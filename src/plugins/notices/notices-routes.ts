@@ -286,7 +286,16 @@ export const SENT_NOTIFICATIONS_ROUTE: PluginRoute = {
       { name: 'limit', description: 'Page size', schema: integer },
       { name: 'offset', description: 'Page start', schema: integer },
     ],
-    response: { type: 'object', required: ['count', 'next', 'previous', 'results'] },
+    response: {
+      type: 'object',
+      required: ['count', 'next', 'previous', 'results'],
+      properties: {
+        count: integer,
+        next: { type: 'string', nullable: true },
+        previous: { type: 'string', nullable: true },
+        results: { type: 'array', items: { type: 'object' } },
+      },
+    },
   },
   handle: async (context) => {
     const limit = Math.min(Math.max(Number(first(context.query.limit)) || 50, 1), 1000);
