@@ -141,19 +141,27 @@ describe('platform plugins', () => {
     });
 
     it('lists every available plugin with its version in /api/status/ and as NetBox lists plugins', async () => {
-      expect((await api.get('/api/status/')).body.plugins).toEqual({ routing: '1.0.0', fms: '1.0.0', peering: '1.0.0', pathways: '1.0.0' });
+      expect((await api.get('/api/status/')).body.plugins).toEqual({
+        routing: '1.0.0',
+        fms: '1.0.0',
+        peering: '1.0.0',
+        pathways: '1.0.0',
+        notices: '1.0.0',
+      });
       expect((await api.get('/api/plugins/')).body).toEqual({
         'installed-plugins': `${base}/api/plugins/installed-plugins/`,
         routing: `${base}/api/plugins/routing/`,
         fms: `${base}/api/plugins/fms/`,
         peering: `${base}/api/plugins/peering/`,
         pathways: `${base}/api/plugins/pathways/`,
+        notices: `${base}/api/plugins/notices/`,
       });
       expect((await api.get('/api/plugins/installed-plugins/')).body).toEqual([
         { name: 'routing', package: 'routing', description: expect.any(String), version: '1.0.0' },
         { name: 'fms', package: 'fms', description: expect.any(String), version: '1.0.0' },
         { name: 'peering', package: 'peering', description: expect.any(String), version: '1.0.0' },
         { name: 'pathways', package: 'pathways', description: expect.any(String), version: '1.0.0' },
+        { name: 'notices', package: 'notices', description: expect.any(String), version: '1.0.0' },
       ]);
       const root = await api.get('/api/plugins/routing/');
       expect(root.status).toBe(200);
@@ -515,7 +523,7 @@ describe('platform plugins', () => {
       const server = ServerProcess.spawn({ PLUGINS: 'routing,nope' }, workDir);
       expect(await server.waitForExit()).toBe(1);
       expect(server.logs().trim().split('\n')).toEqual([
-        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms, peering, pathways)',
+        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms, peering, pathways, notices)',
       ]);
     });
 

@@ -1,5 +1,6 @@
 import type { PluginDefinition } from '../platform/plugins/plugin-declaration';
 import { FmsPlugin } from './fms';
+import { NoticesPlugin } from './notices';
 import { PathwaysPlugin } from './pathways';
 import { PeeringPlugin } from './peering';
 import { RoutingPlugin } from './routing';
@@ -8,4 +9,4 @@ import { RoutingPlugin } from './routing';
  * Every plugin this repository ships: the only place outside a plugin's own folder that names it.
  * PLUGINS selects which of them are mounted (all of them when unset).
  */
-export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin, PeeringPlugin, PathwaysPlugin];
+export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin, PeeringPlugin, PathwaysPlugin, NoticesPlugin];

@@ -1144,6 +1144,81 @@ def main():
 
     check("plugins.pathways deletes: a structure in use is PROTECTed (409), then every pathways object", delete_pathways_objects)
 
+    # ------------------------------------------------------------------ notices plugin (nb.plugins.notices)
+    # nb.plugins.notices.prepared_notifications is /api/plugins/notices/prepared-notifications/.
+    notices = nb.plugins.notices
+
+    def create_notices_objects():
+        s.notices_provider = nb.circuits.providers.create(name=f"{P}-carrier", slug=f"{P}-carrier")
+        s.notices_site = nb.dcim.sites.create(name=f"{P}-notices-site", slug=f"{P}-notices-site")
+        s.outage = notices.outage.create(name=f"{P}-INC", summary="Fiber cut", provider=s.notices_provider.id)
+        expect(choice_value(s.outage.status), "REPORTED", "an outage's default status")
+        expect(s.outage.status_color, "red", "status_color")
+        s.maintenance = notices.maintenance.create(
+            name=f"{P}-MNT", summary="Splice", provider=s.notices_provider.id, status="CONFIRMED",
+            start="2031-01-01T01:00:00Z", end="2031-01-01T03:00:00Z",
+        )
+        s.impact = notices.impact.create(
+            event_content_type="notices.maintenance", event_object_id=s.maintenance.id,
+            target_content_type="dcim.site", target_object_id=s.notices_site.id, impact="DEGRADED",
+        )
+        expect(choice_value(s.impact.impact), "DEGRADED", "impact level")
+        s.notification = notices.eventnotification.create(
+            event_content_type="notices.maintenance", event_object_id=s.maintenance.id, subject=f"{P} maintenance",
+            email_from="noc@carrier.example", email_received="2030-12-01T10:00:00Z", email_body="body",
+        )
+        expect(s.notification.subject, f"{P} maintenance", "event notification subject")
+
+    check("plugins.notices: outage (default REPORTED), maintenance, impact, eventnotification", create_notices_objects)
+
+    def notices_rules():
+        expect(notices.maintenance.get(s.maintenance.id).impact_count, 1, "impact_count")
+        expect([r.id for r in notices.maintenance.filter(site_id=s.notices_site.id)], [s.maintenance.id], "maintenance filter(site_id=…)")
+        s.outage.estimated_time_to_repair = "2031-01-01T05:00:00Z"
+        expect(s.outage.save(), True, "save() of the outage's ETR")
+        try:
+            notices.outage.get(s.outage.id).update({"status": "RESOLVED"})
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of RESOLVED without an end")
+            expect_true("end" in error.error, f"the error names end, got {error.error}")
+        else:
+            raise CheckFailed("an outage was resolved without an end")
+        expect(notices.maintenance.get(s.maintenance.id).update({"status": "COMPLETED"}), True, "update() to COMPLETED")
+        try:
+            notices.impact.get(s.impact.id).delete()
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 400, "status of deleting a frozen impact")
+        else:
+            raise CheckFailed("an impact of a completed maintenance was deleted")
+
+    check("plugins.notices rules: impact_count, filter(site_id=…), save() of the ETR, RESOLVED needs end, frozen impacts", notices_rules)
+
+    def prepared_notification_walk():
+        template = notices.notification_templates.create(name=f"{P}-tpl", slug=f"{P}-tpl", subject_template="x")
+        contact = nb.tenancy.contacts.create(name=f"{P}-contact", email="noc@customer.example")
+        n = notices.prepared_notifications.create(template=template.id, subject="Notice", contacts=[contact.id])
+        expect(choice_value(n.status), "draft", "a new notification is a draft")
+        for status in ("ready", "sent", "delivered"):
+            expect(notices.prepared_notifications.get(n.id).update({"status": status, "message": f"to {status}"}), True, f"update() to {status}")
+        n = notices.prepared_notifications.get(n.id)
+        expect(choice_value(n.status), "delivered", "status read back")
+        expect([r["email"] for r in n.recipients], ["noc@customer.example"], "recipients snapshot")
+        expect(len(list(notices.prepared_notifications.filter(status="delivered", id=n.id))), 1, "filter(status=delivered)")
+        expect(n.delete(), True, "delete() of the notification")
+        expect(template.delete(), True, "delete() of the template")
+        expect(contact.delete(), True, "delete() of the contact")
+
+    check("plugins.notices.prepared_notifications: draft → ready → sent → delivered with update()", prepared_notification_walk)
+
+    def delete_notices_objects():
+        expect(notices.maintenance.get(s.maintenance.id).delete(), True, "delete() of the maintenance (its impact and notification go with it)")
+        expect(notices.eventnotification.get(s.notification.id), None, "the notification is gone")
+        expect(notices.outage.get(s.outage.id).delete(), True, "delete() of the outage")
+        expect(nb.dcim.sites.get(s.notices_site.id).delete(), True, "delete() of the site")
+        expect(nb.circuits.providers.get(s.notices_provider.id).delete(), True, "delete() of the provider")
+
+    check("plugins.notices deletes", delete_notices_objects)
+
     # ------------------------------------------------------------------ cleanup (deletes in dependency order)
     def cleanup():
         try:

@@ -13,7 +13,12 @@ export type RouteAccess =
    * with 403 (never 401) as NetBox does; read-only tokens may use safe methods and `safePost` routes.
    * What the caller may see and change is then decided by object permissions.
    */
-  | { kind: 'platform'; safePost: boolean }
+  | {
+      kind: 'platform';
+      safePost: boolean;
+      /** Also accepts the platform token as `?token=` when no Authorization header is sent (calendar clients cannot send one). */
+      queryToken?: boolean;
+    }
   | {
       kind: 'authenticated';
       /** Roles allowed; every role when absent. */
@@ -50,15 +55,17 @@ export function Public(): MethodDecorator & ClassDecorator {
 }
 
 /** A platform API route (see RouteAccess); `safePost` marks a POST that only reads. */
-export function PlatformApi(options: { safePost?: boolean } = {}): MethodDecorator & ClassDecorator {
-  return SetMetadata(ROUTE_ACCESS, { kind: 'platform', safePost: options.safePost ?? false } satisfies RouteAccess);
+export function PlatformApi(options: { safePost?: boolean; queryToken?: boolean } = {}): MethodDecorator & ClassDecorator {
+  const access: RouteAccess = { kind: 'platform', safePost: options.safePost ?? false };
+  if (options.queryToken) access.queryToken = true;
+  return SetMetadata(ROUTE_ACCESS, access);
 }
 
 /** How a route's access reads in the committed route snapshot and in error messages. */
 export function describeRouteAccess(access: RouteAccess | undefined): string {
   if (!access) return 'UNDECLARED';
   if (access.kind === 'public') return 'public';
-  if (access.kind === 'platform') return access.safePost ? 'platform safe-post' : 'platform';
+  if (access.kind === 'platform') return `${access.safePost ? 'platform safe-post' : 'platform'}${access.queryToken ? ' query-token' : ''}`;
   const parts = [access.optional ? 'optional' : 'authenticated'];
   parts.push(`roles=${access.roles ? access.roles.join('|') : 'any'}`);
   parts.push(`principals=${access.principals.join('|')}`);

@@ -30,7 +30,9 @@ export class AuthenticationGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.header('authorization');
     if (access.kind === 'platform') {
-      request.principal = await this.platform.authenticate(header, access.safePost ? 'GET' : request.method);
+      const queryToken =
+        access.queryToken && !header && typeof request.query.token === 'string' ? `Token ${request.query.token}` : undefined;
+      request.principal = await this.platform.authenticate(header ?? queryToken, access.safePost ? 'GET' : request.method);
       return true;
     }
     if (!header) {

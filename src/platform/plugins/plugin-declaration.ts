@@ -124,6 +124,7 @@ function routeProblem(declaration: PluginDeclaration): string | undefined {
       return `${name}: openapi.pathParameters must describe exactly its path parameters (${params.join(', ') || 'none'})`;
     }
     if (route.safePost && route.method !== 'POST') return `${name}: safePost applies to POST routes only`;
+    if (route.queryToken && route.method !== 'GET') return `${name}: queryToken applies to GET routes only`;
     if (route.permission !== 'authenticated' && (!OBJECT_TYPE.test(route.permission.objectType) || route.permission.action === '')) {
       return `${name}: permission must be 'authenticated' or {objectType: 'app.model', action}`;
     }

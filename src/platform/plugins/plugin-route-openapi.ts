@@ -14,7 +14,7 @@ export function pluginRoutePaths(plugin: PluginDefinition): Record<string, Schem
   for (const route of plugin.routes ?? []) {
     const segments = routeSegments(route.path);
     if ('problem' in segments) throw new Error(`plugin ${plugin.name}: route ${route.path}: ${segments.problem}`);
-    const literals = segments.flatMap((segment) => ('literal' in segment ? [segment.literal.replace(/-/g, '_')] : []));
+    const literals = segments.flatMap((segment) => ('literal' in segment ? [segment.literal.replace(/[-.]/g, '_')] : []));
     const hasParameters = segments.some((segment) => 'param' in segment);
     const verb = route.method === 'POST' ? 'create' : hasParameters ? 'retrieve' : 'list';
     const path = `${plugin.basePath}${route.path}/`;

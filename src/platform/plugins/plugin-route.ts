@@ -46,6 +46,12 @@ export interface PluginRoute {
   permission: PluginRoutePermission;
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
+  /**
+   * A GET that also takes the platform token as `?token=` when no Authorization header is sent, for
+   * clients that can only be given a URL (calendar subscriptions). The token then appears in URLs:
+   * offer it only for read-only feeds.
+   */
+  queryToken?: boolean;
   openapi: PluginRouteDocumentation;
   handle(context: PluginRouteContext): Promise<unknown>;
 }
@@ -56,6 +62,7 @@ export class RouteResponse {
     readonly contentType: string,
     readonly body: string,
     readonly status: number,
+    /** Further response headers (`ETag`, `Cache-Control`, `Content-Disposition`…). */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
 
@@ -80,6 +87,8 @@ export type RouteSegment = { literal: string } | { param: string };
 
 const LITERAL_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const PARAM_SEGMENT = /^\{([a-z][a-z0-9_]*)\}$/;
+/** The last segment may name a file for clients that expect one (a calendar feed's `maintenances.ics`). */
+const FILE_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*\.[a-z0-9]+$/;
 const MAX_INTEGER = 2_147_483_647;
 
 /** The segments of a route path, or a problem with it. */
@@ -87,11 +96,15 @@ export function routeSegments(path: string): RouteSegment[] | { problem: string 
   if (path === '' || path.startsWith('/') || path.endsWith('/'))
     return { problem: 'its path must be relative, without slashes at the ends' };
   const segments: RouteSegment[] = [];
-  for (const part of path.split('/')) {
+  const parts = path.split('/');
+  for (const [index, part] of parts.entries()) {
     const param = PARAM_SEGMENT.exec(part);
     if (param) segments.push({ param: param[1] });
-    else if (LITERAL_SEGMENT.test(part)) segments.push({ literal: part });
-    else return { problem: `segment ${JSON.stringify(part)} must be lowercase words joined by hyphens, or {snake_case}` };
+    else if (LITERAL_SEGMENT.test(part) || (index === parts.length - 1 && FILE_SEGMENT.test(part))) segments.push({ literal: part });
+    else
+      return {
+        problem: `segment ${JSON.stringify(part)} must be lowercase words joined by hyphens (the last one may end in .ext), or {snake_case}`,
+      };
   }
   if ('param' in segments[0]) return { problem: 'its path must start with a literal segment' };
   return segments;

@@ -104,7 +104,7 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
     Body()(prototype, key, 2);
     Query()(prototype, key, 3);
     (route.method === 'GET' ? Get : Post)(expressPath(segments))(prototype, key, descriptor);
-    PlatformApi({ safePost: route.safePost })(prototype, key, descriptor);
+    PlatformApi({ safePost: route.safePost, queryToken: route.queryToken })(prototype, key, descriptor);
   }
   const pascal = plugin.name.replace(/^[a-z]/, (letter) => letter.toUpperCase());
   Object.defineProperty(PluginRoutesController, 'name', { value: `${pascal}PluginRoutesController` });

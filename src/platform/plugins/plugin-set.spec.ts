@@ -148,6 +148,13 @@ describe('definePlugin routes', () => {
     ).toHaveLength(3);
   });
 
+  it('accepts a file name as the last segment and a query token on a GET (a calendar feed)', () => {
+    const feed = { path: 'ical/maintenances.ics', queryToken: true, openapi: { summary: 'feed', response: { type: 'string' } } };
+    expect(withRoutes(route(feed)).routes).toHaveLength(1);
+    expect(() => withRoutes(route({ path: 'feed.ics/things' }))).toThrow('segment "feed.ics" must be lowercase words joined by hyphens');
+    expect(() => withRoutes(route({ method: 'POST', queryToken: true }))).toThrow('queryToken applies to GET routes only');
+  });
+
   it('refuses malformed paths and path parameters the documentation does not describe', () => {
     expect(() => withRoutes(route({ path: '/things' }))).toThrow('route GET /things: its path must be relative');
     expect(() => withRoutes(route({ path: 'Things' }))).toThrow('segment "Things" must be lowercase words joined by hyphens');

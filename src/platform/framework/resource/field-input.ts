@@ -108,7 +108,7 @@ function acceptsNull(field: FieldSpec): boolean {
       return field.nullable === true;
     case 'date':
     case 'datetime':
-      return field.nullable ?? !field.required;
+      return field.nullable ?? (!field.required && field.default === undefined);
     case 'json':
       return field.nullable ?? true;
     default:

@@ -92,6 +92,8 @@ export interface DateField extends CommonOptions {
   kind: 'date' | 'datetime';
   required?: boolean;
   nullable?: boolean;
+  /** `'now'`: the database fills in the time of the insert when the value is not given (Django's `default=now`). */
+  default?: 'now';
 }
 
 export interface JsonField extends CommonOptions {

@@ -108,7 +108,7 @@ function decorateTable(
 function identifier(base: string, suffix: string): string {
   const name = `${base}_${suffix}`;
   if (name.length <= 63) return name;
-  return `${base.slice(0, 50)}_${createHash('sha256').update(base).digest('hex').slice(0, 8)}_${suffix}`;
+  return `${base.slice(0, 63 - suffix.length - 10)}_${createHash('sha256').update(base).digest('hex').slice(0, 8)}_${suffix}`;
 }
 
 function columnOptions(field: FieldSpec): ColumnOptions {
@@ -132,6 +132,7 @@ function columnOptions(field: FieldSpec): ColumnOptions {
     case 'date':
       return { type: 'date', nullable: field.nullable ?? !field.required };
     case 'datetime':
+      if (field.default === 'now') return { type: 'timestamptz', nullable: false, default: () => 'now()' };
       return { type: 'timestamptz', nullable: field.nullable ?? !field.required };
     case 'json':
       return { type: 'jsonb', nullable: field.nullable ?? true };
@@ -152,9 +153,15 @@ function joinTableClass(definition: ResourceDefinition, name: string, source: En
   PrimaryColumn({ type: 'integer', primaryKeyConstraintName: `${join.table}_pkey` })(prototype, join.source);
   PrimaryColumn({ type: 'integer', primaryKeyConstraintName: `${join.table}_pkey` })(prototype, join.target);
   ManyToOne(() => source, { onDelete: 'CASCADE' })(prototype, 'source_relation');
-  JoinColumn({ name: join.source, foreignKeyConstraintName: `${join.table}_${join.source}_fkey` })(prototype, 'source_relation');
+  JoinColumn({ name: join.source, foreignKeyConstraintName: identifier(`${join.table}_${join.source}`, 'fkey') })(
+    prototype,
+    'source_relation',
+  );
   ManyToOne(() => target, { onDelete: 'CASCADE' })(prototype, 'target_relation');
-  JoinColumn({ name: join.target, foreignKeyConstraintName: `${join.table}_${join.target}_fkey` })(prototype, 'target_relation');
+  JoinColumn({ name: join.target, foreignKeyConstraintName: identifier(`${join.table}_${join.target}`, 'fkey') })(
+    prototype,
+    'target_relation',
+  );
   Index(`${join.table}_${join.target}_idx`, [join.target])(entity);
   Entity(join.table)(entity);
   return entity;

@@ -1,0 +1,5 @@
+import { NoticesModels1795800000200 } from './1795800000200-NoticesModels';
+import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+
+/** The notices plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin notices` adds to it). */
+export const MIGRATIONS: MigrationClass[] = [NoticesModels1795800000200];
