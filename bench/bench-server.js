@@ -272,7 +272,49 @@ function describeRun() {
   return `database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`;
 }
 
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const median = (values) => percentile(values, 50);
+
+/**
+ * Times `apiRead` and `sqlRead` (each resolves with one read's milliseconds) over the same `inputs`:
+ * a warm-up pass of each, then `rounds` rounds whose first side alternates, each round printed.
+ * Resolves with the median of the rounds' p50s on each side and of their ratios, and every ratio.
+ */
+async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel }) {
+  const measure = async (read) => {
+    const times = [];
+    for (const input of inputs) times.push(await read(input));
+    return median(times);
+  };
+  await measure(apiRead);
+  await measure(sqlRead);
+  const results = [];
+  for (let round = 0; round < rounds; round++) {
+    const apiFirst = round % 2 === 0;
+    const first = await measure(apiFirst ? apiRead : sqlRead);
+    const second = await measure(apiFirst ? sqlRead : apiRead);
+    const [api, sql] = apiFirst ? [first, second] : [second, first];
+    results.push({ api, sql, ratio: api / sql });
+    console.log(
+      `  round ${round + 1}: ${apiLabel} p50 ${api.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(api / sql).toFixed(2)}`,
+    );
+  }
+  const ratios = results.map((result) => result.ratio);
+  return {
+    api: median(results.map((result) => result.api)),
+    sql: median(results.map((result) => result.sql)),
+    ratio: median(ratios),
+    ratios,
+  };
+}
+
 module.exports = {
+  alternatingRounds,
+  median,
+  percentile,
   SECONDS,
   CONNECTIONS,
   api,

@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { call, postgresDatabase, startServer } = require('./bench-server');
+const { alternatingRounds, call, median, percentile, postgresDatabase, startServer } = require('./bench-server');
 
 const CABLES = Number(process.env.BENCH_CABLES ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -29,11 +29,6 @@ const STRANDS_PER_CABLE = TUBES * RIBBONS_PER_TUBE * FIBRES_PER_RIBBON;
 const PASSWORD = 'bench-password-123';
 const F = '/api/plugins/fms';
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const median = (values) => percentile(values, 50);
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
 /** `count` copies of a platform cable (its columns but the id), as smf cables without terminations; their ids. */
@@ -226,31 +221,16 @@ async function main() {
         throw new Error(`SQL page of fiber cable ${id}: count ${total.rows[0].n}, ${page.rows.length} rows`);
       return elapsed;
     };
-    const measure = async (read) => {
-      const times = [];
-      for (const id of targets) times.push(await read(id));
-      return median(times);
-    };
-    await measure(restPage);
-    await measure(sqlPage);
-    const rounds = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      let rest;
-      let sql;
-      if (round % 2 === 0) {
-        rest = await measure(restPage);
-        sql = await measure(sqlPage);
-      } else {
-        sql = await measure(sqlPage);
-        rest = await measure(restPage);
-      }
-      rounds.push({ rest, sql, ratio: rest / sql });
-      console.log(`  round ${round + 1}: REST p50 ${rest.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(rest / sql).toFixed(2)}`);
-    }
-    const ratios = rounds.map((r) => r.ratio);
+    const { api, sql, ratio, ratios } = await alternatingRounds({
+      rounds: ROUNDS,
+      inputs: targets,
+      apiRead: restPage,
+      sqlRead: sqlPage,
+      apiLabel: 'REST',
+    });
     console.log(
       `${`GET ${F}/fiber-strands/?fiber_cable_id=…&limit=50 vs SQL`.padEnd(72)} ` +
-        `REST p50 ${median(rounds.map((r) => r.rest)).toFixed(2)} ms  SQL p50 ${median(rounds.map((r) => r.sql)).toFixed(2)} ms  ratio ${median(ratios).toFixed(2)} ` +
+        `REST p50 ${api.toFixed(2)} ms  SQL p50 ${sql.toFixed(2)} ms  ratio ${ratio.toFixed(2)} ` +
         `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
     console.log(

@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { call, postgresDatabase, startServer } = require('./bench-server');
+const { alternatingRounds, call, postgresDatabase, startServer } = require('./bench-server');
 
 const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -26,11 +26,6 @@ const STEP = 0.01;
 const PASSWORD = 'bench-password-123';
 const G = '/api/plugins/pathways/geo';
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-const median = (values) => percentile(values, 50);
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
 
 /** A box of 40 × 50 grid points starting at grid column `col`, row `row` (half a step of margin on each side). */
@@ -99,31 +94,16 @@ async function main() {
       if (rows.rows.length !== 2000 || count.rows[0].n !== 2000) throw new Error(`SQL for ${box}: ${rows.rows.length} rows`);
       return elapsed;
     };
-    const measure = async (read) => {
-      const times = [];
-      for (const box of boxes) times.push(await read(box));
-      return median(times);
-    };
-    await measure(restRead);
-    await measure(sqlRead);
-    const rounds = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      let rest;
-      let sql;
-      if (round % 2 === 0) {
-        rest = await measure(restRead);
-        sql = await measure(sqlRead);
-      } else {
-        sql = await measure(sqlRead);
-        rest = await measure(restRead);
-      }
-      rounds.push({ rest, sql, ratio: rest / sql });
-      console.log(`  round ${round + 1}: layer p50 ${rest.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(rest / sql).toFixed(2)}`);
-    }
-    const ratios = rounds.map((r) => r.ratio);
+    const { api, sql, ratio, ratios } = await alternatingRounds({
+      rounds: ROUNDS,
+      inputs: boxes,
+      apiRead: restRead,
+      sqlRead,
+      apiLabel: 'layer',
+    });
     console.log(
-      `GET ${G}/structures/?bbox=… (2000 of ${total}) vs SQL: layer p50 ${median(rounds.map((r) => r.rest)).toFixed(2)} ms  ` +
-        `SQL p50 ${median(rounds.map((r) => r.sql)).toFixed(2)} ms  ratio ${median(ratios).toFixed(2)} ` +
+      `GET ${G}/structures/?bbox=… (2000 of ${total}) vs SQL: layer p50 ${api.toFixed(2)} ms  ` +
+        `SQL p50 ${sql.toFixed(2)} ms  ratio ${ratio.toFixed(2)} ` +
         `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
     console.log(`command: BENCH_STRUCTURES=${STRUCTURES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} npm run bench:pathways`);

@@ -5,6 +5,7 @@ import { ApiClient, PASSWORD } from './support/api-client';
 import { PlatformClient, provisionToken } from './support/platform-client';
 import { startSeededApp, World } from './support/seeded-app';
 import { TestApp } from './support/test-app';
+import { AVAILABLE_PLUGINS } from '../src/plugins';
 
 /**
  * The NetBox 4.x-style REST API of the platform (`/api/…`), end to end: list envelope and
@@ -205,7 +206,8 @@ describe('platform REST API (/api/…)', () => {
           tenancy: version,
           users: version,
         },
-        plugins: { routing: '1.0.0', fms: '1.0.0', peering: '1.0.0' },
+        // Every available plugin is mounted by default (platform-plugins.e2e-spec.ts names them).
+        plugins: Object.fromEntries(AVAILABLE_PLUGINS.map((plugin) => [plugin.name, plugin.version])),
         'workers-running': expect.any(Number),
       });
     });

@@ -44,6 +44,8 @@ export interface Feature {
 interface LayerSource {
   definition: ResourceDefinition;
   geometryColumn: string;
+  /** The columns `properties` reads (those the model has are selected, with the geometry): a layer reads thousands of rows. */
+  columns: readonly string[];
   filters?: QueryParameters;
   /** Feature ids unique within a layer that mixes models. */
   featureId?: (row: ResourceRow) => string;
@@ -84,6 +86,7 @@ async function namesOf(manager: EntityManager, table: string, column: string, id
 const structureSource: LayerSource = {
   definition: StructureResource,
   geometryColumn: 'geometry',
+  columns: ['name', 'structure_type', 'status', 'site_id', 'elevation', 'installation_date'],
   properties: async (manager, rows) => {
     const sites = await namesOf(
       manager,
@@ -111,6 +114,18 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
   return {
     definition,
     geometryColumn: 'path',
+    columns: [
+      'label',
+      'status',
+      'start_structure_id',
+      'end_structure_id',
+      'length',
+      'material',
+      'inner_diameter',
+      'outer_diameter',
+      'depth',
+      'configuration',
+    ],
     filters,
     featureId: (row) => `${pathwayType}.${row.id}`,
     properties: async (manager, rows) => {
@@ -176,6 +191,7 @@ const OUTSIDE_BANKS: QueryParameters = { conduit_bank_id: 'null' };
 const circuitSource: LayerSource = {
   definition: CircuitGeometryResource,
   geometryColumn: 'path',
+  columns: ['circuit_id'],
   properties: async (manager, rows) => {
     const circuits = (await manager.query(
       `SELECT c.id, c.cid, c.status, p.name AS provider, t.name AS circuit_type
@@ -286,7 +302,10 @@ export async function scanLayer(
     const filters = sourceFilters(source, layer, query);
     // The first page holds every feature the answer may keep (and one more); further pages are only counted.
     for (let offset = 0, size = Math.max(limit + 1, COUNT_PAGE_SIZE); ; offset += size, size = COUNT_PAGE_SIZE) {
-      const rows = await visibleRows(source.definition.objectType, filters, { limit: size, offset });
+      const rows = await visibleRows(source.definition.objectType, filters, { limit: size, offset }, [
+        source.geometryColumn,
+        ...source.columns,
+      ]);
       const meeting = rows.filter((row) => {
         const geometry = row[source.geometryColumn] as Geometry | null;
         return geometry && (!query.bbox || geometry.type === 'Point' || intersects(geometry, query.bbox));

@@ -44,10 +44,13 @@ export class ResourceAccess {
     query: QueryParameters,
     principal: Principal,
     pagination: { limit: number; offset: number },
+    columns?: readonly string[],
   ): Promise<ResourceRow[]> {
     const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
     if (restriction.kind === 'none') return [];
-    const page = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(selectList(definition, ROW_ALIAS));
+    const page = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(
+      selectList(definition, ROW_ALIAS, columns),
+    );
     for (const term of this.queries.ordering(definition, query)) page.addOrderBy(term.column, term.direction);
     const raws = (await page.offset(pagination.offset).limit(pagination.limit).getRawMany()) as Array<Record<string, unknown>>;
     return raws.map((raw) => normalizeRow(definition, raw));

@@ -266,8 +266,16 @@ export interface CollectionActionContext {
   serializer: ObjectSerializer;
   /** Settings of the plugin that declared the model (`{}` for the platform's own). */
   settings: Readonly<Record<string, unknown>>;
-  /** Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`). */
-  visibleRows(objectType: string, filters: QueryParameters, page?: { limit: number; offset: number }): Promise<ResourceRow[]>;
+  /**
+   * Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`);
+   * with `columns`, only those columns (and `id`) are read: for a caller of many rows and few fields.
+   */
+  visibleRows(
+    objectType: string,
+    filters: QueryParameters,
+    page?: { limit: number; offset: number },
+    columns?: readonly string[],
+  ): Promise<ResourceRow[]>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */

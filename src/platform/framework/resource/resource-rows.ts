@@ -3,17 +3,21 @@ import { columnFields, quoteIdentifier, ResourceDefinition, ResourceRow } from '
 /**
  * The SELECT list of a resource's table under `alias`, each column under its own name. Numeric,
  * bigint, date and timestamp columns travel as text so that no value is rounded or shifted by a time zone.
+ * With `only`, just `id` and those of the named columns the table has.
  */
-export function selectList(definition: ResourceDefinition, alias: string): string {
+export function selectList(definition: ResourceDefinition, alias: string, only?: readonly string[]): string {
+  const wanted = only ? new Set(only) : undefined;
+  const selected = (column: string) => !wanted || wanted.has(column);
   const parts = [`${alias}.id AS id`];
   const standard = definition.standardAttributes;
-  if (standard.created)
+  if (standard.created && selected(standard.created))
     parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.created)}`)} AS ${quoteIdentifier(standard.created)}`);
-  if (standard.lastUpdated) {
+  if (standard.lastUpdated && selected(standard.lastUpdated)) {
     parts.push(`${isoTimestamp(`${alias}.${quoteIdentifier(standard.lastUpdated)}`)} AS ${quoteIdentifier(standard.lastUpdated)}`);
   }
-  if (standard.customFields) parts.push(`${alias}.custom_field_data AS custom_field_data`);
+  if (standard.customFields && selected('custom_field_data')) parts.push(`${alias}.custom_field_data AS custom_field_data`);
   for (const { field, column } of columnFields(definition)) {
+    if (!selected(column)) continue;
     const source = `${alias}.${quoteIdentifier(column)}`;
     const asText =
       field.kind === 'decimal' ||
@@ -24,7 +28,7 @@ export function selectList(definition: ResourceDefinition, alias: string): strin
     parts.push(`${expression} AS ${quoteIdentifier(column)}`);
   }
   for (const [name, field] of Object.entries(definition.fields)) {
-    if (field.kind !== 'generic') continue;
+    if (field.kind !== 'generic' || !selected(`${name}_id`)) continue;
     parts.push(`${alias}.${quoteIdentifier(`${name}_type_id`)} AS ${quoteIdentifier(`${name}_type_id`)}`);
     parts.push(`${alias}.${quoteIdentifier(`${name}_id`)} AS ${quoteIdentifier(`${name}_id`)}`);
   }

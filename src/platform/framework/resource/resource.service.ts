@@ -90,8 +90,9 @@ export class ResourceService {
     query: QueryParameters,
     principal: Principal,
     pagination: { limit: number; offset: number },
+    columns?: readonly string[],
   ): Promise<ResourceRow[]> {
-    return this.access.visibleRows(manager, definition, query, principal, pagination);
+    return this.access.visibleRows(manager, definition, query, principal, pagination, columns);
   }
 
   /** POST: one object, or a list (bulk create). */
@@ -255,8 +256,8 @@ export class ResourceService {
       scope,
       serializer: this.serializer,
       settings,
-      visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }) =>
-        this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page),
+      visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }, columns) =>
+        this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page, columns),
       permits: (objectType, action, id) =>
         this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
       served: (objectType) => this.writer.isServed(objectType),
