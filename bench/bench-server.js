@@ -268,6 +268,14 @@ async function call(base, method, path, body, headers = {}) {
   return json;
 }
 
+/** Creates a superuser (the first user of an empty database) and answers its name and a platform API token header. */
+async function platformSuperuser(base) {
+  const username = `bench${Date.now()}`;
+  await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' });
+  const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
+  return { username, auth: { authorization: `Token ${key}` } };
+}
+
 function describeRun() {
   return `database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'}; ${CONNECTIONS} connections, ${SECONDS} s each; node ${process.version}`;
 }
@@ -312,6 +320,7 @@ async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel })
 }
 
 module.exports = {
+  platformSuperuser,
   alternatingRounds,
   median,
   percentile,

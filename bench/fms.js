@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { alternatingRounds, call, median, percentile, postgresDatabase, startServer } = require('./bench-server');
+const { alternatingRounds, call, median, percentile, platformSuperuser, postgresDatabase, startServer } = require('./bench-server');
 
 const CABLES = Number(process.env.BENCH_CABLES ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -26,7 +26,6 @@ const TUBES = 6;
 const RIBBONS_PER_TUBE = 12;
 const FIBRES_PER_RIBBON = 12;
 const STRANDS_PER_CABLE = TUBES * RIBBONS_PER_TUBE * FIBRES_PER_RIBBON;
-const PASSWORD = 'bench-password-123';
 const F = '/api/plugins/fms';
 
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
@@ -53,10 +52,7 @@ async function main() {
   await db.connect();
   try {
     const { base } = server;
-    const username = `bench${Date.now()}`;
-    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' });
-    const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
-    const auth = { authorization: `Token ${key}` };
+    const { auth } = await platformSuperuser(base);
 
     // A platform cable of type smf between two rear ports: the template the other platform cables copy.
     const site = await call(base, 'POST', '/api/dcim/sites/', { name: 'bench pop', slug: 'bench-pop' }, auth);

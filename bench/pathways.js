@@ -16,14 +16,13 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { alternatingRounds, call, postgresDatabase, startServer } = require('./bench-server');
+const { alternatingRounds, call, platformSuperuser, postgresDatabase, startServer } = require('./bench-server');
 
 const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 50);
 const SIDE = Math.round(Math.sqrt(STRUCTURES));
 const STEP = 0.01;
-const PASSWORD = 'bench-password-123';
 const G = '/api/plugins/pathways/geo';
 
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
@@ -42,10 +41,7 @@ async function main() {
   await db.connect();
   try {
     const { base } = server;
-    const username = `bench${Date.now()}`;
-    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' });
-    const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
-    const auth = { authorization: `Token ${key}` };
+    const { auth } = await platformSuperuser(base);
     const site = await call(base, 'POST', '/api/dcim/sites/', { name: 'bench area', slug: 'bench-area' }, auth);
     const version = (await db.query('SHOW server_version')).rows[0].server_version;
     console.log(`database: PostgreSQL ${version.split(' ')[0]} server, fresh database; node ${process.version}`);

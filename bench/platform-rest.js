@@ -10,20 +10,13 @@
 // against POST /api/dcim/sites/ with a unique name per request; finally creates devices one after the
 // other and reports the time per device (48 front ports, 4 rear ports, 48 mappings each).
 'use strict';
-const { call, describeRun, run, withServer } = require('./bench-server');
+const { call, describeRun, platformSuperuser, run, withServer } = require('./bench-server');
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10);
-const PASSWORD = 'bench-password-123';
 
 async function main() {
   await withServer({}, async ({ base }) => {
-    const username = `bench${Date.now()}`;
-    await call(base, 'POST', '/api/v1/users/', { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' }).catch(
-      () => undefined,
-    );
-    const { key } = await call(base, 'POST', '/api/users/tokens/provision/', { username, password: PASSWORD });
-    const auth = { authorization: `Token ${key}` };
-    const runId = username;
+    const { username: runId, auth } = await platformSuperuser(base);
 
     const tenants = await call(
       base,
