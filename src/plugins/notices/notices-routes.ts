@@ -47,9 +47,8 @@ export const SUMMARY_ROUTE: PluginRoute = {
       },
     },
   },
-  handle: async ({ visibleRows }) => {
+  handle: async ({ countVisible: count }) => {
     const now = Date.now();
-    const count = async (objectType: string, filters: QueryParameters) => (await visibleRows(objectType, filters, ALL)).length;
     const upcoming = (days: number, statuses: readonly string[]) =>
       count('notices.maintenance', { status: [...statuses], start__gte: [iso(now)], start__lte: [iso(now + days * DAY)] });
     return {

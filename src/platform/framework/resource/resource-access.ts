@@ -56,6 +56,23 @@ export class ResourceAccess {
     return raws.map((raw) => normalizeRow(definition, raw));
   }
 
+  /** How many rows the caller may view under the list filters `query`. */
+  async countVisible(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    query: QueryParameters,
+    principal: Principal,
+  ): Promise<number> {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    if (restriction.kind === 'none') return 0;
+    const total = (await (
+      await this.queries.filteredQuery(manager, definition, query, restriction)
+    )
+      .select('COUNT(*)::int', 'count')
+      .getRawOne()) as { count: number };
+    return total.count;
+  }
+
   /** The row if the caller may view it, else 404 (what may not be seen does not exist). */
   async visibleRow(manager: EntityManager, definition: ResourceDefinition, id: number, principal: Principal): Promise<ResourceRow> {
     return this.permittedRow(

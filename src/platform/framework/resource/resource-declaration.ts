@@ -276,6 +276,8 @@ export interface CollectionActionContext {
     page?: { limit: number; offset: number },
     columns?: readonly string[],
   ): Promise<ResourceRow[]>;
+  /** How many rows `visibleRows` would give without a page: counted by the database. */
+  countVisible(objectType: string, filters: QueryParameters): Promise<number>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */

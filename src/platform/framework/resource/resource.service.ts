@@ -258,6 +258,8 @@ export class ResourceService {
       settings,
       visibleRows: (objectType, filters, page = { limit: PAGINATION.maxLimit, offset: 0 }, columns) =>
         this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page, columns),
+      countVisible: (objectType, filters) =>
+        this.access.countVisible(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal),
       permits: (objectType, action, id) =>
         this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
       served: (objectType) => this.writer.isServed(objectType),
