@@ -13,7 +13,7 @@ export type GaugeReader = () => Promise<void> | void;
 @Injectable()
 export class Metrics {
   readonly registry = new Registry();
-  private readonly readers = new Map<Gauge, GaugeReader>();
+  private readonly readers = new Map<object, GaugeReader>();
 
   readonly httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -81,10 +81,10 @@ export class Metrics {
 
   /** `read` sets `gauge` whenever a scrape reads it (its owner knows the state it describes). */
   readAtScrape<Labels extends string>(gauge: Gauge<Labels>, read: GaugeReader): void {
-    this.readers.set(gauge as unknown as Gauge, read);
+    this.readers.set(gauge, read);
   }
 
-  private async read(gauge: Gauge<string>): Promise<void> {
-    await this.readers.get(gauge as unknown as Gauge)?.();
+  private async read(gauge: object): Promise<void> {
+    await this.readers.get(gauge)?.();
   }
 }
