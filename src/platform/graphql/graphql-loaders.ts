@@ -77,7 +77,9 @@ export class GraphqlLoaders {
         );
         const rowLoader = this.rowLoader(definition);
         for (const row of rows) rowLoader.prime(row.id, row);
-        return parentIds.map((id) => rows.filter((row) => row[column] === id));
+        const byParent = new Map<unknown, ResourceRow[]>();
+        for (const row of rows) byParent.set(row[column], [...(byParent.get(row[column]) ?? []), row]);
+        return parentIds.map((id) => byParent.get(id) ?? []);
       });
       this.childLoaders.set(key, loader);
     }
