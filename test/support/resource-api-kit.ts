@@ -96,8 +96,8 @@ export interface ResourceApiSpec<F> {
   path: string;
   /** `<app_label>.<model>`, as the change log and permissions name it. */
   objectType: string;
-  /** The model's GraphQL query name: `<graphqlName>(id)` and `<graphqlName>_list`. */
-  graphqlName: string;
+  /** The model's GraphQL query name: `<graphqlName>(id)` and `<graphqlName>_list`; null for a model a spec leaves out of GraphQL (no GraphQL cases). */
+  graphqlName: string | null;
   /** Its table, for the database checks; `<app_label>_<model>` when not given. */
   table?: string;
   /** Related objects made once, before this model's cases. */
@@ -524,17 +524,18 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
           }
         });
 
-        it('each filter, as a GraphQL list filter, selects the same objects', async () => {
-          const ids = (await stored()).map((object) => object.id);
-          for (const [query, indexes] of Object.entries(resolve(spec.filters ?? {}, fixtures))) {
-            const response = await graphql(api, `{ list: ${spec.graphqlName}_list(filters: ${graphqlFilters(query, ids)}) { id } }`);
-            expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
-            const selected = response.body.data.list
-              .map((object: { id: string }) => Number(object.id))
-              .sort((a: number, b: number) => a - b);
-            expect({ query, ids: selected }).toEqual({ query, ids: indexes.map((index) => ids[index]).sort((a, b) => a - b) });
-          }
-        });
+        if (spec.graphqlName !== null)
+          it('each filter, as a GraphQL list filter, selects the same objects', async () => {
+            const ids = (await stored()).map((object) => object.id);
+            for (const [query, indexes] of Object.entries(resolve(spec.filters ?? {}, fixtures))) {
+              const response = await graphql(api, `{ list: ${spec.graphqlName}_list(filters: ${graphqlFilters(query, ids)}) { id } }`);
+              expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
+              const selected = response.body.data.list
+                .map((object: { id: string }) => Number(object.id))
+                .sort((a: number, b: number) => a - b);
+              expect({ query, ids: selected }).toEqual({ query, ids: indexes.map((index) => ids[index]).sort((a, b) => a - b) });
+            }
+          });
       });
     }
 
@@ -656,54 +657,55 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       });
     });
 
-    describe('GraphQL', () => {
-      /**
-       * The GraphQL selection of the fields sent on create (each whose kind one of the REST objects
-       * shows by a value), and a REST object in the form GraphQL answers it.
-       */
-      function graphqlShape(objects: Array<Record<string, unknown>>): {
-        fields: string;
-        expected: (rest: Record<string, unknown>) => Record<string, unknown>;
-      } {
-        const selections = new Map<string, string>();
-        for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
-          const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field !== undefined);
-          if (shown) selections.set(key, shown.selection);
+    if (spec.graphqlName !== null)
+      describe('GraphQL', () => {
+        /**
+         * The GraphQL selection of the fields sent on create (each whose kind one of the REST objects
+         * shows by a value), and a REST object in the form GraphQL answers it.
+         */
+        function graphqlShape(objects: Array<Record<string, unknown>>): {
+          fields: string;
+          expected: (rest: Record<string, unknown>) => Record<string, unknown>;
+        } {
+          const selections = new Map<string, string>();
+          for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
+            const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field !== undefined);
+            if (shown) selections.set(key, shown.selection);
+          }
+          const expected = (rest: Record<string, unknown>) => ({
+            id: String(rest.id),
+            display: rest.display,
+            ...Object.fromEntries([...selections.keys()].map((key) => [key, graphqlField(key, rest[key])?.value ?? null])),
+          });
+          return { fields: ['id', 'display', ...selections.values()].join(' '), expected };
         }
-        const expected = (rest: Record<string, unknown>) => ({
-          id: String(rest.id),
-          display: rest.display,
-          ...Object.fromEntries([...selections.keys()].map((key) => [key, graphqlField(key, rest[key])?.value ?? null])),
-        });
-        return { fields: ['id', 'display', ...selections.values()].join(' '), expected };
-      }
 
-      it(`<graphqlName>(id) and <graphqlName>_list answer what REST does`, async () => {
-        const ids = (await stored()).map((object) => object.id);
-        const rest: Array<Record<string, unknown>> = (await api.get(`${spec.path}?${idQuery(ids)}`)).body.results;
-        const { fields, expected } = graphqlShape(rest);
-        const filter = ids.map((id) => `"${id}"`).join(', ');
-        const response = await graphql(
-          api,
-          `{ one: ${spec.graphqlName}(id: ${ids[0]}) { ${fields} } missing: ${spec.graphqlName}(id: ${UNKNOWN_ID}) { id } list: ${spec.graphqlName}_list(filters: { id: [${filter}] }) { ${fields} } }`,
-        );
-        expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
-        expect(response.body.data).toEqual({
-          one: expected(rest.find((object) => object.id === ids[0])!),
-          missing: null,
-          list: rest.map(expected),
+        it(`<graphqlName>(id) and <graphqlName>_list answer what REST does`, async () => {
+          const ids = (await stored()).map((object) => object.id);
+          const rest: Array<Record<string, unknown>> = (await api.get(`${spec.path}?${idQuery(ids)}`)).body.results;
+          const { fields, expected } = graphqlShape(rest);
+          const filter = ids.map((id) => `"${id}"`).join(', ');
+          const response = await graphql(
+            api,
+            `{ one: ${spec.graphqlName}(id: ${ids[0]}) { ${fields} } missing: ${spec.graphqlName}(id: ${UNKNOWN_ID}) { id } list: ${spec.graphqlName}_list(filters: { id: [${filter}] }) { ${fields} } }`,
+          );
+          expect({ status: response.status, errors: response.body.errors }).toEqual({ status: 200, errors: undefined });
+          expect(response.body.data).toEqual({
+            one: expected(rest.find((object) => object.id === ids[0])!),
+            missing: null,
+            list: rest.map(expected),
+          });
+        });
+
+        it('a non-superuser without permission gets null and an empty list', async () => {
+          const ids = (await stored()).map((object) => object.id);
+          const { user } = await otherClients(app);
+          const response = await graphql(
+            user,
+            `{ one: ${spec.graphqlName}(id: ${ids[0]}) { id } list: ${spec.graphqlName}_list(filters: { id: ["${ids[0]}"] }) { id } }`,
+          );
+          expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { data: { one: null, list: [] } } });
         });
       });
-
-      it('a non-superuser without permission gets null and an empty list', async () => {
-        const ids = (await stored()).map((object) => object.id);
-        const { user } = await otherClients(app);
-        const response = await graphql(
-          user,
-          `{ one: ${spec.graphqlName}(id: ${ids[0]}) { id } list: ${spec.graphqlName}_list(filters: { id: ["${ids[0]}"] }) { id } }`,
-        );
-        expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { data: { one: null, list: [] } } });
-      });
-    });
   });
 }

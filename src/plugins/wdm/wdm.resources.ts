@@ -11,7 +11,7 @@ import {
 } from '../../platform/dcim/dcim.resources';
 import { exactlyOneOf } from '../../platform/dcim/dcim.rules';
 import { boolean, choice, decimal, integer, longText, many, relation, text } from '../../platform/framework/resource/fields';
-import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import type { ResourceExtension, ResourceRow } from '../../platform/framework/resource/resource-declaration';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { TenantResource } from '../../platform/tenancy/tenancy.resources';
@@ -42,11 +42,41 @@ function positionProblem(grid: string, position: unknown): Problems {
     : {};
 }
 
-/** Writes the label and wavelength of a row's grid position: computed, never accepted from the client. */
-async function storeGridValues(manager: EntityManager, table: string, id: number, grid: string, position: number): Promise<void> {
-  const channel = gridChannel(grid, position);
-  if (!channel) return;
-  await manager.query(`UPDATE ${table} SET label = $2, wavelength_nm = $3 WHERE id = $1`, [id, channel.label, channel.wavelength_nm]);
+/** The label and wavelength columns of a grid position: computed, never accepted from the client. */
+function gridColumns(grid: string | null, position: unknown): Record<string, unknown> {
+  const channel = typeof position === 'number' && grid ? gridChannel(grid, position) : undefined;
+  return channel ? { label: channel.label, wavelength_nm: channel.wavelength_nm } : {};
+}
+
+/**
+ * Work done when a row is created, before it is read back for the answer and the change log
+ * (extensions apply between the insert and that read; `afterCreate` runs after it).
+ */
+function onCreate(apply: (manager: EntityManager, row: ResourceRow) => Promise<void>): ResourceExtension {
+  return {
+    keys: [],
+    represent: () => Promise.resolve(new Map()),
+    snapshot: () => Promise.resolve(new Map()),
+    validate: () => Promise.resolve({}),
+    apply: (manager, row, _body, creating) => (creating ? apply(manager, row) : Promise.resolve()),
+  };
+}
+
+/** Stores a new row's label and wavelength; an update computes them in `beforeUpdate`. */
+function gridValuesOnCreate(
+  table: string,
+  gridOf: (manager: EntityManager, row: ResourceRow) => Promise<string | null>,
+): ResourceExtension {
+  return onCreate(async (manager, row) => {
+    const columns = gridColumns(await gridOf(manager, row), row.grid_position);
+    if ('label' in columns) {
+      await manager.query(`UPDATE ${table} SET label = $2, wavelength_nm = $3 WHERE id = $1`, [
+        row.id,
+        columns.label,
+        columns.wavelength_nm,
+      ]);
+    }
+  });
 }
 
 async function profileGrid(manager: EntityManager, profileId: unknown): Promise<string | null> {
@@ -152,16 +182,11 @@ export const WdmChannelPlanResource = defineResource({
       ])),
     };
   },
-  afterCreate: async ({ manager }, row) =>
-    storeGridValues(manager, 'wdm_wdmchannelplan', row.id, (await profileGrid(manager, row.profile_id)) ?? '', row.grid_position as number),
-  afterUpdate: async ({ manager }, _before, after) =>
-    storeGridValues(
-      manager,
-      'wdm_wdmchannelplan',
-      after.id,
-      (await profileGrid(manager, after.profile_id)) ?? '',
-      after.grid_position as number,
-    ),
+  extensions: [gridValuesOnCreate('wdm_wdmchannelplan', (manager, row) => profileGrid(manager, row.profile_id))],
+  beforeUpdate: async ({ manager }, existing, changes) =>
+    'grid_position' in changes
+      ? gridColumns(await profileGrid(manager, changes.profile_id ?? existing.profile_id), changes.grid_position)
+      : undefined,
   graphql: { filters: ['id', 'profile_id', 'grid_position'] },
 });
 
@@ -213,7 +238,7 @@ export const WdmNodeResource = defineResource({
   brief: ['device', 'node_type', 'grid'],
   ordering: ['device'],
   searchRelated: [{ relation: 'device', column: 'name' }],
-  afterCreate: (context: ResourceHookContext, row: ResourceRow) => generateNodeComponents(context.manager, row.id),
+  extensions: [onCreate((manager, row) => generateNodeComponents(manager, row.id))],
   actions: [
     { name: 'apply-mapping', method: 'POST', permission: 'change', openapi: APPLY_MAPPING_DOCUMENTATION, handle: applyMapping },
     { name: 'sync-ports', method: 'POST', permission: 'change', openapi: SYNC_PORTS_DOCUMENTATION, handle: syncPorts },
@@ -314,7 +339,8 @@ export const WdmChannelResource = defineResource({
   // A fixed (non-ROADM) node's channels are wired in the hardware: only their status may change.
   beforeUpdate: async ({ manager }, existing, changes) => {
     const node = await nodeOf(manager, existing.wdm_node_id);
-    if (!node || node.node_type === 'roadm') return;
+    if (!node) return;
+    if (node.node_type === 'roadm') return 'grid_position' in changes ? gridColumns(node.grid, changes.grid_position) : undefined;
     const changed = Object.keys(changes).filter(
       (column) => column !== 'status' && column !== 'last_updated' && !sameValue(changes[column], existing[column]),
     );
@@ -324,18 +350,8 @@ export const WdmChannelResource = defineResource({
       });
     }
   },
-  afterCreate: async ({ manager }, row) =>
-    storeGridValues(manager, 'wdm_wdmchannel', row.id, (await nodeOf(manager, row.wdm_node_id))?.grid ?? '', row.grid_position as number),
+  extensions: [gridValuesOnCreate('wdm_wdmchannel', async (manager, row) => (await nodeOf(manager, row.wdm_node_id))?.grid ?? null)],
   afterUpdate: async ({ manager }, before, after) => {
-    if (before.grid_position !== after.grid_position) {
-      await storeGridValues(
-        manager,
-        'wdm_wdmchannel',
-        after.id,
-        (await nodeOf(manager, after.wdm_node_id))?.grid ?? '',
-        after.grid_position as number,
-      );
-    }
     if (before.status !== after.status) await refreshPathActivity(manager, [after.id]);
     // Ports changed here, not through apply-mapping: the device's mappings no longer match until sync-ports.
     if (before.mux_front_port_id !== after.mux_front_port_id || before.demux_front_port_id !== after.demux_front_port_id) {
