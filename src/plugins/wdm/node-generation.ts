@@ -56,6 +56,20 @@ export async function generateNodeComponents(manager: EntityManager, nodeId: num
         profileId,
       ],
     );
+    // Channels made before their ports existed get them once they do (sync-ports creates missing ports).
+    for (const kind of ['mux', 'demux'] as const) {
+      await manager.query(
+        `UPDATE wdm_wdmchannel c SET ${kind}_front_port_id = port.id
+           FROM wdm_wdmchannelplan plan
+           JOIN dcim_frontporttemplate t ON t.id = plan.${kind}_front_port_template_id
+           JOIN dcim_frontport port ON port.device_id = $3 AND port.module_id IS NOT DISTINCT FROM $2::integer AND port.name = t.name
+          WHERE plan.profile_id = $4 AND c.wdm_node_id = $1 AND c.module_id IS NOT DISTINCT FROM $2::integer
+            AND c.grid_position = plan.grid_position AND c.${kind}_front_port_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM wdm_wdmchannel other
+                             WHERE other.wdm_node_id = $1 AND (other.mux_front_port_id = port.id OR other.demux_front_port_id = port.id))`,
+        [nodeId, moduleId, node.device_id, profileId],
+      );
+    }
     await manager.query(
       `INSERT INTO wdm_wdmlineport (wdm_node_id, module_id, rear_port_id, direction, role)
        SELECT $1, $2::integer, rear.id, plan.direction, plan.role
