@@ -1,5 +1,6 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import { PASSWORD } from './support/api-client';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 
 const W = '/api/plugins/wdm';
@@ -295,6 +296,27 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       expect(await lastUpdated()).toBe(before);
       expect((await root.get(`${CHANNELS}${ch1.id}/`)).body.mux_front_port.id).toBe(fx.portsA.M1.id);
       await root.patch(`${CHANNELS}${ch2.id}/`, { status: 'available' });
+    });
+
+    it('needs the change permission on the node: a viewer and a read-only token get 403, without credentials 403', async () => {
+      const { w } = seeded;
+      await root.created('/api/users/permissions/', {
+        name: 'wdm viewers',
+        object_types: ['wdm.wdmnode', 'wdm.wdmchannel'],
+        actions: ['view'],
+        users: [w.user1.id],
+      });
+      const viewer = root.as(await provisionToken(seeded.api, w.user1.username, PASSWORD));
+      const readOnly = root.as(await provisionToken(seeded.api, w.root.username, PASSWORD, { write_enabled: false }));
+      const body = { last_updated: await lastUpdated(), mapping: {} };
+      for (const client of [viewer, readOnly, root.as(undefined)]) {
+        expect((await client.post(`${NODES}${fx.nodeA.id}/apply-mapping/`, body)).status).toBe(403);
+        expect((await client.post(`${NODES}${fx.nodeA.id}/sync-ports/?dry_run=false`)).status).toBe(403);
+      }
+      expect(await lastUpdated()).toBe(body.last_updated);
+      // Reading is allowed with view.
+      expect((await viewer.get(`${CHANNELS}${fx.channelsA[0].id}/trace/`)).status).toBe(200);
+      expect((await readOnly.get(`${CHANNELS}${fx.channelsA[0].id}/trace/`)).status).toBe(200);
     });
 
     it('refuses a malformed body with the field named', async () => {
