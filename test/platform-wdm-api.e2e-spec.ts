@@ -64,6 +64,7 @@ describe('wdm plugin: the REST and GraphQL contract of each model', () => {
     path: `${W}/wdm-channel-plans/`,
     objectType: 'wdm.wdmchannelplan',
     graphqlName: 'wdm_channel_plan',
+    graphqlListFilters: false,
     fixtures: async (tools) => {
       const { type } = await deviceFixtures(tools, 0);
       return {
@@ -134,6 +135,7 @@ describe('wdm plugin: the REST and GraphQL contract of each model', () => {
     path: `${W}/wdm-line-ports/`,
     objectType: 'wdm.wdmlineport',
     graphqlName: 'wdm_line_port',
+    graphqlListFilters: false,
     fixtures: async (tools) => {
       const { devices } = await deviceFixtures(tools, 2);
       const ports = [];

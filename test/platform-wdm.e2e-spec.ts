@@ -527,6 +527,9 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
             mutationType {
               name
             }
+            types {
+              name
+            }
             queryType {
               fields {
                 name
@@ -590,6 +593,17 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       for (const field of wdm.filter((candidate: any) => !candidate.name.endsWith('_list'))) {
         expect(field.args).toEqual([{ name: 'id', type: { name: null, kind: 'NON_NULL', ofType: { name: 'Int' } } }]);
       }
+      // The spec's four filter inputs and no other: the channel-plan and line-port lists take none.
+      expect(
+        data.__schema.types
+          .map((type: any) => type.name)
+          .filter((name: string) => /^Wdm.*Filter$/.test(name))
+          .sort(),
+      ).toEqual(['WdmChannelFilter', 'WdmCircuitFilter', 'WdmNodeFilter', 'WdmProfileFilter']);
+      for (const name of ['wdm_channel_plan_list', 'wdm_line_port_list']) {
+        expect(wdm.find((field: any) => field.name === name).args.map((arg: any) => arg.name)).toEqual(['pagination']);
+      }
+      expect(wdm.find((field: any) => field.name === 'wdm_node_list').args.map((arg: any) => arg.name)).toEqual(['filters', 'pagination']);
       const names = (input: any) => input.inputFields.map((field: any) => field.name);
       expect(names(data.profile)).toEqual(['id', 'node_type', 'grid']);
       expect(names(data.node)).toEqual(['id', 'node_type', 'grid', 'device_id']);

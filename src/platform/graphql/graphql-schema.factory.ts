@@ -94,8 +94,9 @@ export function buildGraphqlSchema(
     };
     queryFields[`${definition.graphqlQueryName}_list`] = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
+      // An empty `graphql.filters` means a list without a filter input (a spec that names none).
       args: {
-        filters: { type: filterInput(definition) },
+        ...(definition.graphql?.filters?.length === 0 ? {} : { filters: { type: filterInput(definition) } }),
         pagination: { type: pagination },
       },
       resolve: (_source, args: { filters?: Record<string, string[]>; pagination?: { offset?: number; limit?: number } }, context) =>

@@ -187,7 +187,8 @@ export const WdmChannelPlanResource = defineResource({
     'grid_position' in changes
       ? gridColumns(await profileGrid(manager, changes.profile_id ?? existing.profile_id), changes.grid_position)
       : undefined,
-  graphql: { filters: ['id', 'profile_id', 'grid_position'] },
+  // The spec names no filter for channel plans: their list takes none.
+  graphql: { filters: [] },
 });
 
 /** One line port of a profile: the rear-port template and its direction and role. */
@@ -285,7 +286,8 @@ export const WdmLinePortResource = defineResource({
     if (values.module_id != null && port.module_id !== values.module_id) return { rear_port: ['The rear port must be on the module.'] };
     return {};
   },
-  graphql: { filters: ['id', 'wdm_node_id', 'direction', 'role'] },
+  // The spec names no filter for line ports: their list takes none.
+  graphql: { filters: [] },
 });
 
 /** A channel of a node: its grid position (label and wavelength computed), mux/demux front ports and status. */

@@ -364,7 +364,7 @@ export interface GraphqlShape {
   exposed?: boolean;
   /** The type's name instead of `<GraphqlName>Type`. */
   typeName?: string;
-  /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup. */
+  /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup; empty: no `filters` argument. */
   filters?: readonly string[];
   /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
   lists?: Readonly<Record<string, { objectType: string; field: string }>>;
