@@ -513,6 +513,18 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       expect((await root.get(`${CIRCUITS}${circuit.id}/stitch/`)).body.paths).toEqual([]);
     });
 
+    it('unmapping a channel dissolves its path: the far channel is on none and the path is gone', async () => {
+      const [ch1] = fx.channelsA;
+      const response = await root.post(`${NODES}${fx.nodeA.id}/apply-mapping/`, {
+        last_updated: (await root.get(`${NODES}${fx.nodeA.id}/`)).body.last_updated,
+        mapping: { [ch1.id]: { mux: null, demux: null } },
+      });
+      expect(response.body).toMatchObject({ added: 0, removed: 1, changed: 0 });
+      expect((await root.get(`${CHANNELS}${fx.channelsB[0].id}/`)).body.wavelength_path).toBeNull();
+      expect((await root.get(`${CHANNELS}${fx.channelsB[0].id}/trace/`)).body).toMatchObject({ wavelength_path_id: null, elements: [] });
+      expect((await root.get(`${PATHS}${fx.pathId}/`)).status).toBe(404);
+    });
+
     it('404 for an unknown channel or circuit', async () => {
       expect((await root.get(`${CHANNELS}999999/trace/`)).status).toBe(404);
       expect((await root.get(`${CIRCUITS}999999/stitch/`)).status).toBe(404);

@@ -146,22 +146,32 @@ function pathFlags(chain: Chain) {
 export async function rebuildPaths(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
   const done = new Set<number>();
   const touchedPaths = new Set<number>();
-  for (const id of channelIds) {
+  // Channels a rebuilt chain leaves behind on its old paths are rebuilt in turn (they may now be alone or form another chain).
+  const queue = [...channelIds];
+  const leftBehind = async (pathIds: number[]) => {
+    if (pathIds.length === 0) return;
+    const rows = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE wavelength_path_id = ANY($1) AND NOT (id = ANY($2))', [
+      pathIds,
+      [...done],
+    ])) as Array<{ id: number }>;
+    queue.push(...rows.map((row) => row.id));
+  };
+  while (queue.length > 0) {
+    const id = queue.shift()!;
     if (done.has(id)) continue;
     const channel = await channelById(manager, id);
     if (!channel) continue;
     const chain = await chainOf(manager, channel);
-    for (const member of chain.channels) {
-      done.add(member.id);
-      if (member.wavelength_path_id !== null) touchedPaths.add(member.wavelength_path_id);
-    }
+    const oldPaths = [...new Set(chain.channels.map((member) => member.wavelength_path_id).filter((pathId) => pathId !== null))];
+    for (const member of chain.channels) done.add(member.id);
+    for (const pathId of oldPaths) touchedPaths.add(pathId);
     if (chain.channels.length < 2) {
       await manager.query('UPDATE wdm_wdmchannel SET wavelength_path_id = NULL, path_sequence = NULL WHERE id = $1', [channel.id]);
+      await leftBehind(oldPaths);
       continue;
     }
     const flags = pathFlags(chain);
-    const reused = chain.channels.map((member) => member.wavelength_path_id).filter((pathId) => pathId !== null);
-    let pathId = reused.length > 0 ? Math.min(...reused) : null;
+    let pathId = oldPaths.length > 0 ? Math.min(...oldPaths) : null;
     if (pathId === null) {
       const [created] = (await manager.query(
         `INSERT INTO wdm_wdmwavelengthpath (grid_position, wavelength_nm, is_complete, is_active, is_valid) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
@@ -175,6 +185,7 @@ export async function rebuildPaths(manager: EntityManager, channelIds: readonly 
       );
     }
     const members = chain.channels.map((member) => member.id);
+    await leftBehind(oldPaths);
     await manager.query(
       'UPDATE wdm_wdmchannel SET wavelength_path_id = NULL, path_sequence = NULL WHERE wavelength_path_id = $1 AND NOT (id = ANY($2))',
       [pathId, members],
