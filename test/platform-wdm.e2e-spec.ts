@@ -525,6 +525,19 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       expect((await root.get(`${PATHS}${fx.pathId}/`)).status).toBe(404);
     });
 
+    it('deleting a channel rebuilds the rest of its path: the path goes when one channel is left', async () => {
+      const [ch1] = fx.channelsA;
+      await root.post(`${NODES}${fx.nodeA.id}/apply-mapping/`, {
+        last_updated: (await root.get(`${NODES}${fx.nodeA.id}/`)).body.last_updated,
+        mapping: { [ch1.id]: { mux: fx.portsA.M1.id, demux: fx.portsA.D1.id } },
+      });
+      const pathId = (await root.get(`${CHANNELS}${ch1.id}/trace/`)).body.wavelength_path_id;
+      expect(pathId).toEqual(expect.any(Number));
+      expect((await root.delete(`${CHANNELS}${fx.channelsB[0].id}/`)).status).toBe(204);
+      expect((await root.get(`${PATHS}${pathId}/`)).status).toBe(404);
+      expect((await root.get(`${CHANNELS}${ch1.id}/`)).body.wavelength_path).toBeNull();
+    });
+
     it('404 for an unknown channel or circuit', async () => {
       expect((await root.get(`${CHANNELS}999999/trace/`)).status).toBe(404);
       expect((await root.get(`${CIRCUITS}999999/stitch/`)).status).toBe(404);

@@ -204,6 +204,20 @@ export async function rebuildPaths(manager: EntityManager, channelIds: readonly 
   }
 }
 
+/** After a channel is deleted (also by its node's or device's deletion): the rest of its path is rebuilt, an emptied path deleted. */
+export async function rebuildAfterChannelDeleted(manager: EntityManager, pathId: number | null): Promise<void> {
+  if (pathId === null) return;
+  const rest = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE wavelength_path_id = $1', [pathId])) as Array<{ id: number }>;
+  await rebuildPaths(
+    manager,
+    rest.map((row) => row.id),
+  );
+  await manager.query(
+    'DELETE FROM wdm_wdmwavelengthpath p WHERE p.id = $1 AND NOT EXISTS (SELECT 1 FROM wdm_wdmchannel c WHERE c.wavelength_path_id = p.id)',
+    [pathId],
+  );
+}
+
 /** Recomputes `is_active` of the paths these channels lie on (after a status change). */
 export async function refreshPathActivity(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
   await manager.query(

@@ -15,7 +15,7 @@ import type { ResourceExtension, ResourceRow } from '../../platform/framework/re
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { TenantResource } from '../../platform/tenancy/tenancy.resources';
-import { freeCircuitChannels, refreshPathActivity } from './wavelength-paths';
+import { freeCircuitChannels, rebuildAfterChannelDeleted, refreshPathActivity } from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';
 import { APPLY_MAPPING_DOCUMENTATION, applyMapping, SYNC_PORTS_DOCUMENTATION, syncPorts } from './wdm-operations';
@@ -353,6 +353,7 @@ export const WdmChannelResource = defineResource({
     }
   },
   extensions: [gridValuesOnCreate('wdm_wdmchannel', async (manager, row) => (await nodeOf(manager, row.wdm_node_id))?.grid ?? null)],
+  afterDelete: ({ manager }, row) => rebuildAfterChannelDeleted(manager, (row.wavelength_path_id as number | null) ?? null),
   afterUpdate: async ({ manager }, before, after) => {
     if (before.status !== after.status) await refreshPathActivity(manager, [after.id]);
     // Ports changed here, not through apply-mapping: the device's mappings no longer match until sync-ports.
