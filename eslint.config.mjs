@@ -30,5 +30,10 @@ export default defineConfig(
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
   },
+  {
+    // Module scripts for Node (deploy/kubernetes/validate.mjs).
+    files: ['**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: globals.node },
+  },
   prettier,
 );

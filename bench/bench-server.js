@@ -56,7 +56,9 @@ async function startServer({ databaseUrl, env = {}, pollMs = 200 } = {}) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [MAIN], {
+  // BENCH_SERVER_NODE_ARGS passes flags to the server's node, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, MAIN], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

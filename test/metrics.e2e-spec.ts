@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient, seedIdentities } from './support/api-client';
 import { startTestApp, TestApp } from './support/test-app';
@@ -108,5 +110,22 @@ describe('GET /metrics', () => {
     await fetch(`${testApp.baseUrl}/no/such/path/42`);
     const unmatched = await scrape();
     expect(valueOf(unmatched, 'http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('exposes every series the Grafana dashboard (deploy/grafana) charts', async () => {
+    const dashboard = JSON.parse(readFileSync(join(__dirname, '..', 'deploy', 'grafana', 'pki-inventory.json'), 'utf8')) as {
+      panels: Array<{ targets: Array<{ expr: string }> }>;
+    };
+    const charted = new Set(
+      dashboard.panels
+        .flatMap((panel) => panel.targets.map((target) => target.expr))
+        .flatMap((expr) =>
+          [...expr.matchAll(/\b([a-z][a-z0-9_]*)(?=\{|\[)/g)].map((match) => match[1].replace(/_(bucket|count|sum)$/, '')),
+        ),
+    );
+    expect(charted.size).toBeGreaterThan(10);
+    const response = await fetch(`${testApp.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const declared = new Set([...(await response.text()).matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
+    expect([...charted].filter((name) => !declared.has(name))).toEqual([]);
   });
 });

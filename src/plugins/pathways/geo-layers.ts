@@ -1,18 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { ChoiceField } from '../../platform/framework/resource/fields';
-import type { CollectionActionContext, ResourceDefinition, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import type { CollectionActionContext, ResourceDefinition } from '../../platform/framework/resource/resource-declaration';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import {
-  type BoundingBox,
-  geodesicLength,
-  type Geometry,
-  intersects,
-  type LineStringGeometry,
-  type MultiLineStringGeometry,
-  parseBoundingBox,
-} from './geometry';
+import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
 import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PATHWAY_KINDS } from './pathways.resources';
 import { StructureResource } from './structures.resources';
@@ -21,35 +11,43 @@ import { CircuitGeometryResource } from './circuit-geometries.resources';
 /**
  * The GeoJSON layers under `geo/`: which rows each layer holds, the properties of its features, and
  * the reading every layer shares: the caller's view permission and the models' own list filters
- * (through `visibleRows`), `bbox` (`&&` on the GiST index, then an exact intersection for lines),
+ * (through `selectVisible`), `bbox` (`&&` on the GiST index, then an exact intersection for lines),
  * `exclude_status`, at most {@link MAX_FEATURES} features with `truncated` and `total_count` when
- * more match, read page by page so memory stays bounded whatever the number of rows.
+ * more match. The database writes each feature as JSON text (a layer answers thousands of them: no
+ * row objects, no serializing here), and rows past the kept features are only counted.
  */
 
 export const MAX_FEATURES = 2000;
-/** Rows read per query past the kept features, only to count them. */
-const COUNT_PAGE_SIZE = 2000;
+/** Rows read per query where lines' exact intersection with the box is tested here. */
+const LINE_PAGE_SIZE = 2000;
 /** Parameters of the layers themselves, not filters of the models. */
 const LAYER_PARAMETERS = new Set(['bbox', 'format', 'zoom', 'exclude_status', 'limit', 'offset', 'ordering', 'brief']);
 
-type Properties = Record<string, unknown>;
+/** A feature built here (external layers, clusters); the layers' own come from the database as JSON text. */
 export interface Feature {
   type: 'Feature';
   id: number | string;
   geometry: Geometry | MultiLineStringGeometry;
-  properties: Properties;
+  properties: Record<string, unknown>;
 }
 
-/** One model's rows in a layer: which rows (extra filters), and how a page of them becomes properties. */
+type Raw = Record<string, unknown>;
+
+/**
+ * One model's rows in a layer: which rows (extra filters), the columns its properties read (SQL over
+ * the row's alias), and the properties from them.
+ */
 interface LayerSource {
   definition: ResourceDefinition;
   geometryColumn: string;
-  /** The columns `properties` reads (those the model has are selected, with the geometry): a layer reads thousands of rows. */
-  columns: readonly string[];
+  /** Whether the geometries are lines, which the box's index only finds as candidates. */
+  lines: boolean;
   filters?: QueryParameters;
+  /** Output name → SQL expression over the row's alias (`id` and the geometry are read anyway). */
+  columns(row: string): Record<string, string>;
   /** Feature ids unique within a layer that mixes models. */
-  featureId?: (row: ResourceRow) => string;
-  properties(manager: EntityManager, rows: readonly ResourceRow[]): Promise<Properties[]>;
+  featureId?(raw: Raw): string;
+  properties(raw: Raw): Record<string, unknown>;
 }
 
 export interface GeoLayer {
@@ -60,119 +58,84 @@ export interface GeoLayer {
   lifecycle: boolean;
 }
 
+const columnOf = (row: string, column: string) => `${row}."${column}"`;
+/** Columns read as they are (numbers and dates as text: the properties turn them into numbers, dates stay ISO). */
+const plainColumns = (row: string, names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, `${columnOf(row, name)}::text`]));
+/** The name of the related row a foreign-key column points at. */
+const nameOf = (table: string, foreignKey: string) => `(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`;
+
 const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+/** A choice's value; blank is null. */
+const choiceValue = (value: unknown) => (value === '' || value === null || value === undefined ? null : value);
 
-function lifecycleStatus(value: unknown) {
-  return LIFECYCLE_STATUSES.find((status) => status.value === value) ?? { value, label: String(value), color: 'gray' };
-}
-
-function choiceValue(definition: ResourceDefinition, field: string, value: unknown): string | null {
-  const spec = definition.fields[field] as ChoiceField;
-  if (value === '' || value === null || value === undefined) return null;
-  return spec.choices.find((choice) => choice.value === value)?.value ?? String(value);
-}
-
-/** `{id: name}` of the rows of a table, for the names that stand for related objects in properties. */
-async function namesOf(manager: EntityManager, table: string, column: string, ids: unknown[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id) => id !== null && id !== undefined))];
-  if (wanted.length === 0) return new Map();
-  const rows = (await manager.query(`SELECT id, "${column}" AS name FROM "${table}" WHERE id = ANY($1)`, [wanted])) as Array<{
-    id: number;
-    name: string;
-  }>;
-  return new Map(rows.map((row) => [row.id, row.name]));
-}
+const STATUS_BY_VALUE: ReadonlyMap<unknown, object> = new Map(LIFECYCLE_STATUSES.map((status) => [status.value, status]));
+const lifecycleStatus = (value: unknown) => STATUS_BY_VALUE.get(value) ?? { value, label: String(value), color: 'gray' };
 
 const structureSource: LayerSource = {
   definition: StructureResource,
   geometryColumn: 'geometry',
-  columns: ['name', 'structure_type', 'status', 'site_id', 'elevation', 'installation_date'],
-  properties: async (manager, rows) => {
-    const sites = await namesOf(
-      manager,
-      'dcim_site',
-      'name',
-      rows.map((row) => row.site_id),
-    );
-    return rows.map((row) => {
-      const site = sites.get(row.site_id as number) ?? null;
-      return {
-        id: row.id,
-        name: row.name,
-        structure_type: choiceValue(StructureResource, 'structure_type', row.structure_type),
-        status: lifecycleStatus(row.status),
-        site,
-        site_name: site,
-        elevation: number(row.elevation),
-        installation_date: row.installation_date ?? null,
-      };
-    });
-  },
+  lines: false,
+  columns: (row) => ({
+    ...plainColumns(row, ['name', 'structure_type', 'status', 'elevation', 'installation_date']),
+    site: nameOf('dcim_site', columnOf(row, 'site_id')),
+  }),
+  properties: (raw) => ({
+    id: raw.id,
+    name: raw.name,
+    structure_type: choiceValue(raw.structure_type),
+    status: lifecycleStatus(raw.status),
+    site: raw.site,
+    site_name: raw.site,
+    elevation: number(raw.elevation),
+    installation_date: raw.installation_date,
+  }),
 };
 
 function pathwaySource(definition: ResourceDefinition, pathwayType: string, filters?: QueryParameters): LayerSource {
+  const conduit = definition === ConduitResource;
+  const bank = definition === ConduitBankResource;
   return {
     definition,
     geometryColumn: 'path',
-    columns: [
-      'label',
-      'status',
-      'start_structure_id',
-      'end_structure_id',
-      'length',
-      'material',
-      'inner_diameter',
-      'outer_diameter',
-      'depth',
-      'configuration',
-    ],
+    lines: true,
     filters,
-    featureId: (row) => `${pathwayType}.${row.id}`,
-    properties: async (manager, rows) => {
-      const structures = await namesOf(
-        manager,
-        'pathways_structure',
-        'name',
-        rows.flatMap((row) => [row.start_structure_id, row.end_structure_id]),
-      );
-      const conduitCounts =
-        definition === ConduitBankResource
-          ? new Map(
-              (
-                (await manager.query(
-                  'SELECT conduit_bank_id AS id, count(*)::int AS n FROM pathways_conduit WHERE conduit_bank_id = ANY($1) GROUP BY conduit_bank_id',
-                  [rows.map((row) => row.id)],
-                )) as Array<{ id: number; n: number }>
-              ).map((entry) => [entry.id, entry.n]),
-            )
-          : null;
-      return rows.map((row) => {
-        const geoLength = geodesicLength(row.path as LineStringGeometry);
-        const properties: Properties = {
-          id: row.id,
-          name: row.label || null,
-          label: row.label || null,
-          pathway_type: pathwayType,
-          status: lifecycleStatus(row.status),
-          start_structure: structures.get(row.start_structure_id as number) ?? null,
-          end_structure: structures.get(row.end_structure_id as number) ?? null,
-          length: number(row.length) ?? geoLength,
-          geo_length: geoLength,
-        };
-        if (definition === ConduitResource)
-          Object.assign(properties, {
-            material: choiceValue(definition, 'material', row.material),
-            inner_diameter: number(row.inner_diameter),
-            outer_diameter: number(row.outer_diameter),
-            depth: number(row.depth),
-          });
-        if (conduitCounts)
-          Object.assign(properties, {
-            configuration: choiceValue(definition, 'configuration', row.configuration),
-            conduit_count: conduitCounts.get(row.id) ?? 0,
-          });
-        return properties;
-      });
+    columns: (row) => ({
+      ...plainColumns(row, [
+        'label',
+        'status',
+        'length',
+        'geo_length',
+        ...(conduit ? ['material', 'inner_diameter', 'outer_diameter', 'depth'] : []),
+        ...(bank ? ['configuration'] : []),
+      ]),
+      start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
+      end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
+      ...(bank
+        ? { conduit_count: `(SELECT count(*)::int FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})` }
+        : {}),
+    }),
+    featureId: (raw) => `${pathwayType}.${raw.id}`,
+    properties: (raw) => {
+      const geoLength = number(raw.geo_length);
+      return {
+        id: raw.id,
+        name: raw.label || null,
+        label: raw.label || null,
+        pathway_type: pathwayType,
+        status: lifecycleStatus(raw.status),
+        start_structure: raw.start_structure,
+        end_structure: raw.end_structure,
+        length: number(raw.length) ?? geoLength,
+        geo_length: geoLength,
+        ...(conduit && {
+          material: choiceValue(raw.material),
+          inner_diameter: number(raw.inner_diameter),
+          outer_diameter: number(raw.outer_diameter),
+          depth: number(raw.depth),
+        }),
+        ...(bank && { configuration: choiceValue(raw.configuration), conduit_count: raw.conduit_count }),
+      };
     },
   };
 }
@@ -191,27 +154,26 @@ const OUTSIDE_BANKS: QueryParameters = { conduit_bank_id: 'null' };
 const circuitSource: LayerSource = {
   definition: CircuitGeometryResource,
   geometryColumn: 'path',
-  columns: ['circuit_id'],
-  properties: async (manager, rows) => {
-    const circuits = (await manager.query(
-      `SELECT c.id, c.cid, c.status, p.name AS provider, t.name AS circuit_type
-         FROM circuits_circuit c JOIN circuits_provider p ON p.id = c.provider_id JOIN circuits_circuittype t ON t.id = c.type_id
-        WHERE c.id = ANY($1)`,
-      [rows.map((row) => row.circuit_id)],
-    )) as Array<Record<string, unknown>>;
-    const byId = new Map(circuits.map((circuit) => [circuit.id as number, circuit]));
-    return rows.map((row) => {
-      const circuit = byId.get(row.circuit_id as number) ?? {};
-      return {
-        id: row.circuit_id,
-        cid: circuit.cid ?? null,
-        provider: circuit.provider ?? null,
-        circuit_type: circuit.circuit_type ?? null,
-        status: circuit.status ?? null,
-        // The platform's circuits keep no provider reference yet.
-        provider_reference: null,
-      };
-    });
+  lines: true,
+  columns: (row) => ({
+    circuit_id: columnOf(row, 'circuit_id'),
+    circuit: `(SELECT json_build_object('cid', circuit.cid, 'provider', provider.name, 'circuit_type', circuit_type.name, 'status', circuit.status)
+                 FROM circuits_circuit circuit
+                 JOIN circuits_provider provider ON provider.id = circuit.provider_id
+                 JOIN circuits_circuittype circuit_type ON circuit_type.id = circuit.type_id
+                WHERE circuit.id = ${columnOf(row, 'circuit_id')})`,
+  }),
+  properties: (raw) => {
+    const circuit = (raw.circuit ?? {}) as Raw;
+    return {
+      id: raw.circuit_id,
+      cid: circuit.cid ?? null,
+      provider: circuit.provider ?? null,
+      circuit_type: circuit.circuit_type ?? null,
+      status: circuit.status ?? null,
+      // The platform's circuits keep no provider reference yet.
+      provider_reference: null,
+    };
   },
 };
 
@@ -282,51 +244,83 @@ function sourceFilters(source: LayerSource, layer: GeoLayer, query: LayerQuery):
   return filters;
 }
 
-type Visible = CollectionActionContext['visibleRows'];
+/** The feature of a row as JSON text: the geometry is the database's own text of it, never parsed here. */
+function featureText(source: LayerSource, raw: Raw): string {
+  return `{"type":"Feature","id":${JSON.stringify(source.featureId?.(raw) ?? raw.id)},"geometry":${raw.geometry as string},"properties":${JSON.stringify(source.properties(raw))}}`;
+}
 
-/**
- * The layer's features under the query, page by page: the first `limit` of them, and how many there
- * are in all (rows whose geometry meets the box). Rows past the limit are only counted.
- */
+type LayerReader = Pick<CollectionActionContext, 'selectVisible'>;
+
+/** One source's first `wanted` features (JSON text) under the query, and how many features it has in all. */
+async function scanSource(
+  reader: LayerReader,
+  source: LayerSource,
+  filters: QueryParameters,
+  box: BoundingBox | null,
+  wanted: number,
+): Promise<{ features: string[]; total: number }> {
+  const objectType = source.definition.objectType;
+  const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL`;
+  const featureColumns = (row: string) => ({
+    id: columnOf(row, 'id'),
+    geometry: `${columnOf(row, source.geometryColumn)}::text`,
+    ...source.columns(row),
+  });
+  if (!box || !source.lines) {
+    // Every row found is a feature: read one more than wanted, and count only when there are more.
+    const rows =
+      wanted > 0
+        ? await reader.selectVisible(objectType, filters, {
+            select: featureColumns,
+            where: located,
+            page: { limit: wanted + 1, offset: 0 },
+          })
+        : [];
+    const features = rows.slice(0, wanted).map((raw) => featureText(source, raw));
+    if (wanted > 0 && rows.length <= wanted) return { features, total: rows.length };
+    const [counted] = await reader.selectVisible(objectType, filters, { select: () => ({ count: 'count(*)::int' }), where: located });
+    return { features, total: counted.count as number };
+  }
+  // Lines the box's index found are candidates: their geometry, tested here, decides.
+  const features: string[] = [];
+  let total = 0;
+  for (let offset = 0; ; offset += LINE_PAGE_SIZE) {
+    const collecting = features.length < wanted;
+    const rows = await reader.selectVisible(objectType, filters, {
+      select: collecting ? featureColumns : (row) => ({ geometry: `${columnOf(row, source.geometryColumn)}::text` }),
+      where: located,
+      page: { limit: LINE_PAGE_SIZE, offset },
+    });
+    for (const raw of rows) {
+      if (!intersects(JSON.parse(raw.geometry as string) as Geometry, box)) continue;
+      total += 1;
+      if (features.length < wanted) features.push(featureText(source, raw));
+    }
+    if (rows.length < LINE_PAGE_SIZE) return { features, total };
+  }
+}
+
+/** The layer's first `limit` features (JSON text) under the query, and how many there are in all. */
 export async function scanLayer(
-  visibleRows: Visible,
-  manager: EntityManager,
+  reader: LayerReader,
   layer: GeoLayer,
   query: LayerQuery,
   limit: number,
-): Promise<{ features: Feature[]; total: number }> {
-  const features: Feature[] = [];
+): Promise<{ features: string[]; total: number }> {
+  const features: string[] = [];
   let total = 0;
   for (const source of layer.sources) {
     if (!sourceAccepts(source, layer, query.filters)) continue;
-    const filters = sourceFilters(source, layer, query);
-    // The first page holds every feature the answer may keep (and one more); further pages are only counted.
-    for (let offset = 0, size = Math.max(limit + 1, COUNT_PAGE_SIZE); ; offset += size, size = COUNT_PAGE_SIZE) {
-      const rows = await visibleRows(source.definition.objectType, filters, { limit: size, offset }, [
-        source.geometryColumn,
-        ...source.columns,
-      ]);
-      const meeting = rows.filter((row) => {
-        const geometry = row[source.geometryColumn] as Geometry | null;
-        return geometry && (!query.bbox || geometry.type === 'Point' || intersects(geometry, query.bbox));
-      });
-      total += meeting.length;
-      const kept = meeting.slice(0, Math.max(0, limit - features.length));
-      if (kept.length > 0) {
-        const properties = await source.properties(manager, kept);
-        kept.forEach((row, index) =>
-          features.push({
-            type: 'Feature',
-            id: source.featureId?.(row) ?? row.id,
-            geometry: row[source.geometryColumn] as Geometry,
-            properties: properties[index],
-          }),
-        );
-      }
-      if (rows.length < size) break;
-    }
+    const scanned = await scanSource(reader, source, sourceFilters(source, layer, query), query.bbox, limit - features.length);
+    features.push(...scanned.features);
+    total += scanned.total;
   }
   return { features, total };
+}
+
+/** A FeatureCollection's JSON text from its features' JSON text and its other members. */
+export function featureCollectionText(features: readonly string[], members: Record<string, unknown>): string {
+  return `{"type":"FeatureCollection","features":[${features.join(',')}],${JSON.stringify(members).slice(1)}`;
 }
 
 /** A strong validator of exactly this answer: any change of a feature, a filter or of what the caller may see changes it. */

@@ -6,9 +6,13 @@ import { etagOf, MAX_FEATURES } from './geo-layers';
 
 export const GEOJSON = 'application/geo+json';
 
-/** Answers the body with its ETag, or 304 when the caller already holds it. */
+/** Answers the value as JSON with its ETag, or 304 when the caller already holds it. */
 export function conditional(context: PluginRouteContext, value: unknown, mediaType: string): RouteResponse {
-  const body = JSON.stringify(value);
+  return conditionalText(context, JSON.stringify(value), mediaType);
+}
+
+/** {@link conditional} for a body already written as JSON text. */
+export function conditionalText(context: PluginRouteContext, body: string, mediaType: string): RouteResponse {
   const etag = etagOf(body);
   const held = context.headers['if-none-match'];
   const heldTags = [held ?? []]

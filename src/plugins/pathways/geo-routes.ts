@@ -1,8 +1,17 @@
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
 import type { PluginRoute, PluginRouteContext } from '../../platform/plugins/plugin-route';
 import { EXTERNAL_LAYER_ROUTE } from './external-layers';
-import { conditional, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
-import { type Feature, GEO_LAYERS, type GeoLayer, type LayerQuery, MAX_FEATURES, readLayerQuery, scanLayer } from './geo-layers';
+import { conditional, conditionalText, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
+import {
+  type Feature,
+  featureCollectionText,
+  GEO_LAYERS,
+  type GeoLayer,
+  type LayerQuery,
+  MAX_FEATURES,
+  readLayerQuery,
+  scanLayer,
+} from './geo-layers';
 import type { PointGeometry } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
 
@@ -54,7 +63,7 @@ function layerRoute(layer: GeoLayer): PluginRoute {
     },
     handle: async (context) => {
       const query = readLayerQuery(context.query);
-      const { features, total } = await scanLayer(context.visibleRows, context.manager, layer, query, MAX_FEATURES);
+      const { features, total } = await scanLayer(context, layer, query, MAX_FEATURES);
       if (layer.name === 'structures' && query.zoom !== null && total > MAX_FEATURES) {
         const grouped = await clusters(context, layer, query);
         const kept = grouped.slice(0, MAX_FEATURES);
@@ -64,7 +73,7 @@ function layerRoute(layer: GeoLayer): PluginRoute {
           GEOJSON,
         );
       }
-      return conditional(context, { type: 'FeatureCollection', features, truncated: total > features.length, total_count: total }, GEOJSON);
+      return conditionalText(context, featureCollectionText(features, { truncated: total > features.length, total_count: total }), GEOJSON);
     },
   };
 }
@@ -95,7 +104,7 @@ const INFO_ROUTE: PluginRoute = {
     const counts: Record<string, number> = {};
     for (const layer of GEO_LAYERS) {
       if (layer.name === 'pathways') continue;
-      counts[countKey(layer)] = (await scanLayer(context.visibleRows, context.manager, layer, query, 0)).total;
+      counts[countKey(layer)] = (await scanLayer(context, layer, query, 0)).total;
     }
     return conditional(
       context,

@@ -3,6 +3,7 @@ import booleanIntersects from '@turf/boolean-intersects';
 import distance from '@turf/distance';
 import length from '@turf/length';
 import type { EntityManager } from 'typeorm';
+import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
 
 /**
  * The geometry store: how the plugin keeps, checks, measures and searches geometry. Geometry is
@@ -84,6 +85,16 @@ export async function storeBoundingBox(manager: EntityManager, table: string, ge
     geometry: Geometry | null;
   }>;
   await manager.query(`UPDATE "${table}" SET bbox = $2::box WHERE id = $1`, [id, boxLiteral(row?.geometry ?? null)]);
+}
+
+/** Writes a pathway's bounding box and geodesic length from its path (and gives the row the length). */
+export async function storePathDerivatives(manager: EntityManager, table: string, row: ResourceRow): Promise<void> {
+  const [stored] = (await manager.query(`SELECT path FROM "${table}" WHERE id = $1`, [row.id])) as Array<{
+    path: LineStringGeometry | null;
+  }>;
+  const path = stored?.path ?? null;
+  row.geo_length = geodesicLength(path);
+  await manager.query(`UPDATE "${table}" SET bbox = $2::box, geo_length = $3 WHERE id = $1`, [row.id, boxLiteral(path), row.geo_length]);
 }
 
 /** Geodesic length of a LineString in metres, two decimals (PostGIS's `ST_Length` on geography). */

@@ -17,14 +17,7 @@ import type { ResourceDeclaration, ResourceHookContext, ResourceRow } from '../.
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { TenantResource } from '../../platform/tenancy/tenancy.resources';
-import {
-  distanceMetres,
-  geodesicLength,
-  type LineStringGeometry,
-  lineStringProblems,
-  type PointGeometry,
-  storeBoundingBox,
-} from './geometry';
+import { distanceMetres, type LineStringGeometry, lineStringProblems, type PointGeometry, storePathDerivatives } from './geometry';
 import {
   AERIAL_TYPE_CHOICES,
   ARMOR_TYPE_CHOICES,
@@ -52,6 +45,8 @@ function pathwayFields(): Record<string, FieldSpec> {
     status: choice(LIFECYCLE_STATUS_CHOICES, { default: 'active' }),
     path: json({ nullable: true, validate: lineStringProblems }),
     bbox: boundingBoxField(),
+    // Stored beside the path (written by the hooks, as the box) so a layer of thousands of pathways reads it.
+    geo_length: decimal({ precision: 12, scale: 2, nullable: true, readOnly: true }),
     start_structure: relation(() => StructureResource, { onDelete: 'PROTECT' }),
     end_structure: relation(() => StructureResource, { onDelete: 'PROTECT' }),
     start_location: relation(() => LocationResource, { onDelete: 'PROTECT' }),
@@ -108,7 +103,7 @@ async function snapCreated(context: ResourceHookContext, row: ResourceRow, table
     await context.manager.query(`UPDATE "${table}" SET path = $2 WHERE id = $1`, [row.id, JSON.stringify(path)]);
     row.path = path;
   }
-  await storeBoundingBox(context.manager, table, 'path', row.id);
+  await storePathDerivatives(context.manager, table, row);
 }
 
 const SNAPPED_KEYS = ['path', 'start_structure_id', 'end_structure_id'];
@@ -152,14 +147,10 @@ function definePathwayKind(kind: PathwayKind) {
     indexes: [{ name: `${table}_bbox_gist`, columns: ['bbox'], method: 'gist' }],
     extraFilters: { bbox: bboxFilter },
     extensions: [
-      computedProperties(['pathway_type', 'geo_length'], async (_manager, rows) => {
-        return new Map(
-          rows.map((row) => [
-            row.id,
-            { pathway_type: kind.pathwayType, geo_length: geodesicLength(row.path as LineStringGeometry | null) },
-          ]),
-        );
-      }),
+      computedProperties(
+        ['pathway_type'],
+        async (_manager, rows) => new Map(rows.map((row) => [row.id, { pathway_type: kind.pathwayType }])),
+      ),
     ],
     validate: (values): Record<string, string[]> => {
       if (values.path) return {};
@@ -177,7 +168,7 @@ function definePathwayKind(kind: PathwayKind) {
       const path = await snappedPath(context.manager, { ...existing, ...changes }, snapToleranceMetres(context.settings));
       return path ? { path } : undefined;
     },
-    afterUpdate: async ({ manager }, _before, row) => storeBoundingBox(manager, table, 'path', row.id),
+    afterUpdate: async ({ manager }, _before, row) => storePathDerivatives(manager, table, row),
   });
 }
 

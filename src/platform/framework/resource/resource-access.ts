@@ -4,7 +4,8 @@ import type { Principal } from '../../../common/auth/principal';
 import { ForbiddenError, NotFoundError } from '../../../common/errors/common-errors';
 import { ObjectPermissions, Restriction } from '../permissions/object-permissions';
 import type { QueryParameters } from '../query/filter-parser';
-import { ResourceDefinition, ResourceRow } from './resource-definition';
+import type { VisibleSelection } from './resource-declaration';
+import { quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
 import { qualified, ROW_ALIAS } from './resource-filters';
 import { ResourceQuery } from './resource-query';
 import { normalizeRow, selectList } from './resource-rows';
@@ -71,6 +72,29 @@ export class ResourceAccess {
       .select('COUNT(*)::int', 'count')
       .getRawOne()) as { count: number };
     return total.count;
+  }
+
+  /** Rows the caller may view under the list filters `query`, as `selection` selects them. */
+  async selectVisible(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    query: QueryParameters,
+    principal: Principal,
+    selection: VisibleSelection,
+  ): Promise<Array<Record<string, unknown>>> {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    if (restriction.kind === 'none') return [];
+    const builder = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(
+      Object.entries(selection.select(ROW_ALIAS))
+        .map(([name, expression]) => `${expression} AS ${quoteIdentifier(name)}`)
+        .join(', '),
+    );
+    if (selection.where) builder.andWhere(selection.where(ROW_ALIAS));
+    if (selection.page) {
+      for (const term of this.queries.ordering(definition, query)) builder.addOrderBy(term.column, term.direction);
+      builder.offset(selection.page.offset).limit(selection.page.limit);
+    }
+    return (await builder.getRawMany()) as Array<Record<string, unknown>>;
   }
 
   /** The row if the caller may view it, else 404 (what may not be seen does not exist). */

@@ -258,6 +258,16 @@ export interface ActionDocumentation {
   response: OpenApiSchema;
 }
 
+/** SQL over the visible rows of a model, written against the row's alias in the query. */
+export interface VisibleSelection {
+  /** Output name → SQL expression. */
+  select(alias: string): Record<string, string>;
+  /** A further condition on the rows. */
+  where?(alias: string): string;
+  /** A page in the list's ordering; without one the rows come unordered (as an aggregate needs). */
+  page?: { limit: number; offset: number };
+}
+
 export interface CollectionActionContext {
   manager: EntityManager;
   body: unknown;
@@ -278,6 +288,11 @@ export interface CollectionActionContext {
   ): Promise<ResourceRow[]>;
   /** How many rows `visibleRows` would give without a page: counted by the database. */
   countVisible(objectType: string, filters: QueryParameters): Promise<number>;
+  /**
+   * The same rows, but each is what `selection` selects in SQL: for answers the database assembles
+   * (a GeoJSON feature as JSON text, an aggregate) rather than rows turned into objects here.
+   */
+  selectVisible(objectType: string, filters: QueryParameters, selection: VisibleSelection): Promise<Array<Record<string, unknown>>>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */

@@ -260,6 +260,8 @@ export class ResourceService {
         this.visibleRows(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, page, columns),
       countVisible: (objectType, filters) =>
         this.access.countVisible(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal),
+      selectVisible: (objectType, filters, selection) =>
+        this.access.selectVisible(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, selection),
       permits: (objectType, action, id) =>
         this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
       served: (objectType) => this.writer.isServed(objectType),
