@@ -147,6 +147,7 @@ describe('platform plugins', () => {
         peering: '1.0.0',
         pathways: '1.0.0',
         notices: '1.0.0',
+        wdm: '1.0.0',
       });
       expect((await api.get('/api/plugins/')).body).toEqual({
         'installed-plugins': `${base}/api/plugins/installed-plugins/`,
@@ -155,6 +156,7 @@ describe('platform plugins', () => {
         peering: `${base}/api/plugins/peering/`,
         pathways: `${base}/api/plugins/pathways/`,
         notices: `${base}/api/plugins/notices/`,
+        wdm: `${base}/api/plugins/wdm/`,
       });
       expect((await api.get('/api/plugins/installed-plugins/')).body).toEqual([
         { name: 'routing', package: 'routing', description: expect.any(String), version: '1.0.0' },
@@ -162,6 +164,7 @@ describe('platform plugins', () => {
         { name: 'peering', package: 'peering', description: expect.any(String), version: '1.0.0' },
         { name: 'pathways', package: 'pathways', description: expect.any(String), version: '1.0.0' },
         { name: 'notices', package: 'notices', description: expect.any(String), version: '1.0.0' },
+        { name: 'wdm', package: 'wdm', description: expect.any(String), version: '1.0.0' },
       ]);
       const root = await api.get('/api/plugins/routing/');
       expect(root.status).toBe(200);
@@ -523,7 +526,7 @@ describe('platform plugins', () => {
       const server = ServerProcess.spawn({ PLUGINS: 'routing,nope' }, workDir);
       expect(await server.waitForExit()).toBe(1);
       expect(server.logs().trim().split('\n')).toEqual([
-        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms, peering, pathways, notices)',
+        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms, peering, pathways, notices, wdm)',
       ]);
     });
 

@@ -1219,6 +1219,102 @@ def main():
 
     check("plugins.notices deletes", delete_notices_objects)
 
+    # ------------------------------------------------------------------ wdm plugin (nb.plugins.wdm)
+    wdm = nb.plugins.wdm
+
+    def wdm_post(path, body=None):
+        """A WDM REST operation (pynetbox has no call for custom actions; NetBox scripts use its session)."""
+        return nb.http_session.post(f"{URL}/api/plugins/wdm/{path}", json=body, headers={"Authorization": f"Token {TOKEN}"})
+
+    def create_wdm_objects():
+        s.wdm_maker = nb.dcim.manufacturers.create(name=f"{P}-optical", slug=f"{P}-optical")
+        s.wdm_type = nb.dcim.device_types.create(manufacturer=s.wdm_maker.id, model=f"{P}-ROADM", slug=f"{P}-roadm")
+        s.wdm_site = nb.dcim.sites.create(name=f"{P}-wdm-site", slug=f"{P}-wdm-site")
+        s.wdm_role = nb.dcim.device_roles.create(name=f"{P}-wdm-role", slug=f"{P}-wdm-role")
+        rear = {name: nb.dcim.rear_port_templates.create(device_type=s.wdm_type.id, name=name, type="lc", positions=44) for name in ("LINE-TX", "LINE-RX")}
+        front = {name: nb.dcim.front_port_templates.create(device_type=s.wdm_type.id, name=name, type="lc") for name in ("M1", "M2", "D1", "D2", "M9")}
+        s.wdm_profile = wdm.wdm_profiles.create(device_type=s.wdm_type.id, node_type="roadm", grid="dwdm_c_50ghz")
+        expect(choice_value(s.wdm_profile.fiber_type), "duplex", "a profile's default fiber_type")
+        plans = wdm.wdm_channel_plans.create([
+            {"profile": s.wdm_profile.id, "grid_position": 1, "mux_front_port_template": front["M1"].id, "demux_front_port_template": front["D1"].id},
+            {"profile": s.wdm_profile.id, "grid_position": 2, "mux_front_port_template": front["M2"].id, "demux_front_port_template": front["D2"].id},
+        ])
+        expect(len(plans), 2, "bulk create of channel plans")
+        expect([(p.grid_position, p.label, p.wavelength_nm) for p in wdm.wdm_channel_plans.filter(profile_id=s.wdm_profile.id)],
+               [(1, "C21", 1560.61), (2, "C21.5", 1560.2)], "computed labels and wavelengths (a 50 GHz half step)")
+        wdm.wdm_line_port_plans.create(profile=s.wdm_profile.id, rear_port_template=rear["LINE-TX"].id, direction="east", role="tx")
+        wdm.wdm_line_port_plans.create(profile=s.wdm_profile.id, rear_port_template=rear["LINE-RX"].id, direction="east", role="rx")
+        s.wdm_device = nb.dcim.devices.create(name=f"{P}-roadm-1", device_type=s.wdm_type.id, role=s.wdm_role.id, site=s.wdm_site.id)
+        s.wdm_node = wdm.wdm_nodes.create(device=s.wdm_device.id, node_type="roadm", grid="dwdm_c_50ghz")
+        expect(s.wdm_node.device.id, s.wdm_device.id, "the node's device")
+
+    check("plugins.wdm: profile, channel plans (bulk, computed labels), line-port plans, node", create_wdm_objects)
+
+    def wdm_generated_and_filters():
+        channels = list(wdm.wdm_channels.filter(wdm_node_id=s.wdm_node.id))
+        expect([(c.grid_position, c.label, choice_value(c.status)) for c in channels], [(1, "C21", "available"), (2, "C21.5", "available")], "generated channels")
+        expect(channels[0].mux_front_port.name, "M1", "a channel's mux port matched by template name")
+        expect(wdm.wdm_line_ports.count(wdm_node_id=s.wdm_node.id), 2, "generated line ports")
+        expect(wdm.wdm_nodes.count(grid="dwdm_c_50ghz", node_type="roadm", device_id=s.wdm_device.id), 1, "nodes filter(grid, node_type, device_id)")
+        expect(wdm.wdm_nodes.count(q=f"{P}-roadm-1"), 1, "nodes filter(q=device name)")
+        expect(wdm.wdm_channels.count(wdm_node_id=s.wdm_node.id, grid_position=2), 1, "channels filter(grid_position)")
+        statuses = {c.get("value") for c in wdm.wdm_channels.choices().get("status", [])}
+        expect(statuses, {"available", "reserved", "active"}, "channel status choices()")
+        channel = wdm.wdm_channels.get(channels[1].id)
+        channel.status = "reserved"
+        expect(channel.save(), True, "save() of a channel's status")
+        expect(wdm.wdm_channels.count(wdm_node_id=s.wdm_node.id, status="reserved"), 1, "channels filter(status)")
+        s.wdm_channels = channels
+
+    check("plugins.wdm: generated channels and line ports, filters, choices(), channel save()", wdm_generated_and_filters)
+
+    def wdm_operations():
+        node = wdm.wdm_nodes.get(s.wdm_node.id)
+        spare = nb.dcim.front_ports.get(device_id=s.wdm_device.id, name="M9")
+        ch1 = s.wdm_channels[0]
+        applied = wdm_post(f"wdm-nodes/{node.id}/apply-mapping/", {"last_updated": node.last_updated, "mapping": {str(ch1.id): {"mux": spare.id}}})
+        expect(applied.status_code, 200, f"apply-mapping status ({applied.text[:300]})")
+        expect(applied.json()["changed"], 1, "apply-mapping changed")
+        stale = wdm_post(f"wdm-nodes/{node.id}/apply-mapping/", {"last_updated": node.last_updated, "mapping": {}})
+        expect(stale.status_code, 409, "a stale last_updated")
+        expect(wdm.wdm_channels.get(ch1.id).mux_front_port.name, "M9", "the channel reads back its new mux port")
+        expect(wdm.wdm_nodes.get(node.id).port_sync_valid, True, "port_sync_valid after apply-mapping")
+        expect(wdm.wdm_nodes.count(port_sync_valid="true", id=node.id), 1, "nodes filter(port_sync_valid)")
+        synced = wdm_post(f"wdm-nodes/{node.id}/sync-ports/?dry_run=true")
+        expect(synced.json()["changes"]["port_mappings"], {"delete": 0, "create": 0}, "sync-ports dry run after apply-mapping")
+        trace = nb.http_session.get(f"{URL}/api/plugins/wdm/wdm-channels/{ch1.id}/trace/", headers={"Authorization": f"Token {TOKEN}"})
+        expect((trace.status_code, trace.json()["elements"]), (200, []), "trace of a channel on no cable")
+
+    check("plugins.wdm operations: apply-mapping (200, stale 409), sync-ports dry run, trace", wdm_operations)
+
+    def wdm_circuits_and_paths():
+        circuit = wdm.wdm_circuits.create(name=f"{P}-lambda", description="wave")
+        expect(choice_value(circuit.status), "planned", "a circuit's default status")
+        circuit.status = "decommissioned"
+        expect(circuit.save(), True, "save() of the circuit's status")
+        expect(choice_value(wdm.wdm_circuits.get(name=f"{P}-lambda").status), "decommissioned", "get(name=…) reads it back")
+        expect(isinstance(list(wdm.wdm_wavelength_paths.all()), list), True, "wavelength paths list")
+        try:
+            wdm.wdm_wavelength_paths.create(grid_position=1)
+        except pynetbox.RequestError as error:
+            expect(error.req.status_code, 404, "wavelength paths are read-only (no POST route)")
+        else:
+            raise CheckFailed("a wavelength path was created through the API")
+        expect(circuit.delete(), True, "delete() of the circuit")
+
+    check("plugins.wdm circuits (create, save, get) and read-only wavelength paths", wdm_circuits_and_paths)
+
+    def delete_wdm_objects():
+        expect(wdm.wdm_nodes.get(s.wdm_node.id).delete(), True, "delete() of the node")
+        expect(wdm.wdm_channels.count(wdm_node_id=s.wdm_node.id), 0, "its channels went with it")
+        expect(nb.dcim.devices.get(s.wdm_device.id).delete(), True, "delete() of the device")
+        expect(wdm.wdm_profiles.get(s.wdm_profile.id).delete(), True, "delete() of the profile (its plans go with it)")
+        expect(nb.dcim.device_types.get(s.wdm_type.id).delete(), True, "delete() of the device type")
+        for record in (s.wdm_maker, s.wdm_role, s.wdm_site):
+            expect(record.delete(), True, f"delete() of {record}")
+
+    check("plugins.wdm deletes", delete_wdm_objects)
+
     # ------------------------------------------------------------------ cleanup (deletes in dependency order)
     def cleanup():
         try:

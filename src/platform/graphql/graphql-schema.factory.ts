@@ -59,14 +59,14 @@ export function buildGraphqlSchema(
   definitions: readonly ResourceDefinition[],
   extensions: readonly GraphqlQueryExtension[] = [],
 ): GraphQLSchema {
-  const exposed = definitions.filter((definition) => definition.objectType !== OBJECT_TYPE_OBJECT);
+  const exposed = definitions.filter((definition) => definition.objectType !== OBJECT_TYPE_OBJECT && definition.graphql?.exposed !== false);
   const types = new Map<ResourceDefinition, GraphQLObjectType>();
   const typeOf = (definition: ResourceDefinition): GraphQLObjectType => {
     let type = types.get(definition);
     if (!type) {
       type = new GraphQLObjectType<ResourceRow, GraphqlContext>({
-        name: `${pascal(definition.graphqlQueryName)}Type`,
-        fields: () => objectFields(definition, typeOf, tagType),
+        name: definition.graphql?.typeName ?? `${pascal(definition.graphqlQueryName)}Type`,
+        fields: () => objectFields(definition, typeOf, tagType, served),
       });
       types.set(definition, type);
     }
@@ -94,8 +94,9 @@ export function buildGraphqlSchema(
     };
     queryFields[`${definition.graphqlQueryName}_list`] = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
+      // An empty `graphql.filters` means a list without a filter input (a spec that names none).
       args: {
-        filters: { type: filterInput(definition) },
+        ...(definition.graphql?.filters?.length === 0 ? {} : { filters: { type: filterInput(definition) } }),
         pagination: { type: pagination },
       },
       resolve: (_source, args: { filters?: Record<string, string[]>; pagination?: { offset?: number; limit?: number } }, context) =>
@@ -105,11 +106,11 @@ export function buildGraphqlSchema(
         }),
     };
   }
-  const served = (objectType: string) => {
+  function served(objectType: string): ResourceDefinition {
     const definition = exposed.find((candidate) => candidate.objectType === objectType);
     if (!definition) throw new Error(`GraphQL: ${objectType} is not a served model`);
     return definition;
-  };
+  }
   const tools: GraphqlSchemaTools = { typeOf: (objectType) => typeOf(served(objectType)), definition: served };
   for (const extension of extensions) {
     for (const [name, field] of Object.entries(extension(tools))) {
@@ -124,6 +125,7 @@ function objectFields(
   definition: ResourceDefinition,
   typeOf: (definition: ResourceDefinition) => GraphQLObjectType,
   tagType: () => GraphQLObjectType | undefined,
+  served: (objectType: string) => ResourceDefinition,
 ): GraphQLFieldConfigMap<ResourceRow, GraphqlContext> {
   const fields: GraphQLFieldConfigMap<ResourceRow, GraphqlContext> = {
     id: { type: new GraphQLNonNull(GraphQLID) },
@@ -131,7 +133,18 @@ function objectFields(
   };
   for (const [name, field] of Object.entries(definition.fields)) {
     if (field.writeOnly) continue;
+    // A relation to a model left out of GraphQL is left out with it.
+    if ((field.kind === 'relation' || field.kind === 'many') && field.target().graphql?.exposed === false) continue;
     Object.assign(fields, fieldConfigs(definition, name, field, typeOf));
+  }
+  for (const [name, list] of Object.entries(definition.graphql?.lists ?? {})) {
+    const target = served(list.objectType);
+    const relationField = target.fields[list.field];
+    const column = (relationField?.kind === 'relation' && relationField.column) || `${list.field}_id`;
+    fields[name] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(typeOf(target)))),
+      resolve: (row, _args, context) => context.loaders.children(target, list.field, column, row.id),
+    };
   }
   const standard = definition.standardAttributes;
   const tags = tagType();
@@ -233,6 +246,8 @@ function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
       const list = { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+      const only = definition.graphql?.filters;
+      if (only) return Object.fromEntries(only.map((param) => [param, list]));
       for (const [param, filter] of Object.entries(filterSetOf(definition))) {
         for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = list;
       }

@@ -370,6 +370,21 @@ export interface UniqueGroup {
   caseInsensitive?: readonly string[];
 }
 
+/**
+ * How a model appears in GraphQL where a specification fixes it (a plugin's published schema):
+ * left out, its type's name, the filter inputs of its list, and lists of the rows that point at it.
+ */
+export interface GraphqlShape {
+  /** false: no type and no queries (relations to it are left out of other types too). */
+  exposed?: boolean;
+  /** The type's name instead of `<GraphqlName>Type`. */
+  typeName?: string;
+  /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup; empty: no `filters` argument. */
+  filters?: readonly string[];
+  /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
+  lists?: Readonly<Record<string, { objectType: string; field: string }>>;
+}
+
 export interface ResourceDeclaration extends ResourceHooks {
   /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
   appLabel: string;
@@ -391,6 +406,8 @@ export interface ResourceDeclaration extends ResourceHooks {
   ordering: readonly string[];
   /** GraphQL query name (default: snake_case of the model). */
   graphqlName?: string;
+  /** GraphQL shape beyond the generated defaults. */
+  graphql?: GraphqlShape;
   standard?: Partial<StandardAttributes>;
   /**
    * The table belongs to another module (e.g. `users`): no schema is generated for it, and relations

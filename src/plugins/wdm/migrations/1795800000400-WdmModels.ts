@@ -1,0 +1,103 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class WdmModels1795800000400 implements MigrationInterface {
+  name = 'WdmModels1795800000400';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`CREATE TABLE "wdm_wdmprofile" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "device_type_id" integer, "module_type_id" integer, "node_type" character varying(50) NOT NULL DEFAULT '', "grid" character varying(50) NOT NULL DEFAULT '', "fiber_type" character varying(50) NOT NULL DEFAULT 'duplex', "description" character varying(200) NOT NULL DEFAULT '', CONSTRAINT "wdm_wdmprofile_device_type_id_key" UNIQUE ("device_type_id"), CONSTRAINT "wdm_wdmprofile_module_type_id_key" UNIQUE ("module_type_id"), CONSTRAINT "wdm_wdmprofile_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmprofile_device_type_id_idx" ON "wdm_wdmprofile"  ("device_type_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmprofile_module_type_id_idx" ON "wdm_wdmprofile"  ("module_type_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmchannelplan" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "profile_id" integer NOT NULL, "grid_position" integer NOT NULL, "wavelength_nm" numeric(8,2), "label" character varying(20) NOT NULL DEFAULT '', "mux_front_port_template_id" integer, "demux_front_port_template_id" integer, CONSTRAINT "wdm_wdmchannelplan_profile_id_grid_position_key" UNIQUE ("profile_id", "grid_position"), CONSTRAINT "wdm_wdmchannelplan_profile_id_mux_front_port_template_id_key" UNIQUE ("profile_id", "mux_front_port_template_id"), CONSTRAINT "wdm_wdmchannelplan_profile_id_demux_front_port_template_id_key" UNIQUE ("profile_id", "demux_front_port_template_id"), CONSTRAINT "wdm_wdmchannelplan_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannelplan_profile_id_idx" ON "wdm_wdmchannelplan"  ("profile_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannelplan_mux_front_port_template_id_idx" ON "wdm_wdmchannelplan"  ("mux_front_port_template_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannelplan_demux_front_port_template_id_idx" ON "wdm_wdmchannelplan"  ("demux_front_port_template_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmlineportplan" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "profile_id" integer NOT NULL, "rear_port_template_id" integer NOT NULL, "direction" character varying(50) NOT NULL DEFAULT 'common', "role" character varying(50) NOT NULL DEFAULT 'bidi', CONSTRAINT "wdm_wdmlineportplan_profile_id_rear_port_template_id_key" UNIQUE ("profile_id", "rear_port_template_id"), CONSTRAINT "wdm_wdmlineportplan_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmlineportplan_profile_id_idx" ON "wdm_wdmlineportplan"  ("profile_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmlineportplan_rear_port_template_id_idx" ON "wdm_wdmlineportplan"  ("rear_port_template_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmnode" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "device_id" integer NOT NULL, "node_type" character varying(50) NOT NULL DEFAULT '', "grid" character varying(50) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "expected_port_hash" character varying(64) NOT NULL DEFAULT '', "port_sync_valid" boolean NOT NULL DEFAULT true, CONSTRAINT "wdm_wdmnode_device_id_key" UNIQUE ("device_id"), CONSTRAINT "wdm_wdmnode_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmnode_device_id_idx" ON "wdm_wdmnode"  ("device_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmlineport" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "wdm_node_id" integer NOT NULL, "module_id" integer, "rear_port_id" integer NOT NULL, "direction" character varying(50) NOT NULL DEFAULT 'common', "role" character varying(50) NOT NULL DEFAULT 'bidi', CONSTRAINT "wdm_wdmlineport_wdm_node_id_rear_port_id_key" UNIQUE ("wdm_node_id", "rear_port_id"), CONSTRAINT "wdm_wdmlineport_wdm_node_id_module_id_direction_role_key" UNIQUE ("wdm_node_id", "module_id", "direction", "role"), CONSTRAINT "wdm_wdmlineport_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmlineport_wdm_node_id_idx" ON "wdm_wdmlineport"  ("wdm_node_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmlineport_module_id_idx" ON "wdm_wdmlineport"  ("module_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmlineport_rear_port_id_idx" ON "wdm_wdmlineport"  ("rear_port_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmchannel" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "wdm_node_id" integer NOT NULL, "module_id" integer, "grid_position" integer NOT NULL, "label" character varying(20) NOT NULL DEFAULT '', "wavelength_nm" numeric(8,2), "mux_front_port_id" integer, "demux_front_port_id" integer, "status" character varying(50) NOT NULL DEFAULT 'available', "wavelength_path_id" integer, "path_sequence" integer, CONSTRAINT "wdm_wdmchannel_wdm_node_id_module_id_grid_position_key" UNIQUE ("wdm_node_id", "module_id", "grid_position"), CONSTRAINT "wdm_wdmchannel_wdm_node_id_mux_front_port_id_key" UNIQUE ("wdm_node_id", "mux_front_port_id"), CONSTRAINT "wdm_wdmchannel_wdm_node_id_demux_front_port_id_key" UNIQUE ("wdm_node_id", "demux_front_port_id"), CONSTRAINT "wdm_wdmchannel_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannel_wdm_node_id_idx" ON "wdm_wdmchannel"  ("wdm_node_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannel_module_id_idx" ON "wdm_wdmchannel"  ("module_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannel_mux_front_port_id_idx" ON "wdm_wdmchannel"  ("mux_front_port_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannel_demux_front_port_id_idx" ON "wdm_wdmchannel"  ("demux_front_port_id") `);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmchannel_wavelength_path_id_idx" ON "wdm_wdmchannel"  ("wavelength_path_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmwavelengthpath" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "grid_position" integer NOT NULL, "wavelength_nm" numeric(8,2), "is_complete" boolean NOT NULL DEFAULT false, "is_active" boolean NOT NULL DEFAULT false, "is_valid" boolean NOT NULL DEFAULT true, CONSTRAINT "wdm_wdmwavelengthpath_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmcircuit" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'planned', "tenant_id" integer, "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "wdm_wdmcircuit_name_key" UNIQUE ("name"), CONSTRAINT "wdm_wdmcircuit_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmcircuit_tenant_id_idx" ON "wdm_wdmcircuit"  ("tenant_id") `);
+    await queryRunner.query(`CREATE TABLE "wdm_wdmcircuit_wavelength_paths" ("wdmcircuit_id" integer NOT NULL, "wdmwavelengthpath_id" integer NOT NULL, CONSTRAINT "wdm_wdmcircuit_wavelength_paths_pkey" PRIMARY KEY ("wdmcircuit_id", "wdmwavelengthpath_id"))`);
+    await queryRunner.query(`CREATE INDEX "wdm_wdmcircuit_wavelength_paths_wdmwavelengthpath_id_idx" ON "wdm_wdmcircuit_wavelength_paths"  ("wdmwavelengthpath_id") `);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmprofile" ADD CONSTRAINT "wdm_wdmprofile_device_type_id_fkey" FOREIGN KEY ("device_type_id") REFERENCES "dcim_devicetype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmprofile" ADD CONSTRAINT "wdm_wdmprofile_module_type_id_fkey" FOREIGN KEY ("module_type_id") REFERENCES "dcim_moduletype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" ADD CONSTRAINT "wdm_wdmchannelplan_profile_id_fkey" FOREIGN KEY ("profile_id") REFERENCES "wdm_wdmprofile"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" ADD CONSTRAINT "wdm_wdmchannelplan_mux_front_port_template_id_fkey" FOREIGN KEY ("mux_front_port_template_id") REFERENCES "dcim_frontporttemplate"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" ADD CONSTRAINT "wdm_wdmchannelplan_demux_front_port_template_id_fkey" FOREIGN KEY ("demux_front_port_template_id") REFERENCES "dcim_frontporttemplate"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineportplan" ADD CONSTRAINT "wdm_wdmlineportplan_profile_id_fkey" FOREIGN KEY ("profile_id") REFERENCES "wdm_wdmprofile"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineportplan" ADD CONSTRAINT "wdm_wdmlineportplan_rear_port_template_id_fkey" FOREIGN KEY ("rear_port_template_id") REFERENCES "dcim_rearporttemplate"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmnode" ADD CONSTRAINT "wdm_wdmnode_device_id_fkey" FOREIGN KEY ("device_id") REFERENCES "dcim_device"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" ADD CONSTRAINT "wdm_wdmlineport_wdm_node_id_fkey" FOREIGN KEY ("wdm_node_id") REFERENCES "wdm_wdmnode"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" ADD CONSTRAINT "wdm_wdmlineport_module_id_fkey" FOREIGN KEY ("module_id") REFERENCES "dcim_module"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" ADD CONSTRAINT "wdm_wdmlineport_rear_port_id_fkey" FOREIGN KEY ("rear_port_id") REFERENCES "dcim_rearport"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" ADD CONSTRAINT "wdm_wdmchannel_wdm_node_id_fkey" FOREIGN KEY ("wdm_node_id") REFERENCES "wdm_wdmnode"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" ADD CONSTRAINT "wdm_wdmchannel_module_id_fkey" FOREIGN KEY ("module_id") REFERENCES "dcim_module"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" ADD CONSTRAINT "wdm_wdmchannel_mux_front_port_id_fkey" FOREIGN KEY ("mux_front_port_id") REFERENCES "dcim_frontport"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" ADD CONSTRAINT "wdm_wdmchannel_demux_front_port_id_fkey" FOREIGN KEY ("demux_front_port_id") REFERENCES "dcim_frontport"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" ADD CONSTRAINT "wdm_wdmchannel_wavelength_path_id_fkey" FOREIGN KEY ("wavelength_path_id") REFERENCES "wdm_wdmwavelengthpath"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit" ADD CONSTRAINT "wdm_wdmcircuit_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit_wavelength_paths" ADD CONSTRAINT "wdm_wdmcircuit_wavelength_paths_wdmcircuit_id_fkey" FOREIGN KEY ("wdmcircuit_id") REFERENCES "wdm_wdmcircuit"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit_wavelength_paths" ADD CONSTRAINT "wdm_wdmcircuit_wavelength_paths_wdmwavelengthpath_id_fkey" FOREIGN KEY ("wdmwavelengthpath_id") REFERENCES "wdm_wdmwavelengthpath"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit_wavelength_paths" DROP CONSTRAINT "wdm_wdmcircuit_wavelength_paths_wdmwavelengthpath_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit_wavelength_paths" DROP CONSTRAINT "wdm_wdmcircuit_wavelength_paths_wdmcircuit_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmcircuit" DROP CONSTRAINT "wdm_wdmcircuit_tenant_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" DROP CONSTRAINT "wdm_wdmchannel_wavelength_path_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" DROP CONSTRAINT "wdm_wdmchannel_demux_front_port_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" DROP CONSTRAINT "wdm_wdmchannel_mux_front_port_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" DROP CONSTRAINT "wdm_wdmchannel_module_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannel" DROP CONSTRAINT "wdm_wdmchannel_wdm_node_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" DROP CONSTRAINT "wdm_wdmlineport_rear_port_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" DROP CONSTRAINT "wdm_wdmlineport_module_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineport" DROP CONSTRAINT "wdm_wdmlineport_wdm_node_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmnode" DROP CONSTRAINT "wdm_wdmnode_device_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineportplan" DROP CONSTRAINT "wdm_wdmlineportplan_rear_port_template_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmlineportplan" DROP CONSTRAINT "wdm_wdmlineportplan_profile_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" DROP CONSTRAINT "wdm_wdmchannelplan_demux_front_port_template_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" DROP CONSTRAINT "wdm_wdmchannelplan_mux_front_port_template_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmchannelplan" DROP CONSTRAINT "wdm_wdmchannelplan_profile_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmprofile" DROP CONSTRAINT "wdm_wdmprofile_module_type_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wdm_wdmprofile" DROP CONSTRAINT "wdm_wdmprofile_device_type_id_fkey"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmcircuit_wavelength_paths_wdmwavelengthpath_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmcircuit_wavelength_paths"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmcircuit_tenant_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmcircuit"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmwavelengthpath"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannel_wavelength_path_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannel_demux_front_port_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannel_mux_front_port_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannel_module_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannel_wdm_node_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmchannel"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmlineport_rear_port_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmlineport_module_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmlineport_wdm_node_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmlineport"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmnode_device_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmnode"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmlineportplan_rear_port_template_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmlineportplan_profile_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmlineportplan"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannelplan_demux_front_port_template_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannelplan_mux_front_port_template_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmchannelplan_profile_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmchannelplan"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmprofile_module_type_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wdm_wdmprofile_device_type_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wdm_wdmprofile"`);
+  }
+}
