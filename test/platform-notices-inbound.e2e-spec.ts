@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { PASSWORD } from './support/api-client';
+import { mailFixture, variant } from './support/mail-fixtures';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 
@@ -10,17 +9,6 @@ const MAINTENANCES = `${N}/maintenance/`;
 const PREPARED = `${N}/prepared-notifications/`;
 
 const window = (event: { start: string; end: string }) => [new Date(event.start).toISOString(), new Date(event.end).toISOString()];
-
-export const mailFixture = (name: string) => readFileSync(join(__dirname, 'fixtures/mail', name), 'utf8');
-
-/** A fixture with other headers: a new Message-ID, Date or Subject. */
-export function variant(raw: string, changes: { messageId?: string; date?: string; subject?: string }): string {
-  let out = raw;
-  if (changes.messageId) out = out.replace(/^Message-ID: .*$/m, `Message-ID: ${changes.messageId}`);
-  if (changes.date) out = out.replace(/^Date: .*$/m, `Date: ${changes.date}`);
-  if (changes.subject) out = out.replace(/^Subject: .*$/m, `Subject: ${changes.subject}`);
-  return out;
-}
 
 /**
  * The platform end of the mail worker: raw provider emails posted to inbound-email/ become

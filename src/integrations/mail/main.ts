@@ -1,0 +1,35 @@
+import { readMailWorkerConfig } from './config';
+import { startHttpServer, type PostHandler } from './http-server';
+import { InboundMail } from './inbound';
+import { createWorkerLogger } from './logger';
+import { PlatformClient } from './platform-client';
+
+/**
+ * `npm run mail-worker`: the mail worker process. Reads and validates its settings (one line per
+ * bad value, exit 1), then serves the HTTP side and, when INBOUND_SMTP_PORT is set, the SMTP
+ * listener. Stops cleanly on SIGTERM / SIGINT.
+ */
+async function main(): Promise<void> {
+  const logger = createWorkerLogger();
+  const { config, problems } = readMailWorkerConfig(process.env);
+  if (!config) {
+    for (const problem of problems) process.stderr.write(`mail-worker: ${problem}\n`);
+    process.exit(1);
+  }
+  const platform = new PlatformClient(config.platformUrl, config.platformApiToken);
+  const inbound = new InboundMail(platform, config.providerMap, logger);
+  const routes: Record<string, PostHandler> = {};
+  const http = await startHttpServer(config.port, routes, logger);
+  const smtp = config.inboundSmtpPort === null ? null : await inbound.listen(config.inboundSmtpPort);
+  logger.info({ http_port: http.port, smtp_port: smtp?.port ?? null }, 'mail worker listening');
+  const stop = () => {
+    logger.info('mail worker stopping');
+    http.server.close();
+    if (smtp) smtp.server.close(() => undefined);
+    setTimeout(() => process.exit(0), 200).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+void main();
