@@ -89,6 +89,10 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
   const transport = (value('MAIL_TRANSPORT') || 'smtp').toLowerCase();
   if (transport !== 'smtp' && transport !== 'ses') problems.push(`MAIL_TRANSPORT must be smtp or ses, got "${env.MAIL_TRANSPORT}"`);
   const smtpUrl = url('SMTP_URL', ['smtp', 'smtps'], false);
+  if (transport === 'ses')
+    problems.push(
+      "MAIL_TRANSPORT=ses is not available in this build (it needs the AWS SDK); send over SMTP (to SES's SMTP endpoint if need be)",
+    );
   const enableOutboundPolling = boolean('ENABLE_OUTBOUND_POLLING', true);
   const webhookSecret = env.WEBHOOK_SECRET ?? '';
   const sending = enableOutboundPolling || webhookSecret !== '';

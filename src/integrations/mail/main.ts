@@ -1,13 +1,15 @@
+import { createTransport } from 'nodemailer';
 import { readMailWorkerConfig } from './config';
 import { startHttpServer, type PostHandler } from './http-server';
 import { InboundMail } from './inbound';
 import { createWorkerLogger } from './logger';
+import { Outbound } from './outbound';
 import { PlatformClient } from './platform-client';
 
 /**
  * `npm run mail-worker`: the mail worker process. Reads and validates its settings (one line per
  * bad value, exit 1), then serves the HTTP side and, when INBOUND_SMTP_PORT is set, the SMTP
- * listener. Stops cleanly on SIGTERM / SIGINT.
+ * listener, and sends ready notifications (poll and/or webhook). Stops cleanly on SIGTERM / SIGINT.
  */
 async function main(): Promise<void> {
   const logger = createWorkerLogger();
@@ -19,11 +21,18 @@ async function main(): Promise<void> {
   const platform = new PlatformClient(config.platformUrl, config.platformApiToken);
   const inbound = new InboundMail(platform, config.providerMap, logger);
   const routes: Record<string, PostHandler> = {};
+  const sending = config.enableOutboundPolling || config.webhookSecret !== '';
+  const outbound = sending ? new Outbound(platform, createTransport(config.smtpUrl), { ...config }, logger) : null;
+  // Without a secret the webhook does not exist (404), as the spec's gateway is not deployed then.
+  if (outbound && config.webhookSecret) routes['/webhook/outbound'] = (raw, headers) => outbound.webhook(raw, headers);
   const http = await startHttpServer(config.port, routes, logger);
+  const stopPolling =
+    outbound && config.enableOutboundPolling ? outbound.startPolling(config.outboundPollIntervalSeconds) : () => undefined;
   const smtp = config.inboundSmtpPort === null ? null : await inbound.listen(config.inboundSmtpPort);
   logger.info({ http_port: http.port, smtp_port: smtp?.port ?? null }, 'mail worker listening');
   const stop = () => {
     logger.info('mail worker stopping');
+    stopPolling();
     http.server.close();
     if (smtp) smtp.server.close(() => undefined);
     setTimeout(() => process.exit(0), 200).unref();
