@@ -5,6 +5,7 @@ import { InboundMail } from './inbound';
 import { createWorkerLogger } from './logger';
 import { Outbound } from './outbound';
 import { PlatformClient } from './platform-client';
+import { Tracking } from './tracking';
 
 /**
  * `npm run mail-worker`: the mail worker process. Reads and validates its settings (one line per
@@ -19,8 +20,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const platform = new PlatformClient(config.platformUrl, config.platformApiToken);
-  const inbound = new InboundMail(platform, config.providerMap, logger);
-  const routes: Record<string, PostHandler> = {};
+  const tracking = new Tracking(platform, config, logger);
+  const inbound = new InboundMail(platform, config.providerMap, logger, (raw) => tracking.report(raw));
+  const routes: Record<string, PostHandler> = { '/webhook/tracking': (raw, headers) => tracking.webhook(raw, headers) };
   const sending = config.enableOutboundPolling || config.webhookSecret !== '';
   const outbound = sending ? new Outbound(platform, createTransport(config.smtpUrl), { ...config }, logger) : null;
   // Without a secret the webhook does not exist (404), as the spec's gateway is not deployed then.

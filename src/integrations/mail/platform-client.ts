@@ -136,6 +136,19 @@ export class PlatformClient {
     return { ok: answer.status === 200, status: answer.status, text: answer.text };
   }
 
+  /** A delivery event (tracking.ts); the platform applies it in one locked step. */
+  async deliveryEvent(id: number, event: string, message: string): Promise<{ status: string; changed: boolean } | null> {
+    const answer = await this.call(
+      'POST',
+      `${NOTICES}/prepared-notifications/${id}/delivery-event/`,
+      `delivery event on ${id}`,
+      JSON.stringify({ event, message }),
+    );
+    if (answer.status === 404) return null;
+    PlatformClient.expect(answer, 200);
+    return answer.json();
+  }
+
   async journal(id: number, kind: string, comments: string): Promise<void> {
     const answer = await this.call(
       'POST',

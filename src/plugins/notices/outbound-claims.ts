@@ -166,3 +166,63 @@ async function journal(context: ResourceActionContext, kind: string, comments: s
     { assigned_object_type: 'notices.preparednotification', assigned_object_id: context.row.id, kind, comments },
   ]);
 }
+
+/** Delivery events of the email service (the spec's table), and what each does. */
+const DELIVERED_EVENTS = new Set(['Delivery']);
+const FAILED_EVENTS = new Set(['Bounce', 'Complaint', 'Reject', 'Rendering Failure']);
+const INFO_EVENTS = new Set(['Send', 'Open', 'Click', 'Delivery Delay']);
+export const DELIVERY_EVENT_KINDS = [...DELIVERED_EVENTS, ...FAILED_EVENTS, ...INFO_EVENTS];
+
+/**
+ * A delivery event reported by the mail worker (SES/SNS or an SMTP DSN/complaint report), applied in
+ * one locked step so events in any order end in one state and none is lost: Delivery → delivered
+ * (from ready too, when it overtook the sender's move to sent; from failed too: the email reached a
+ * recipient, a per-recipient failure stays in the journal); Bounce, Complaint, Reject, Rendering
+ * Failure → failed unless already delivered (then a warning journal entry only); Send, Open, Click,
+ * Delivery Delay → an info journal entry. Every event is a journal entry `[<kind>] <message>`.
+ */
+export const deliveryEventAction: ResourceAction = {
+  name: 'delivery-event',
+  method: 'POST',
+  permission: 'change',
+  openapi: {
+    summary: 'Apply a delivery event (Delivery → delivered; Bounce, Complaint, Reject, Rendering Failure → failed; others: journal only)',
+    request: {
+      type: 'object',
+      required: ['event', 'message'],
+      properties: { event: { type: 'string', enum: DELIVERY_EVENT_KINDS }, message: { type: 'string' } },
+    },
+    response: {
+      type: 'object',
+      required: ['status', 'changed'],
+      properties: { status: { type: 'string' }, changed: { type: 'boolean' } },
+    },
+  },
+  handle: async (context: ResourceActionContext) => {
+    const body = (context.body ?? {}) as Record<string, unknown>;
+    const event = String(body.event ?? '');
+    if (!DELIVERY_EVENT_KINDS.includes(event))
+      throw new ResourceValidationError({ event: [`Give one of: ${DELIVERY_EVENT_KINDS.join(', ')}.`] });
+    const message = typeof body.message === 'string' && body.message.trim() ? body.message.trim().slice(0, 2000) : 'unknown';
+    const [row] = (await context.manager.query(`SELECT status FROM notices_preparednotification WHERE id = $1 FOR UPDATE`, [
+      context.row.id,
+    ])) as Array<{ status: string }>;
+    const from = row.status;
+    let to = from;
+    if (DELIVERED_EVENTS.has(event) && ['ready', 'sent', 'failed'].includes(from)) to = 'delivered';
+    if (FAILED_EVENTS.has(event) && ['ready', 'sent'].includes(from)) to = 'failed';
+    if (to !== from) {
+      await context.manager.query(
+        `UPDATE notices_preparednotification
+            SET status = $2, claimed_until = NULL, claim_token = '', last_updated = now(),
+                sent_at = COALESCE(sent_at, now()), delivered_at = CASE WHEN $3 THEN COALESCE(delivered_at, now()) ELSE delivered_at END
+          WHERE id = $1`,
+        [context.row.id, to, to === 'delivered'],
+      );
+    }
+    const kind = FAILED_EVENTS.has(event) ? 'warning' : to !== from && to === 'delivered' ? 'success' : 'info';
+    const move = to !== from ? `Status: ${from} → ${to}\n\n` : '';
+    await journal(context, kind, `${move}[${event}] ${message}`);
+    return { status: to, changed: to !== from };
+  },
+};

@@ -2,7 +2,7 @@ import { ContactResource } from '../../platform/tenancy/tenancy.resources';
 import { choice, datetime, integer, json, longText, many, relation, text } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { NOTICES_API_PREFIX } from './api-prefix';
-import { claimAction, releaseAction } from './outbound-claims';
+import { claimAction, deliveryEventAction, releaseAction } from './outbound-claims';
 import { headerProblems } from './notification-templates.resources';
 import { beforeNotificationUpdate, NOTIFICATION_STATUSES, recipientsSnapshot } from './prepared-notification-lifecycle';
 
@@ -64,5 +64,5 @@ export const PreparedNotificationResource = defineResource({
   },
   beforeUpdate: beforeNotificationUpdate,
   extensions: [recipientsSnapshot],
-  actions: [claimAction(() => PreparedNotificationResource), releaseAction],
+  actions: [claimAction(() => PreparedNotificationResource), releaseAction, deliveryEventAction],
 });

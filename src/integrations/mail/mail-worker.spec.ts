@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+import { readMailWorkerConfig } from './config';
+import { calendarMethod, htmlWithStyle, validSignature } from './outbound';
+import { isSnsUrl, sesEvent, snsStringToSign } from './tracking';
+
+const BASE = { PLATFORM_URL: 'http://platform:8000', PLATFORM_API_TOKEN: 't', ENABLE_OUTBOUND_POLLING: 'false' };
+
+describe('readMailWorkerConfig', () => {
+  it('defaults of the spec and ours', () => {
+    const { config } = readMailWorkerConfig(BASE);
+    expect(config).toMatchObject({
+      mailConfigurationSet: 'notices-tracking',
+      webhookSecret: '',
+      outboundPollIntervalSeconds: 300,
+      inboundSmtpPort: null,
+      transport: 'smtp',
+      rawMailRetentionDays: 30,
+    });
+    expect(
+      readMailWorkerConfig({
+        PLATFORM_URL: 'http://p',
+        PLATFORM_API_TOKEN: 't',
+        MAIL_FROM_ADDRESS: 'a@b.example',
+        SMTP_URL: 'smtp://relay:25',
+      }).config,
+    ).toMatchObject({ enableOutboundPolling: true });
+  });
+
+  it('one line per bad value, naming the variable', () => {
+    expect(readMailWorkerConfig({ ...BASE, PROVIDER_MAP: '[1]', MAIL_WORKER_PORT: '70000', MAIL_TRANSPORT: 'pigeon' }).problems).toEqual([
+      'PROVIDER_MAP must be a JSON object mapping sender domain to parser name',
+      'MAIL_TRANSPORT must be smtp or ses, got "pigeon"',
+      'MAIL_WORKER_PORT must be a whole number from 0 to 65535, got "70000"',
+    ]);
+  });
+});
+
+describe('outbound composition helpers', () => {
+  it('the calendar method follows its METHOD line, PUBLISH when absent', () => {
+    expect(calendarMethod('BEGIN:VCALENDAR\r\nMETHOD:CANCEL\r\nEND:VCALENDAR')).toBe('CANCEL');
+    expect(calendarMethod('BEGIN:VCALENDAR\r\nEND:VCALENDAR')).toBe('PUBLISH');
+  });
+
+  it('puts the CSS in the head, whatever the HTML has', () => {
+    expect(htmlWithStyle('<p>x</p>', 'p{}')).toBe('<!DOCTYPE html><html><head><style>p{}</style></head><body><p>x</p></body></html>');
+    expect(htmlWithStyle('<html><head><title>t</title></head><body>x</body></html>', 'p{}')).toBe(
+      '<html><head><style>p{}</style><title>t</title></head><body>x</body></html>',
+    );
+    expect(htmlWithStyle('<p>x</p>', '')).toBe('<p>x</p>');
+    expect(htmlWithStyle('<p>x</p>', 'a{}</style><script>')).toContain('<\\/style><script>');
+  });
+
+  it('the webhook signature: lowercase hex HMAC-SHA512; missing, other case or empty secret refused', () => {
+    const raw = Buffer.from('{"a":1}');
+    const good = createHmac('sha512', 's').update(raw).digest('hex');
+    expect(validSignature(raw, good, 's')).toBe(true);
+    expect(validSignature(raw, good.toUpperCase(), 's')).toBe(false);
+    expect(validSignature(raw, undefined, 's')).toBe(false);
+    expect(validSignature(raw, good, '')).toBe(false);
+  });
+});
+
+describe('tracking helpers', () => {
+  it('SNS certificate URLs: https on an SNS host only', () => {
+    expect(isSnsUrl('https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-abc.pem', /\.pem$/)).toBe(true);
+    expect(isSnsUrl('http://sns.eu-west-1.amazonaws.com/x.pem', /\.pem$/)).toBe(false);
+    expect(isSnsUrl('https://sns.eu-west-1.amazonaws.com.evil.example/x.pem', /\.pem$/)).toBe(false);
+    expect(isSnsUrl('https://evil.example/sns.eu-west-1.amazonaws.com/x.pem', /\.pem$/)).toBe(false);
+  });
+
+  it('the string to sign keeps the fixed key order and leaves out an absent Subject', () => {
+    expect(snsStringToSign({ Type: 'Notification', TopicArn: 'arn', Timestamp: 't', MessageId: 'm', Message: 'x' })).toBe(
+      'Message\nx\nMessageId\nm\nTimestamp\nt\nTopicArn\narn\nType\nNotification\n',
+    );
+    expect(snsStringToSign({ Type: 'Other' })).toBeNull();
+  });
+
+  it('an SES event without the notification_id tag or of an unknown type is not tracked', () => {
+    expect(sesEvent({ eventType: 'Delivery', mail: { tags: {} } })).toBeNull();
+    expect(sesEvent({ eventType: 'Subscription', mail: { tags: { notification_id: ['3'] } } })).toBeNull();
+    expect(sesEvent({ eventType: 'Reject', mail: { tags: { notification_id: ['3'] } } })).toEqual({
+      kind: 'Reject',
+      notificationId: 3,
+      message: 'Rejected: unknown',
+    });
+  });
+});
