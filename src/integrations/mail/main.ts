@@ -43,4 +43,8 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-void main();
+main().catch((error: Error) => {
+  // A port in use or the like: one line and a failing exit, not a stack trace of an unhandled rejection.
+  process.stderr.write(`mail-worker: cannot start: ${error.message}\n`);
+  process.exit(1);
+});
