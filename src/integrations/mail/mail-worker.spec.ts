@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
+import { createTransport } from 'nodemailer';
+import pino from 'pino';
 import { readMailWorkerConfig } from './config';
-import { calendarMethod, htmlWithStyle, validSignature } from './outbound';
+import { calendarMethod, htmlWithStyle, Outbound, validSignature } from './outbound';
+import type { PlatformClient } from './platform-client';
 import { isSnsUrl, sesEvent, snsStringToSign } from './tracking';
 
 const BASE = { PLATFORM_URL: 'http://platform:8000', PLATFORM_API_TOKEN: 't', ENABLE_OUTBOUND_POLLING: 'false' };
@@ -83,5 +86,71 @@ describe('tracking helpers', () => {
       notificationId: 3,
       message: 'Rejected: unknown',
     });
+  });
+});
+
+describe('Outbound over SES', () => {
+  it('sends the raw email with the notification_id tag and the configuration set, then moves it to sent', async () => {
+    interface SesInput {
+      Content: { Raw: { Data: Buffer } };
+      [key: string]: unknown;
+    }
+    const commands: SesInput[] = [];
+    class SendEmailCommand {
+      constructor(readonly input: SesInput) {}
+    }
+    const sesClient = {
+      send: async (command: SendEmailCommand) => {
+        commands.push(command.input);
+        return { MessageId: '0102018c-abc' };
+      },
+    };
+    const moves: Array<[number, string, string]> = [];
+    const platform = {
+      claim: async (id: number) => ({
+        claim_token: 'token',
+        send_attempts: 1,
+        notification: {
+          id,
+          status: 'ready',
+          subject: 'Maintenance',
+          body_text: 'Body',
+          body_html: '',
+          css: '',
+          ical_content: '',
+          headers: {},
+          recipients: [{ email: 'alice@acme.example', name: 'Alice' }],
+        },
+      }),
+      moveStatus: async (id: number, status: string, message: string) => {
+        moves.push([id, status, message]);
+        return { ok: true, status: 200, text: '' };
+      },
+      release: async () => {
+        throw new Error('not expected');
+      },
+    } as unknown as PlatformClient;
+    const transport = createTransport({ SES: { sesClient, SendEmailCommand } } as never);
+    const outbound = new Outbound(
+      platform,
+      transport,
+      {
+        transport: 'ses',
+        mailConfigurationSet: 'notices-tracking',
+        mailFromAddress: 'noc@example.net',
+        webhookSecret: '',
+        claimLeaseSeconds: 60,
+      },
+      pino({ level: 'silent' }),
+    );
+    expect(await outbound.sendOne(42)).toBe('sent');
+    expect(commands).toHaveLength(1);
+    expect(commands[0]).toMatchObject({
+      EmailTags: [{ Name: 'notification_id', Value: '42' }],
+      ConfigurationSetName: 'notices-tracking',
+      Destination: { ToAddresses: ['alice@acme.example'] },
+    });
+    expect(String(commands[0].Content.Raw.Data)).toContain('X-Notification-ID: 42');
+    expect(moves).toEqual([[42, 'sent', expect.stringMatching(/^Sent over SES \(Message-ID <notification-42\./)]]);
   });
 });

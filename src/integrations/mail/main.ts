@@ -1,5 +1,5 @@
-import { createTransport } from 'nodemailer';
-import { readMailWorkerConfig } from './config';
+import { createTransport, type Transporter } from 'nodemailer';
+import { readMailWorkerConfig, type MailWorkerConfig } from './config';
 import { startHttpServer, type PostHandler } from './http-server';
 import { InboundMail } from './inbound';
 import { createWorkerLogger } from './logger';
@@ -12,6 +12,13 @@ import { Tracking } from './tracking';
  * bad value, exit 1), then serves the HTTP side and, when INBOUND_SMTP_PORT is set, the SMTP
  * listener, and sends ready notifications (poll and/or webhook). Stops cleanly on SIGTERM / SIGINT.
  */
+/** SMTP to SMTP_URL, or the SES v2 API (credentials and region from the AWS SDK's usual environment). */
+async function mailTransport(config: MailWorkerConfig): Promise<Transporter> {
+  if (config.transport === 'smtp') return createTransport(config.smtpUrl);
+  const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+  return createTransport({ SES: { sesClient: new SESv2Client({}), SendEmailCommand } });
+}
+
 async function main(): Promise<void> {
   const logger = createWorkerLogger();
   const { config, problems } = readMailWorkerConfig(process.env);
@@ -24,7 +31,7 @@ async function main(): Promise<void> {
   const inbound = new InboundMail(platform, config.providerMap, logger, (raw) => tracking.report(raw));
   const routes: Record<string, PostHandler> = { '/webhook/tracking': (raw, headers) => tracking.webhook(raw, headers) };
   const sending = config.enableOutboundPolling || config.webhookSecret !== '';
-  const outbound = sending ? new Outbound(platform, createTransport(config.smtpUrl), { ...config }, logger) : null;
+  const outbound = sending ? new Outbound(platform, await mailTransport(config), { ...config }, logger) : null;
   // Without a secret the webhook does not exist (404), as the spec's gateway is not deployed then.
   if (outbound && config.webhookSecret) routes['/webhook/outbound'] = (raw, headers) => outbound.webhook(raw, headers);
   const http = await startHttpServer(config.port, routes, logger);

@@ -29,6 +29,9 @@ const OWN_HEADERS = new Set([
 ]);
 
 export interface OutboundSettings {
+  /** smtp: DSN with ENVID = notification id; ses: message tag notification_id and the configuration set. */
+  transport: 'smtp' | 'ses';
+  mailConfigurationSet: string;
   mailFromAddress: string;
   webhookSecret: string;
   claimLeaseSeconds: number;
@@ -97,15 +100,11 @@ export class Outbound {
     const to = (claim.notification.recipients ?? []).map((recipient) => recipient.email).filter(Boolean);
     try {
       if (!to.length) throw new Error('the notification has no recipients');
-      const info = (await this.transport.sendMail({
-        ...message,
-        // Delivery status notifications come back to the sender with our notification id (RFC 3461 ENVID).
-        dsn: { id: String(id), return: 'headers', notify: ['success', 'failure', 'delay'], recipient: this.settings.mailFromAddress },
-      })) as { response?: string };
+      const info = (await this.transport.sendMail({ ...message, ...this.trackingTag(id) })) as { response?: string };
       const moved = await this.platform.moveStatus(
         id,
         'sent',
-        `Sent over SMTP (Message-ID ${message.messageId}; relay: ${info.response ?? 'accepted'})`,
+        `Sent over ${this.settings.transport === 'ses' ? 'SES' : 'SMTP'} (Message-ID ${message.messageId}; relay: ${info.response ?? 'accepted'})`,
       );
       if (!moved.ok)
         this.logger.error({ notification: id, status: moved.status, body: moved.text }, 'sent, but the move to sent was refused');
@@ -120,6 +119,21 @@ export class Outbound {
       );
       return 'failed';
     }
+  }
+
+  /** How the notification id travels with the email, for the tracking that reports on it. */
+  private trackingTag(id: number): Record<string, unknown> {
+    if (this.settings.transport === 'ses')
+      return {
+        ses: {
+          EmailTags: [{ Name: 'notification_id', Value: String(id) }],
+          ...(this.settings.mailConfigurationSet ? { ConfigurationSetName: this.settings.mailConfigurationSet } : {}),
+        },
+      };
+    // Delivery status notifications come back to the sender with our notification id (RFC 3461 ENVID).
+    return {
+      dsn: { id: String(id), return: 'headers', notify: ['success', 'failure', 'delay'], recipient: this.settings.mailFromAddress },
+    };
   }
 
   /** One pass over the ready notifications (a pass still running is not started twice). */
