@@ -10,6 +10,9 @@ export interface MailWorkerConfig {
   platformUrl: string;
   platformApiToken: string;
   bucketName: string;
+  /** S3-compatible endpoint of the bucket (empty: AWS S3 of the SDK's region). */
+  s3Endpoint: string;
+  inboundBucketPollIntervalSeconds: number;
   providerMap: ProviderMap;
   mailFromAddress: string;
   mailConfigurationSet: string;
@@ -102,6 +105,8 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
     platformUrl,
     platformApiToken,
     bucketName: value('BUCKET_NAME'),
+    s3Endpoint: url('S3_ENDPOINT', ['http', 'https'], false),
+    inboundBucketPollIntervalSeconds: integer('INBOUND_BUCKET_POLL_INTERVAL', 60, 1, 86_400)!,
     providerMap,
     mailFromAddress,
     mailConfigurationSet: value('MAIL_CONFIGURATION_SET') || 'notices-tracking',

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { createTransport } from 'nodemailer';
 import pino from 'pino';
+import { BucketSource } from './bucket';
 import { readMailWorkerConfig } from './config';
 import { calendarMethod, htmlWithStyle, Outbound, validSignature } from './outbound';
 import type { PlatformClient } from './platform-client';
@@ -152,5 +154,46 @@ describe('Outbound over SES', () => {
     });
     expect(String(commands[0].Content.Raw.Data)).toContain('X-Notification-ID: 42');
     expect(moves).toEqual([[42, 'sent', expect.stringMatching(/^Sent over SES \(Message-ID <notification-42\./)]]);
+  });
+});
+
+describe('BucketSource', () => {
+  it('posts each new object once, tries a failed one again, deletes objects past the retention', async () => {
+    const now = Date.parse('2026-11-26T00:00:00Z');
+    const objects = new Map<string, { body: string; modified: Date }>([
+      ['msg-new', { body: 'raw new', modified: new Date(now - 3_600_000) }],
+      ['msg-flaky', { body: 'raw flaky', modified: new Date(now - 3_600_000) }],
+      ['msg-old', { body: 'raw old', modified: new Date(now - 31 * 86_400_000) }],
+    ]);
+    const s3 = {
+      send: async (command: unknown) => {
+        if (command instanceof ListObjectsV2Command)
+          return { Contents: [...objects].map(([Key, o]) => ({ Key, LastModified: o.modified })), IsTruncated: false };
+        if (command instanceof GetObjectCommand) {
+          const body = objects.get(command.input.Key!)!.body;
+          return { Body: { transformToString: async () => body } };
+        }
+        if (command instanceof DeleteObjectCommand) {
+          objects.delete(command.input.Key!);
+          return {};
+        }
+        throw new Error('unexpected command');
+      },
+    };
+    const received: string[] = [];
+    let flakyFails = true;
+    const inbound = {
+      receive: async (raw: string) => {
+        if (raw === 'raw flaky' && flakyFails) throw new Error('platform down');
+        received.push(raw);
+        return { status: 'processed' as const, inbound_email: 1 };
+      },
+    };
+    const source = new BucketSource(s3 as never, 'inbound', inbound, 30, pino({ level: 'silent' }));
+    expect(await source.pollOnce(now)).toEqual({ posted: 1, deleted: 1, failed: 1 });
+    expect([...objects.keys()]).toEqual(['msg-new', 'msg-flaky']);
+    flakyFails = false;
+    expect(await source.pollOnce(now)).toEqual({ posted: 1, deleted: 0, failed: 0 });
+    expect(received).toEqual(['raw new', 'raw flaky']);
   });
 });

@@ -2,7 +2,8 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { readMailWorkerConfig, type MailWorkerConfig } from './config';
 import { startHttpServer, type PostHandler } from './http-server';
 import { InboundMail } from './inbound';
-import { createWorkerLogger } from './logger';
+import { createWorkerLogger, type Logger } from './logger';
+import { BucketSource } from './bucket';
 import { Outbound } from './outbound';
 import { PlatformClient } from './platform-client';
 import { Tracking } from './tracking';
@@ -17,6 +18,14 @@ async function mailTransport(config: MailWorkerConfig): Promise<Transporter> {
   if (config.transport === 'smtp') return createTransport(config.smtpUrl);
   const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
   return createTransport({ SES: { sesClient: new SESv2Client({}), SendEmailCommand } });
+}
+
+/** Polls BUCKET_NAME (S3, or S3_ENDPOINT's S3-compatible store) for inbound emails. */
+async function bucketSource(config: MailWorkerConfig, inbound: InboundMail, logger: Logger): Promise<() => void> {
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const s3 = new S3Client(config.s3Endpoint ? { endpoint: config.s3Endpoint, forcePathStyle: true } : {});
+  const source = new BucketSource(s3, config.bucketName, inbound, config.rawMailRetentionDays, logger);
+  return source.startPolling(config.inboundBucketPollIntervalSeconds);
 }
 
 async function main(): Promise<void> {
@@ -38,10 +47,12 @@ async function main(): Promise<void> {
   const stopPolling =
     outbound && config.enableOutboundPolling ? outbound.startPolling(config.outboundPollIntervalSeconds) : () => undefined;
   const smtp = config.inboundSmtpPort === null ? null : await inbound.listen(config.inboundSmtpPort);
+  const stopBucket = config.bucketName ? await bucketSource(config, inbound, logger) : () => undefined;
   logger.info({ http_port: http.port, smtp_port: smtp?.port ?? null }, 'mail worker listening');
   const stop = () => {
     logger.info('mail worker stopping');
     stopPolling();
+    stopBucket();
     http.server.close();
     if (smtp) smtp.server.close(() => undefined);
     setTimeout(() => process.exit(0), 200).unref();
