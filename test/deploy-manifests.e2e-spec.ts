@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { readConfig } from '../src/common/config/app-config';
+import { readMailWorkerConfig } from '../src/integrations/mail/config';
 import { settingVariable } from '../src/platform/plugins/plugin-settings';
 import { AVAILABLE_PLUGINS } from '../src/plugins';
 
@@ -84,23 +85,50 @@ describe('Kubernetes manifests (deploy/kubernetes)', () => {
     }
   });
 
-  it('wires every setting the server reads, or lists it in docs/operations.md as left at its default', () => {
-    const wired = new Set<string>([
-      ...apiContainer.env.map((variable: { name: string }) => variable.name),
-      ...configMapsOf(apiContainer).flatMap((configMap) => Object.keys(configMap.data ?? {})),
-    ]);
+  /** The variables named in docs/operations.md's "Settings left at their defaults". */
+  const documentedDefaults = () => {
     const operations = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
     const section = operations.split('\n## ').find((part) => part.startsWith('Settings left at their defaults'));
-    expect(section).toBeDefined();
-    const defaulted = new Set([...section!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]));
+    if (!section) throw new Error('docs/operations.md has no "Settings left at their defaults" section');
+    return new Set([...section.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((match) => match[1]));
+  };
+  const wiredIn = (container: any) =>
+    new Set<string>([
+      ...container.env.map((variable: { name: string }) => variable.name),
+      ...configMapsOf(container).flatMap((configMap) => Object.keys(configMap.data ?? {})),
+    ]);
+  /** What is read but neither wired nor documented as defaulted; what is wired but not read (a misspelt name is silently ignored). */
+  const wiringGaps = (container: any, read: readonly string[]) => {
+    const wired = wiredIn(container);
+    const defaulted = documentedDefaults();
+    return {
+      unwired: read.filter((name) => !wired.has(name) && !defaulted.has(name)),
+      unread: [...wired].filter((name) => !read.includes(name)),
+    };
+  };
+
+  it('wires every setting the server reads, or lists it in docs/operations.md as left at its default', () => {
     const read = [
       ...readConfig({}).variables,
       ...AVAILABLE_PLUGINS.flatMap((plugin) => Object.keys(plugin.settings ?? {}).map((name) => settingVariable(plugin.name, name))),
     ];
-    expect(read.filter((name) => !wired.has(name) && !defaulted.has(name))).toEqual([]);
-    // Nothing wired that the server does not read (a misspelt name would be silently ignored).
-    expect([...wired].filter((name) => !read.includes(name))).toEqual([]);
-    expect([...defaulted].filter((name) => wired.has(name))).toEqual([]);
+    expect(wiringGaps(apiContainer, read)).toEqual({ unwired: [], unread: [] });
+  });
+
+  it('wires every setting the mail worker reads, or lists it as left at its default', () => {
+    const read = new Set<string>(['LOG_LEVEL']);
+    // The names the worker's configuration reader asks for, recorded as it reads an empty environment.
+    readMailWorkerConfig(
+      new Proxy({} as Record<string, string | undefined>, {
+        get: (_target, name) => {
+          if (typeof name === 'string') read.add(name);
+          return undefined;
+        },
+      }),
+    );
+    expect(read.size).toBeGreaterThan(10);
+    const worker = find('Deployment', 'mail-worker').spec.template.spec.containers[0];
+    expect(wiringGaps(worker, [...read])).toEqual({ unwired: [], unread: [] });
   });
 
   it('rolls the API with no unavailable pod, drains it before SIGKILL, and probes it', () => {

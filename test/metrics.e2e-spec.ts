@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { WORKER_METRICS } from '../src/integrations/mail/worker-metrics';
 import { ApiClient, seedIdentities } from './support/api-client';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -112,7 +113,7 @@ describe('GET /metrics', () => {
     expect(valueOf(unmatched, 'http_request_duration_seconds_count', { route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
   });
 
-  it('exposes every series the Grafana dashboard (deploy/grafana) charts', async () => {
+  it('declares every series the Grafana dashboard (deploy/grafana) charts, the API or the mail worker', async () => {
     const dashboard = JSON.parse(readFileSync(join(__dirname, '..', 'deploy', 'grafana', 'pki-inventory.json'), 'utf8')) as {
       panels: Array<{ targets: Array<{ expr: string }> }>;
     };
@@ -124,8 +125,12 @@ describe('GET /metrics', () => {
         ),
     );
     expect(charted.size).toBeGreaterThan(10);
+    const declaredIn = (text: string) => new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
     const response = await fetch(`${testApp.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    const declared = new Set([...(await response.text()).matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]));
-    expect([...charted].filter((name) => !declared.has(name))).toEqual([]);
+    const api = declaredIn(await response.text());
+    // The mail_* series are the mail worker's own (its GET /metrics).
+    const worker = declaredIn(await WORKER_METRICS.registry.metrics());
+    expect([...charted].filter((name) => (name.startsWith('mail_') ? !worker.has(name) : !api.has(name)))).toEqual([]);
+    expect([...charted].filter((name) => name.startsWith('mail_'))).toHaveLength(3);
   });
 });

@@ -53,7 +53,13 @@ function routeOperation(route: PluginRoute, operationId: string, tag: string): S
     description: `${permission}${route.safePost ? '; read-only tokens may call it' : ''}.`,
     tags: [tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.method === 'POST' && documentation.request ? { requestBody: { required: false, content: json(documentation.request) } } : {}),
+    ...(route.method === 'POST' && documentation.request
+      ? {
+          requestBody: documentation.requestMediaType
+            ? { required: true, content: { [documentation.requestMediaType]: { schema: documentation.request } } }
+            : { required: false, content: json(documentation.request) },
+        }
+      : {}),
     responses: {
       '200': {
         description: 'The result',

@@ -16,6 +16,8 @@ export interface PluginRouteDocumentation {
   parameters?: ReadonlyArray<{ name: string; description: string; schema: OpenApiSchema }>;
   /** Schema of a POST's JSON body. */
   request?: OpenApiSchema;
+  /** Media type of a POST's body when not JSON (`message/rfc822`: read as text, the app parses it so). */
+  requestMediaType?: string;
   /** Schema of the 200 answer. */
   response: OpenApiSchema;
   /** Media type of the 200 answer when the handler returns a {@link RouteResponse} (default `application/json`). */

@@ -1,6 +1,6 @@
 import { ProviderResource } from '../../platform/circuits/circuits.resources';
 import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { boolean, choice, datetime, longText, relation, text } from '../../platform/framework/resource/fields';
+import { boolean, choice, datetime, integer, longText, relation, text } from '../../platform/framework/resource/fields';
 import type { FieldSpec, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { NOTICES_API_PREFIX } from './api-prefix';
@@ -93,6 +93,10 @@ export const MaintenanceResource = defineResource({
     start: datetime({ required: true }),
     end: datetime({ required: true }),
     replaces: relation(() => MaintenanceResource, { onDelete: 'SET NULL' }),
+    // The provider notice last applied by the inbound-email endpoint (its DTSTAMP or Date, and BCOP
+    // SEQUENCE): a notice older than this one no longer changes the maintenance.
+    notice_stamp: datetime({ nullable: true, readOnly: true }),
+    notice_sequence: integer({ min: -1, max: 2_147_483_647, nullable: true, readOnly: true }),
   },
   display,
   brief,

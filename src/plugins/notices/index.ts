@@ -1,6 +1,8 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
 import { setting } from '../../platform/plugins/plugin-settings';
 import { EventNotificationResource } from './event-notifications.resources';
+import { INBOUND_ROUTES } from './inbound-email';
+import { InboundEmailResource } from './inbound-emails.resources';
 import { MaintenanceResource, OutageResource } from './events.resources';
 import { DEFAULT_IMPACT_TARGETS, ImpactResource } from './impacts.resources';
 import { MIGRATIONS } from './migrations';
@@ -22,9 +24,10 @@ export const NoticesPlugin = definePlugin({
     NotificationTemplateResource,
     TemplateScopeResource,
     PreparedNotificationResource,
+    InboundEmailResource,
   ],
   migrations: MIGRATIONS,
-  routes: NOTICES_ROUTES,
+  routes: [...NOTICES_ROUTES, ...INBOUND_ROUTES],
   settings: {
     allowed_content_types: setting.list({
       default: DEFAULT_IMPACT_TARGETS,
@@ -35,6 +38,22 @@ export const NoticesPlugin = definePlugin({
       min: 0,
       max: 3650,
       description: 'How many days back event-history/ shows events (events without an end always show)',
+    }),
+    provider_map: setting.string({
+      default: '',
+      description: 'JSON object sender domain → parser name for inbound-email/ without ?parser= (empty: the default map of libs/mail)',
+    }),
+    raw_mail_retention_days: setting.integer({
+      default: 30,
+      min: 1,
+      max: 3650,
+      description: 'Days raw inbound emails are kept (inbound emails and event notifications), then blanked',
+    }),
+    outbound_max_attempts: setting.integer({
+      default: 5,
+      min: 1,
+      max: 100,
+      description: 'Failed sends of a prepared notification (claim, then release with the error) before it becomes failed',
     }),
     ical_past_days_default: setting.integer({
       default: 30,

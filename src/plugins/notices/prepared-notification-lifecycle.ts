@@ -64,6 +64,8 @@ export async function beforeNotificationUpdate(
     carried.approved_by_id = context.scope.principal.kind === 'user' ? context.scope.principal.id : null;
     carried.approved_at = at;
     carried.recipients = null;
+    // A (re-)approval starts the sending afresh: no claim, no failed attempts.
+    Object.assign(carried, { send_attempts: 0, claimed_until: null, claim_token: '', next_attempt_at: null, last_error: '' });
   }
   if (to === 'sent') {
     const approved = moment(existing.approved_at);

@@ -2,6 +2,7 @@ import { ContactResource } from '../../platform/tenancy/tenancy.resources';
 import { choice, datetime, integer, json, longText, many, relation, text } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { NOTICES_API_PREFIX } from './api-prefix';
+import { claimAction, deliveryEventAction, releaseAction } from './outbound-claims';
 import { headerProblems } from './notification-templates.resources';
 import { beforeNotificationUpdate, NOTIFICATION_STATUSES, recipientsSnapshot } from './prepared-notification-lifecycle';
 
@@ -36,6 +37,12 @@ export const PreparedNotificationResource = defineResource({
     approved_at: datetime({ nullable: true, readOnly: true }),
     sent_at: datetime({ nullable: true, readOnly: true }),
     delivered_at: datetime({ nullable: true, readOnly: true }),
+    // The outbound claim (outbound-claims.ts): who may send it now, how often it was tried, and when next.
+    send_attempts: integer({ min: 0, max: 2_147_483_647, default: 0, readOnly: true }),
+    claimed_until: datetime({ nullable: true, readOnly: true }),
+    claim_token: text({ maxLength: 64, readOnly: true }),
+    next_attempt_at: datetime({ nullable: true, readOnly: true }),
+    last_error: longText({ readOnly: true }),
     // Carried by a status change only (journal message; when it happened), never kept on the row.
     message: longText({ writeOnly: true }),
     timestamp: datetime({ nullable: true, writeOnly: true }),
@@ -57,4 +64,5 @@ export const PreparedNotificationResource = defineResource({
   },
   beforeUpdate: beforeNotificationUpdate,
   extensions: [recipientsSnapshot],
+  actions: [claimAction(() => PreparedNotificationResource), releaseAction, deliveryEventAction],
 });

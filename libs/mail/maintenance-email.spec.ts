@@ -1,0 +1,203 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_PROVIDER_MAP, MailParseError, parseMaintenanceEmail, parseProviderMap, parserNameFor, ProviderMapError } from './index';
+import { parseUtc } from './parsers/notice-text';
+
+const fixture = (name: string) => readFileSync(join(__dirname, '../../test/fixtures/mail', name));
+const epoch = (iso: string) => Date.parse(iso) / 1000;
+
+describe('parseMaintenanceEmail: each provider fixture', () => {
+  it('zayo (HTML, quoted-printable): ticket, window, circuits with their impact, status from the subject', async () => {
+    const { parser, email, maintenances } = await parseMaintenanceEmail(fixture('zayo-scheduled.eml'));
+    expect(parser).toBe('zayo');
+    expect(email).toMatchObject({ messageId: '<ttn-0005123456-1@zayo.com>', from: 'mr@zayo.com' });
+    expect(maintenances).toEqual([
+      {
+        provider: 'zayo',
+        account: 'Example Networks',
+        maintenanceId: 'TTN-0005123456',
+        status: 'CONFIRMED',
+        circuits: [
+          { circuitId: 'ZYO/IPYX/100234', impact: 'OUTAGE' },
+          { circuitId: 'ZYO/WAVE/100235', impact: 'REDUCED-REDUNDANCY' },
+        ],
+        start: epoch('2026-12-03T00:01:00Z'),
+        end: epoch('2026-12-03T05:00:00Z'),
+        stamp: epoch('2026-11-23T14:05:00Z'),
+        sequence: -1,
+        summary: 'Emergency fibre repair & re-splice between FRA2 and FRA5',
+      },
+    ]);
+    const completed = await parseMaintenanceEmail(fixture('zayo-completed.eml'));
+    expect(completed.maintenances[0]).toMatchObject({ status: 'COMPLETED', stamp: epoch('2026-12-03T05:10:00Z') });
+  });
+
+  it('colt (text): planned work id, UTC window, the affected-services block', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('colt-planned.eml'));
+    expect(maintenances).toEqual([
+      {
+        provider: 'colt',
+        account: 'Example Networks B.V.',
+        maintenanceId: 'CRQ0001987654',
+        status: 'CONFIRMED',
+        circuits: [
+          { circuitId: 'LON/IPA/0012345', impact: 'OUTAGE' },
+          { circuitId: 'LON/ETH/0067890', impact: 'REDUCED-REDUNDANCY' },
+        ],
+        start: epoch('2026-12-05T22:00:00Z'),
+        end: epoch('2026-12-06T04:00:00Z'),
+        stamp: epoch('2026-11-24T08:30:00Z'),
+        sequence: -1,
+        summary: 'Software upgrade of core router LON-CR-03',
+      },
+    ]);
+  });
+
+  it('cogent (text): US dates in GMT, every impacted order an outage', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('cogent-scheduled.eml'));
+    expect(maintenances[0]).toEqual({
+      provider: 'cogent',
+      account: 'EXAMPLE-NET-01',
+      maintenanceId: '1-4567890123',
+      status: 'CONFIRMED',
+      circuits: [
+        { circuitId: '1-300123456', impact: 'OUTAGE' },
+        { circuitId: '1-300123457', impact: 'OUTAGE' },
+      ],
+      start: epoch('2026-12-08T03:00:00Z'),
+      end: epoch('2026-12-08T07:00:00Z'),
+      stamp: epoch('2026-11-25T21:00:00Z'),
+      sequence: -1,
+      summary: 'Replacement of a line card on a core router in Ashburn',
+    });
+  });
+
+  it('lumen (HTML in base64 inside multipart/alternative): window table and circuit table', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('lumen-scheduled.eml'));
+    expect(maintenances[0]).toMatchObject({
+      provider: 'lumen',
+      maintenanceId: '26456789',
+      account: 'EXAMPLE NETWORKS INC',
+      status: 'CONFIRMED',
+      circuits: [
+        { circuitId: '4412345678', impact: 'OUTAGE' },
+        { circuitId: '4412345679', impact: 'REDUCED-REDUNDANCY' },
+      ],
+      start: epoch('2026-12-10T06:00:00Z'),
+      end: epoch('2026-12-10T12:00:00Z'),
+      summary: 'Lumen intends to relocate fiber due to a highway project near Denver, CO.',
+    });
+  });
+
+  it('verizon (text): "start - end" window in dd-Mon-yyyy, one line per circuit', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('verizon-scheduled.eml'));
+    expect(maintenances[0]).toMatchObject({
+      provider: 'verizon',
+      maintenanceId: 'VZB-2026-778812',
+      account: 'EXAMPLE NETWORKS',
+      status: 'CONFIRMED',
+      circuits: [
+        { circuitId: 'NLAMS/123456//VZB', impact: 'OUTAGE' },
+        { circuitId: 'NLAMS/123457//VZB', impact: 'OUTAGE' },
+      ],
+      start: epoch('2026-12-15T01:00:00Z'),
+      end: epoch('2026-12-15T05:00:00Z'),
+    });
+  });
+
+  it('equinix (HTML): ticket, serial numbers as circuits, impact row', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('equinix-scheduled.eml'));
+    expect(maintenances[0]).toMatchObject({
+      provider: 'equinix',
+      maintenanceId: '5-223344556677',
+      account: '135790',
+      status: 'CONFIRMED',
+      circuits: [{ circuitId: '20123456-A', impact: 'REDUCED-REDUNDANCY' }],
+      start: epoch('2026-12-12T08:00:00Z'),
+      end: epoch('2026-12-12T10:00:00Z'),
+      summary: 'Equinix Fabric switch software upgrade in AM3',
+    });
+  });
+
+  it('BCOP iCalendar: X-MAINTNOTE fields, per-object impact with the event impact as fallback, stamp and sequence', async () => {
+    const { parser, maintenances } = await parseMaintenanceEmail(fixture('arelion-bcop-confirmed.eml'));
+    expect(parser).toBe('arelion');
+    expect(maintenances).toEqual([
+      {
+        provider: 'arelion',
+        account: 'EXAMPLE-NET',
+        maintenanceId: 'PWIC-2026-001122',
+        status: 'CONFIRMED',
+        circuits: [
+          { circuitId: 'IC-300123', impact: 'OUTAGE' },
+          { circuitId: 'IC-300124', impact: 'DEGRADED' },
+          { circuitId: 'IC-999999', impact: 'OUTAGE' },
+        ],
+        start: epoch('2026-12-14T23:00:00Z'),
+        end: epoch('2026-12-15T03:00:00Z'),
+        stamp: epoch('2026-11-29T10:00:00Z'),
+        sequence: 1,
+        summary: 'Fibre maintenance between Stockholm and Copenhagen',
+      },
+    ]);
+  });
+
+  it('BCOP iCalendar without X-MAINTNOTE-STATUS reads NO-CHANGE', async () => {
+    const { maintenances } = await parseMaintenanceEmail(fixture('arelion-bcop-nochange.eml'));
+    expect(maintenances[0]).toMatchObject({ status: 'NO-CHANGE', sequence: 2, start: epoch('2026-12-15T00:00:00Z') });
+  });
+});
+
+describe('parseMaintenanceEmail: emails that give no records', () => {
+  const reasonOf = async (raw: Buffer | string, map = DEFAULT_PROVIDER_MAP) => {
+    try {
+      await parseMaintenanceEmail(raw, map);
+    } catch (error) {
+      if (error instanceof MailParseError) return error.reason;
+      throw error;
+    }
+    return 'parsed';
+  };
+
+  it('an unknown sender domain → unknown_provider', async () => {
+    expect(await reasonOf(fixture('unknown-sender.eml'))).toBe('unknown_provider');
+  });
+
+  it('a known sender in a format the parser does not read → unsupported_format', async () => {
+    const raw = fixture('zayo-scheduled.eml')
+      .toString()
+      .replace(/Maintenance Ticket #/, 'Ticket reference');
+    expect(await reasonOf(raw)).toBe('unsupported_format');
+    const noParser = fixture('unknown-sender.eml').toString().replace('news@unknown-carrier.example', 'noc@amazon.com');
+    expect(await reasonOf(noParser)).toBe('unsupported_format');
+  });
+
+  it('a map entry routes a sender to a parser; PROVIDER_MAP replaces the default', async () => {
+    const map = parseProviderMap('{"unknown-carrier.example":"zayo"}');
+    expect(parserNameFor('news@unknown-carrier.example', map)).toBe('zayo');
+    expect(parserNameFor('mr@zayo.com', map)).toBeNull();
+    expect(await reasonOf(fixture('zayo-scheduled.eml'), map)).toBe('unknown_provider');
+  });
+});
+
+describe('parseProviderMap', () => {
+  it('refuses invalid JSON and non-object values with a message naming PROVIDER_MAP', () => {
+    expect(() => parseProviderMap('{zayo.com: zayo}')).toThrow(/PROVIDER_MAP is not valid JSON/);
+    expect(() => parseProviderMap('["zayo"]')).toThrow(ProviderMapError);
+    expect(() => parseProviderMap('{"zayo.com": 3}')).toThrow(/"zayo.com" must map/);
+  });
+});
+
+describe('parseUtc', () => {
+  it.each([
+    ['2026-12-03T01:00:00Z', '2026-12-03T01:00:00Z'],
+    ['2026-12-03T02:00:00+01:00', '2026-12-03T01:00:00Z'],
+    ['2026-12-03 01:00 UTC', '2026-12-03T01:00:00Z'],
+    ['03-Dec-2026 01:00 GMT', '2026-12-03T01:00:00Z'],
+    ['12/03/2026 01:00 (GMT)', '2026-12-03T01:00:00Z'],
+  ])('%s', (text, iso) => expect(parseUtc(text, 'test')).toBe(epoch(iso)));
+
+  it('an unreadable date-time is an unsupported format', () => {
+    expect(() => parseUtc('next Tuesday', 'test')).toThrow(MailParseError);
+  });
+});

@@ -1,0 +1,128 @@
+import { DEFAULT_PROVIDER_MAP, parseProviderMap, type ProviderMap } from '../../../libs/mail';
+
+/**
+ * The mail worker's settings, from the environment, validated at start: every bad value is one line
+ * naming the variable, and the worker refuses to start while there is any. Names of the spec
+ * (PLATFORM_URL, PLATFORM_API_TOKEN, BUCKET_NAME, PROVIDER_MAP, MAIL_FROM_ADDRESS,
+ * MAIL_CONFIGURATION_SET, WEBHOOK_SECRET) and ours (see docs/mail-integration.md).
+ */
+export interface MailWorkerConfig {
+  platformUrl: string;
+  platformApiToken: string;
+  bucketName: string;
+  /** S3-compatible endpoint of the bucket (empty: AWS S3 of the SDK's region). */
+  s3Endpoint: string;
+  inboundBucketPollIntervalSeconds: number;
+  providerMap: ProviderMap;
+  mailFromAddress: string;
+  mailConfigurationSet: string;
+  /** Empty: POST /webhook/outbound answers 404. */
+  webhookSecret: string;
+  enableOutboundPolling: boolean;
+  outboundPollIntervalSeconds: number;
+  /** HTTP port of /health and the webhooks (0: any free port). */
+  port: number;
+  /** SMTP listener port for inbound mail; null: no listener. */
+  inboundSmtpPort: number | null;
+  /** Outbound SMTP transport URL (smtp:// or smtps://). */
+  smtpUrl: string;
+  transport: 'smtp' | 'ses';
+  rawMailRetentionDays: number;
+  /** SNS topics whose tracking events are accepted (comma-separated TRACKING_TOPIC_ARNS); empty: SNS envelopes refused. */
+  trackingTopicArns: string[];
+  /** Failed sends before the platform marks a notification failed is the platform's setting; this is the worker's lease. */
+  claimLeaseSeconds: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; problems: [] } | { config: null; problems: string[] } {
+  const problems: string[] = [];
+  const value = (name: string) => (env[name] ?? '').trim();
+
+  const url = (name: string, schemes: readonly string[], required: boolean): string => {
+    const raw = value(name);
+    if (!raw) {
+      if (required) problems.push(`${name} is required (${schemes.map((s) => `${s}://…`).join(' or ')})`);
+      return '';
+    }
+    try {
+      const parsed = new URL(raw);
+      if (!schemes.includes(parsed.protocol.replace(':', ''))) throw new Error('scheme');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be a ${schemes.join(' or ')} URL, got "${raw}"`);
+      return '';
+    }
+  };
+  const integer = (name: string, fallback: number | null, min: number, max: number): number | null => {
+    const raw = value(name);
+    if (!raw) return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = value(name).toLowerCase();
+    if (!raw) return fallback;
+    if (['true', '1', 'yes'].includes(raw)) return true;
+    if (['false', '0', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${env[name]}"`);
+    return fallback;
+  };
+
+  const platformUrl = url('PLATFORM_URL', ['http', 'https'], true);
+  const platformApiToken = value('PLATFORM_API_TOKEN');
+  if (!platformApiToken) problems.push('PLATFORM_API_TOKEN is required (a platform API token with write access to the notices plugin)');
+  let providerMap = DEFAULT_PROVIDER_MAP;
+  if (value('PROVIDER_MAP')) {
+    try {
+      providerMap = parseProviderMap(value('PROVIDER_MAP'));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  const mailFromAddress = value('MAIL_FROM_ADDRESS');
+  if (mailFromAddress && !EMAIL.test(mailFromAddress))
+    problems.push(`MAIL_FROM_ADDRESS must be an email address, got "${mailFromAddress}"`);
+  const transport = (value('MAIL_TRANSPORT') || 'smtp').toLowerCase();
+  if (transport !== 'smtp' && transport !== 'ses') problems.push(`MAIL_TRANSPORT must be smtp or ses, got "${env.MAIL_TRANSPORT}"`);
+  const smtpUrl = url('SMTP_URL', ['smtp', 'smtps'], false);
+  if (transport === 'ses')
+    problems.push(
+      "MAIL_TRANSPORT=ses is not available in this build (it needs the AWS SDK); send over SMTP (to SES's SMTP endpoint if need be)",
+    );
+  const enableOutboundPolling = boolean('ENABLE_OUTBOUND_POLLING', true);
+  const webhookSecret = env.WEBHOOK_SECRET ?? '';
+  const sending = enableOutboundPolling || webhookSecret !== '';
+  if (sending && !mailFromAddress) problems.push('MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)');
+  if (sending && transport === 'smtp' && !smtpUrl) problems.push('SMTP_URL is required to send over SMTP (polling or the webhook is on)');
+  const config: MailWorkerConfig = {
+    platformUrl,
+    platformApiToken,
+    bucketName: value('BUCKET_NAME'),
+    s3Endpoint: url('S3_ENDPOINT', ['http', 'https'], false),
+    inboundBucketPollIntervalSeconds: integer('INBOUND_BUCKET_POLL_INTERVAL', 60, 1, 86_400)!,
+    providerMap,
+    mailFromAddress,
+    mailConfigurationSet: value('MAIL_CONFIGURATION_SET') || 'notices-tracking',
+    webhookSecret,
+    enableOutboundPolling,
+    outboundPollIntervalSeconds: integer('OUTBOUND_POLL_INTERVAL', 300, 1, 86_400)!,
+    port: integer('MAIL_WORKER_PORT', 8025, 0, 65_535)!,
+    inboundSmtpPort: integer('INBOUND_SMTP_PORT', null, 0, 65_535),
+    smtpUrl,
+    transport: transport === 'ses' ? 'ses' : 'smtp',
+    rawMailRetentionDays: integer('RAW_MAIL_RETENTION_DAYS', 30, 1, 3650)!,
+    trackingTopicArns: value('TRACKING_TOPIC_ARNS')
+      .split(',')
+      .map((arn) => arn.trim())
+      .filter(Boolean),
+    claimLeaseSeconds: integer('CLAIM_LEASE_SECONDS', 300, 10, 3600)!,
+  };
+  return problems.length ? { config: null, problems } : { config, problems: [] };
+}

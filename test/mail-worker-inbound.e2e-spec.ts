@@ -1,0 +1,139 @@
+import { createTransport } from 'nodemailer';
+import { mailFixture, variant } from './support/mail-fixtures';
+import { runWorkerToExit, startWorker, type WorkerProcess } from './support/mail-worker-process';
+import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
+import type { SeededApp } from './support/seeded-app';
+
+const N = '/api/plugins/notices';
+
+/**
+ * The mail worker as its own process (`npm run mail-worker`) with its SMTP listener: provider emails
+ * sent to it over real SMTP (nodemailer) become records through the platform API; the same email
+ * again creates nothing, an older one does not overwrite, an unknown sender lands in unparsed.
+ * Also its start: bad settings refused with one line each.
+ */
+describe('mail worker: inbound over SMTP', () => {
+  let seeded: SeededApp;
+  let root: PlatformClient;
+  let worker: WorkerProcess;
+
+  const send = async (raw: string) => {
+    const transport = createTransport({ host: '127.0.0.1', port: worker.smtpPort!, secure: false, ignoreTLS: true });
+    try {
+      await transport.sendMail({ envelope: { from: 'mta@relay.example', to: ['maintenance@notices.example'] }, raw });
+    } finally {
+      transport.close();
+    }
+  };
+  const maintenanceNamed = async (name: string) => {
+    const response = await root.get(`${N}/maintenance/?name=${encodeURIComponent(name)}`);
+    return response.body.results as any[];
+  };
+  const counts = async () => ({
+    maintenances: await countRows(seeded.db, 'notices_maintenance'),
+    impacts: await countRows(seeded.db, 'notices_impact'),
+    notifications: await countRows(seeded.db, 'notices_eventnotification'),
+    inbound: await countRows(seeded.db, 'notices_inboundemail'),
+  });
+
+  beforeAll(async () => {
+    let base: string;
+    ({ seeded, api: root, base } = await startPlatformApp());
+    const type = await root.created('/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
+    const circuits: Record<string, string[]> = {
+      zayo: ['ZYO/IPYX/100234', 'ZYO/WAVE/100235'],
+      colt: ['LON/IPA/0012345'],
+      cogent: ['1-300123456'],
+      lumen: ['4412345678'],
+      verizon: ['NLAMS/123456//VZB'],
+      equinix: ['20123456-A'],
+      arelion: ['IC-300123', 'IC-300124'],
+    };
+    for (const [slug, cids] of Object.entries(circuits)) {
+      const provider = await root.created('/api/circuits/providers/', { name: slug.toUpperCase(), slug });
+      for (const cid of cids) await root.created('/api/circuits/circuits/', { cid, provider: provider.id, type: type.id });
+    }
+    worker = await startWorker({
+      PLATFORM_URL: base,
+      PLATFORM_API_TOKEN: root.token!,
+      INBOUND_SMTP_PORT: '0',
+      ENABLE_OUTBOUND_POLLING: 'false',
+    });
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await seeded?.db.end();
+    await seeded?.testApp.close();
+  });
+
+  it('answers GET /health', async () => {
+    const response = await fetch(`http://127.0.0.1:${worker.httpPort}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it.each([
+    ['zayo-scheduled.eml', 'TTN-0005123456', 'CONFIRMED', 2],
+    ['colt-planned.eml', 'CRQ0001987654', 'CONFIRMED', 1],
+    ['cogent-scheduled.eml', '1-4567890123', 'CONFIRMED', 1],
+    ['lumen-scheduled.eml', '26456789', 'CONFIRMED', 1],
+    ['verizon-scheduled.eml', 'VZB-2026-778812', 'CONFIRMED', 1],
+    ['equinix-scheduled.eml', '5-223344556677', 'CONFIRMED', 1],
+    ['arelion-bcop-confirmed.eml', 'PWIC-2026-001122', 'CONFIRMED', 2],
+  ])('%s sent to the listener creates its maintenance, impacts and event notification', async (file, name, status, impacts) => {
+    await send(mailFixture(file));
+    const [maintenance] = await maintenanceNamed(name);
+    expect(maintenance).toMatchObject({ status: { value: status }, impact_count: impacts });
+    const notifications = await root.get(
+      `${N}/eventnotification/?event_content_type=notices.maintenance&event_object_id=${maintenance.id}`,
+    );
+    expect(notifications.body.count).toBe(1);
+    expect(notifications.body.results[0].subject).toBe(/^Subject: (.*)$/m.exec(mailFixture(file))![1]);
+  });
+
+  it('the same emails again create nothing', async () => {
+    const before = await counts();
+    await send(mailFixture('zayo-scheduled.eml'));
+    await send(mailFixture('arelion-bcop-confirmed.eml'));
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a newer email applies; an older one afterwards does not overwrite', async () => {
+    await send(mailFixture('zayo-completed.eml'));
+    expect((await maintenanceNamed('TTN-0005123456'))[0].status.value).toBe('COMPLETED');
+    await send(variant(mailFixture('zayo-scheduled.eml'), { messageId: '<late-copy@zayo.com>' }));
+    const [after] = await maintenanceNamed('TTN-0005123456');
+    expect(after.status.value).toBe('COMPLETED');
+  });
+
+  it('an unknown sender creates no records and lands in unparsed-emails', async () => {
+    const before = await counts();
+    await send(mailFixture('unknown-sender.eml'));
+    const after = await counts();
+    expect(after).toEqual({ ...before, inbound: before.inbound + 1 });
+    const unparsed = await root.get(`${N}/unparsed-emails/`);
+    expect(unparsed.body.results).toEqual([
+      expect.objectContaining({ message_id: '<newsletter-42@unknown-carrier.example>', reason: 'unknown_provider' }),
+    ]);
+  });
+
+  it('refuses to start on bad settings, one line per bad value', async () => {
+    const { code, stderr } = await runWorkerToExit({
+      PLATFORM_URL: 'ftp://platform',
+      PROVIDER_MAP: '{zayo.com: zayo}',
+      OUTBOUND_POLL_INTERVAL: 'soon',
+      ENABLE_OUTBOUND_POLLING: 'true',
+    });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringContaining('PLATFORM_URL must be a http or https URL'),
+      expect.stringContaining('PLATFORM_API_TOKEN is required'),
+      expect.stringContaining('PROVIDER_MAP is not valid JSON'),
+      expect.stringContaining('MAIL_FROM_ADDRESS is required'),
+      expect.stringContaining('SMTP_URL is required'),
+      expect.stringContaining('OUTBOUND_POLL_INTERVAL must be a whole number'),
+    ]);
+  });
+});
