@@ -10,4 +10,11 @@ import { WdmPlugin } from './wdm';
  * Every plugin this repository ships: the only place outside a plugin's own folder that names it.
  * PLUGINS selects which of them are mounted (all of them when unset).
  */
-export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [RoutingPlugin, FmsPlugin, PeeringPlugin, PathwaysPlugin, NoticesPlugin, WdmPlugin];
+export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [
+  RoutingPlugin,
+  FmsPlugin,
+  PeeringPlugin,
+  PathwaysPlugin,
+  NoticesPlugin,
+  WdmPlugin,
+];
