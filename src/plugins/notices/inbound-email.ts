@@ -15,6 +15,7 @@ import { NotFoundError } from '../../common/errors/common-errors';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
 import { objectTypeIdSql } from './impact-places';
+import { PAGE_PARAMETERS, PAGE_SCHEMA, pagedList } from './paged-list';
 import { InboundEmailResource } from './inbound-emails.resources';
 import { CLOSED_EVENT_STATUSES } from './notices.choices';
 
@@ -374,7 +375,6 @@ export const INBOUND_EMAIL_ROUTE: PluginRoute = {
 };
 
 const ALL = { limit: 1000, offset: 0 };
-const integer = { type: 'integer' } as const;
 
 export const UNPARSED_EMAILS_ROUTE: PluginRoute = {
   method: 'GET',
@@ -382,41 +382,14 @@ export const UNPARSED_EMAILS_ROUTE: PluginRoute = {
   permission: { objectType: 'notices.inboundemail', action: 'view' },
   openapi: {
     summary: 'Inbound emails that gave no records, with the reason (re-submit one with unparsed-emails/{id}/reprocess/)',
-    parameters: [
-      { name: 'limit', description: 'Page size', schema: integer },
-      { name: 'offset', description: 'Page start', schema: integer },
-      { name: 'reason', description: 'Only this reason', schema: { type: 'string' } },
-    ],
-    response: {
-      type: 'object',
-      required: ['count', 'next', 'previous', 'results'],
-      properties: {
-        count: integer,
-        next: { type: 'string', nullable: true },
-        previous: { type: 'string', nullable: true },
-        results: { type: 'array', items: { type: 'object' } },
-      },
-    },
+    parameters: [...PAGE_PARAMETERS, { name: 'reason', description: 'Only this reason', schema: { type: 'string' } }],
+    response: PAGE_SCHEMA,
   },
-  handle: async (context) => {
-    const limit = Math.min(Math.max(Number(first(context.query.limit)) || 50, 1), 1000);
-    const offset = Math.max(Number(first(context.query.offset)) || 0, 0);
-    const filters = { status: ['unparsed'], ...(context.query.reason ? { reason: ([] as string[]).concat(context.query.reason) } : {}) };
-    const count = await context.countVisible('notices.inboundemail', filters);
-    const rows = await context.visibleRows('notices.inboundemail', filters, { limit, offset });
-    const link = (at: number) => {
-      const url = new URL(context.scope.requestUrl);
-      url.searchParams.set('limit', String(limit));
-      url.searchParams.set('offset', String(at));
-      return url.toString();
-    };
-    return {
-      count,
-      next: offset + limit < count ? link(offset + limit) : null,
-      previous: offset > 0 ? link(Math.max(offset - limit, 0)) : null,
-      results: await context.serializer.serialize(context.manager, InboundEmailResource, rows, 'full', context.scope.baseUrl),
-    };
-  },
+  handle: (context) =>
+    pagedList(context, InboundEmailResource, {
+      status: ['unparsed'],
+      ...(context.query.reason ? { reason: ([] as string[]).concat(context.query.reason) } : {}),
+    }),
 };
 
 export const REPROCESS_UNPARSED_ROUTE: PluginRoute = {

@@ -7,6 +7,7 @@ import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../
 import { MaintenanceResource, OutageResource } from './events.resources';
 import { objectTypeIdSql } from './impact-places';
 import { ACTIVE_MAINTENANCE_STATUSES, ACTIVE_OUTAGE_STATUSES, MAINTENANCE_STATUSES } from './notices.choices';
+import { PAGE_PARAMETERS, PAGE_SCHEMA, pagedList } from './paged-list';
 import { PreparedNotificationResource } from './prepared-notifications.resources';
 
 /**
@@ -281,40 +282,10 @@ export const SENT_NOTIFICATIONS_ROUTE: PluginRoute = {
   permission: { objectType: 'notices.preparednotification', action: 'view' },
   openapi: {
     summary: 'Prepared notifications that were sent or delivered (read-only); the prepared-notification filters apply',
-    parameters: [
-      { name: 'limit', description: 'Page size', schema: integer },
-      { name: 'offset', description: 'Page start', schema: integer },
-    ],
-    response: {
-      type: 'object',
-      required: ['count', 'next', 'previous', 'results'],
-      properties: {
-        count: integer,
-        next: { type: 'string', nullable: true },
-        previous: { type: 'string', nullable: true },
-        results: { type: 'array', items: { type: 'object' } },
-      },
-    },
+    parameters: PAGE_PARAMETERS,
+    response: PAGE_SCHEMA,
   },
-  handle: async (context) => {
-    const limit = Math.min(Math.max(Number(first(context.query.limit)) || 50, 1), 1000);
-    const offset = Math.max(Number(first(context.query.offset)) || 0, 0);
-    const filters = sentFilters(context.query);
-    const rows = filters ? await context.visibleRows('notices.preparednotification', filters, ALL) : [];
-    const page = rows.slice(offset, offset + limit);
-    const link = (at: number) => {
-      const url = new URL(context.scope.requestUrl);
-      url.searchParams.set('limit', String(limit));
-      url.searchParams.set('offset', String(at));
-      return url.toString();
-    };
-    return {
-      count: rows.length,
-      next: offset + limit < rows.length ? link(offset + limit) : null,
-      previous: offset > 0 ? link(Math.max(offset - limit, 0)) : null,
-      results: await context.serializer.serialize(context.manager, PreparedNotificationResource, page, 'full', context.scope.baseUrl),
-    };
-  },
+  handle: (context) => pagedList(context, PreparedNotificationResource, sentFilters(context.query)),
 };
 
 export const SENT_NOTIFICATION_ROUTE: PluginRoute = {
