@@ -40,7 +40,8 @@ export const PreparedNotificationResource = defineResource({
     // The outbound claim (outbound-claims.ts): who may send it now, how often it was tried, and when next.
     send_attempts: integer({ min: 0, max: 2_147_483_647, default: 0, readOnly: true }),
     claimed_until: datetime({ nullable: true, readOnly: true }),
-    claim_token: text({ maxLength: 64, readOnly: true }),
+    // Proof of the current claim, given only to the claimer (claim/ answers it): never read or written through the API.
+    claim_token: text({ maxLength: 64, readOnly: true, writeOnly: true, noFilter: true }),
     next_attempt_at: datetime({ nullable: true, readOnly: true }),
     last_error: longText({ readOnly: true }),
     // Carried by a status change only (journal message; when it happened), never kept on the row.
