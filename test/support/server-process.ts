@@ -21,13 +21,13 @@ export class ServerProcess {
   }
 
   /**
-   * Starts the server with only the given variables (plus PATH/HOME and test defaults), so the
+   * Starts the server (this checkout's build, or another `main`) with only the given variables (plus PATH/HOME and test defaults), so the
    * developer's own DATABASE_URL or .env cannot leak in.
    */
-  static spawn(env: Record<string, string>, cwd: string): ServerProcess {
-    if (!existsSync(BUILT_MAIN)) throw new Error(`${BUILT_MAIN} is missing: run "npm run build" first (npm test does)`);
+  static spawn(env: Record<string, string>, cwd: string, main = BUILT_MAIN): ServerProcess {
+    if (!existsSync(main)) throw new Error(`${main} is missing: run "npm run build" first (npm test does)`);
     const port = Number(env.PORT ?? 0);
-    const child = spawn(process.execPath, [BUILT_MAIN], {
+    const child = spawn(process.execPath, [main], {
       cwd,
       env: {
         PATH: process.env.PATH ?? '',
