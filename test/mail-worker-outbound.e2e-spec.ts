@@ -30,12 +30,6 @@ async function waitFor<T>(what: string, condition: () => Promise<T>, timeoutMs =
 
 const sign = (body: string, secret = SECRET) => createHmac('sha512', secret).update(body).digest('hex');
 
-/**
- * The mail worker's outbound side against a local SMTP sink: a ready notification is sent once with
- * the spec's composition (parsed back with mailparser), whatever races to send it (the poll and the
- * webhook, two worker processes); the webhook's signature is checked first; a failed send stays
- * ready with the error and a backoff.
- */
 /** `mail_outbound_total{outcome}` on a worker's GET /metrics (Prometheus text). */
 async function outboundCount(port: number, outcome: string): Promise<number> {
   const response = await fetch(`http://127.0.0.1:${port}/metrics`);
@@ -44,6 +38,12 @@ async function outboundCount(port: number, outcome: string): Promise<number> {
   return Number(match?.[1] ?? 0);
 }
 
+/**
+ * The mail worker's outbound side against a local SMTP sink: a ready notification is sent once with
+ * the spec's composition (parsed back with mailparser), whatever races to send it (the poll and the
+ * webhook, two worker processes); the webhook's signature is checked first; a failed send stays
+ * ready with the error and a backoff; one the relay refuses for good fails at once.
+ */
 describe('mail worker: outbound', () => {
   let seeded: SeededApp;
   let root: PlatformClient;
@@ -203,5 +203,39 @@ describe('mail worker: outbound', () => {
     const quiet = await startWorker({ PLATFORM_URL: base, PLATFORM_API_TOKEN: root.token!, ENABLE_OUTBOUND_POLLING: 'false' });
     workers.push(quiet);
     expect((await webhook(quiet.httpPort, body, sign(body))).status).toBe(404);
+  });
+  it('an email the relay refuses for good (550 for every recipient) fails the notification at once, without retries', async () => {
+    const refusing = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['AUTH', 'STARTTLS'],
+      logger: false,
+      onRcptTo(address, _session, callback) {
+        const refusal = new Error(`5.1.1 <${address.address}>: mailbox unavailable`) as Error & { responseCode: number };
+        refusal.responseCode = 550;
+        callback(refusal);
+      },
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (refusing.server.address() as AddressInfo).port;
+      const id = await readyNotification('Refused for good');
+      const worker = await startWorker(workerEnv({ ENABLE_OUTBOUND_POLLING: 'false', SMTP_URL: `smtp://127.0.0.1:${port}` }));
+      workers.push(worker);
+      const body = readyPayload(id);
+      expect(await webhook(worker.httpPort, body, sign(body))).toEqual({ status: 200, body: { sent: 0, failed: 1 } });
+      const notification = (await root.get(`${PREPARED}${id}/`)).body;
+      expect(notification).toMatchObject({ status: { value: 'failed' }, send_attempts: 1, next_attempt_at: null });
+      expect(notification.last_error).toMatch(/550|mailbox unavailable/);
+      const journal = await root.get(
+        `/api/extras/journal-entries/?assigned_object_type=notices.preparednotification&assigned_object_id=${id}`,
+      );
+      expect(journal.body.results.map((entry: any) => entry.comments)).toContainEqual(
+        expect.stringMatching(/^Status: ready → failed\n\nThe relay refused the email for good: /),
+      );
+      // No retry: another trigger finds it no longer ready.
+      expect((await webhook(worker.httpPort, body, sign(body))).body).toMatchObject({ skipped: true });
+    } finally {
+      await new Promise<void>((resolve) => refusing.close(() => resolve()));
+    }
   });
 });

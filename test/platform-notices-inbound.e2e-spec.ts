@@ -279,6 +279,9 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
     it('a failed send releases the claim with a backoff; the last allowed failure moves it to failed', async () => {
       const wrong = await root.post(`${PREPARED}${notification.id}/release/`, { claim_token: 'nope', error: 'x' });
       expect(wrong.status).toBe(409);
+      const notBoolean = await root.post(`${PREPARED}${notification.id}/release/`, { claim_token: fx.claim, error: 'x', permanent: 'yes' });
+      expect(notBoolean.status).toBe(400);
+      expect(notBoolean.body).toEqual({ permanent: ['Must be true or false.'] });
       const released = await root.post(`${PREPARED}${notification.id}/release/`, { claim_token: fx.claim, error: 'connection refused' });
       expect(released.status).toBe(200);
       expect(released.body).toMatchObject({ status: 'ready', send_attempts: 1 });

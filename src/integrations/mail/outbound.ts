@@ -83,6 +83,12 @@ export function composeMessage(notification: PreparedNotification, from: string)
 
 export type SendOutcome = 'sent' | 'failed' | 'skipped';
 
+/** An SMTP 5xx reply (no such mailbox, policy) or SES's MessageRejected: sending again cannot help. */
+export function isPermanentRefusal(error: unknown): boolean {
+  const { responseCode, name } = (error ?? {}) as { responseCode?: unknown; name?: unknown };
+  return (typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600) || name === 'MessageRejected';
+}
+
 export class Outbound {
   private polling: Promise<unknown> | null = null;
 
@@ -119,7 +125,7 @@ export class Outbound {
       return 'sent';
     } catch (error) {
       const reason = (error as Error).message;
-      const released = await this.platform.release(id, claim.claim_token, reason);
+      const released = await this.platform.release(id, claim.claim_token, reason, isPermanentRefusal(error));
       this.logger.warn(
         { notification: id, err: reason, status: released.status, next_attempt_at: released.next_attempt_at },
         'send failed',

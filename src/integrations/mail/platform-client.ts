@@ -114,12 +114,18 @@ export class PlatformClient {
     return answer.json();
   }
 
-  async release(id: number, claimToken: string, error: string): Promise<{ status: string; next_attempt_at: string | null }> {
+  /** Gives a claim back after a failed send; `permanent` (the relay refused it for good) fails the notification at once. */
+  async release(
+    id: number,
+    claimToken: string,
+    error: string,
+    permanent = false,
+  ): Promise<{ status: string; next_attempt_at: string | null }> {
     const answer = await this.call(
       'POST',
       `${NOTICES}/prepared-notifications/${id}/release/`,
       `release ${id}`,
-      JSON.stringify({ claim_token: claimToken, error }),
+      JSON.stringify({ claim_token: claimToken, error, permanent }),
     );
     PlatformClient.expect(answer, 200);
     return answer.json();

@@ -109,11 +109,18 @@ export const releaseAction: ResourceAction = {
   permission: 'change',
   openapi: {
     summary:
-      'Give back a claim after a failed send, with the error: ready again after a backoff, or failed after outbound_max_attempts attempts',
+      'Give back a claim after a failed send, with the error: ready again after a backoff, or failed after outbound_max_attempts attempts or at once when the refusal is permanent',
     request: {
       type: 'object',
       required: ['claim_token', 'error'],
-      properties: { claim_token: { type: 'string' }, error: { type: 'string' } },
+      properties: {
+        claim_token: { type: 'string' },
+        error: { type: 'string' },
+        permanent: {
+          type: 'boolean',
+          description: 'The relay refused the email for good (an SMTP 5xx reply, SES MessageRejected): failed now, no retry',
+        },
+      },
     },
     response: {
       type: 'object',
@@ -130,6 +137,7 @@ export const releaseAction: ResourceAction = {
     const problems: Record<string, string[]> = {};
     if (typeof body.claim_token !== 'string' || !body.claim_token) problems.claim_token = ['Give the claim_token of your claim.'];
     if (typeof body.error !== 'string' || !body.error.trim()) problems.error = ['Say why the send failed.'];
+    if (body.permanent !== undefined && typeof body.permanent !== 'boolean') problems.permanent = ['Must be true or false.'];
     if (Object.keys(problems).length) throw new ResourceValidationError(problems);
     const error = String(body.error).trim().slice(0, 2000);
     const [row] = (await context.manager.query(
@@ -140,13 +148,17 @@ export const releaseAction: ResourceAction = {
       throw new ConflictError('This claim is not held: the notification moved on or another sender claimed it since.');
     const attempts = Number(row.send_attempts);
     const maxAttempts = Number(context.settings.outbound_max_attempts ?? 5);
-    if (attempts >= maxAttempts) {
+    if (body.permanent === true || attempts >= maxAttempts) {
       await context.manager.query(
         `UPDATE notices_preparednotification SET status = 'failed', claimed_until = NULL, claim_token = '', next_attempt_at = NULL,
                 last_error = $2, last_updated = now() WHERE id = $1`,
         [context.row.id, error],
       );
-      await journal(context, 'warning', `Status: ready → failed\n\nSending failed ${attempts} times; last error: ${error}`);
+      const why =
+        body.permanent === true
+          ? `The relay refused the email for good: ${error}`
+          : `Sending failed ${attempts} times; last error: ${error}`;
+      await journal(context, 'warning', `Status: ready → failed\n\n${why}`);
       return { status: 'failed', send_attempts: attempts, next_attempt_at: null };
     }
     const [updated] = await updateReturning<{ next_attempt_at: Date }>(
