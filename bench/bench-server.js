@@ -72,6 +72,9 @@ async function startServer({ databaseUrl, env = {}, pollMs = 200 } = {}) {
       AUTH_ADDRESS_RATE_LIMIT: '1000/second',
       ACCESS_TOKEN_EXPIRE_MINUTES: '600',
       LOG_LEVEL: 'warn',
+      // autocannon keeps writing on a connection the server closes (Connection: close), which Node
+      // answers 503: no per-connection request limit while benchmarking.
+      KEEPALIVE_MAX_REQUESTS: '0',
       ...env,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
@@ -248,8 +251,18 @@ function load({ warmupSeconds = 0, ...options }) {
 function formatLoad(title, figures) {
   return (
     `${title.padEnd(52)} ${figures.rps.toFixed(1).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  ` +
-    `(${figures.total} requests, ${figures.failed} failed)`
+    `(${figures.total} requests, ${figures.failed} failed${failureBreakdown(figures.raw)})`
   );
+}
+
+/** What the failures were: status codes other than 2xx with their counts, errors, timeouts. */
+function failureBreakdown(result) {
+  const parts = Object.entries(result.statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code} × ${count}`);
+  if (result.errors) parts.push(`errors × ${result.errors}`);
+  if (result.timeouts) parts.push(`timeouts × ${result.timeouts}`);
+  return parts.length ? `: ${parts.join(', ')}` : '';
 }
 
 async function run(title, options) {

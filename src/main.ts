@@ -36,13 +36,6 @@ function main(): void {
   }).start();
 }
 
-/**
- * In a cluster, a keep-alive connection stays with the worker that accepted it. Closing each after
- * this many requests (the client reconnects) spreads long-lived connections over every worker,
- * including one that started late or replaced a crashed one.
- */
-const CLUSTER_REQUESTS_PER_CONNECTION = 1000;
-
 /** Runs the application in this process until a signal stops it. */
 async function serve(config: AppConfig, logger: Logger): Promise<void> {
   // Loaded here, not at the top: a cluster primary never needs the application's modules.
@@ -55,7 +48,10 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
   try {
     database = await openDatabaseConnection(config, logger);
     const app = await createApp({ config, logger, database });
-    if (cluster.isWorker) (app.getHttpServer() as Server).maxRequestsPerSocket = CLUSTER_REQUESTS_PER_CONNECTION;
+    // A keep-alive connection stays with the process (or replica, behind a layer-4 balancer) that
+    // accepted it: closing it after this many requests (the client reconnects) spreads long-lived
+    // connections over every worker, one that started late or replaced a crashed one included.
+    (app.getHttpServer() as Server).maxRequestsPerSocket = config.keepAliveMaxRequests;
     await app.listen(config.port, config.host);
     logger.info({ host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' }, 'server listening');
     handleShutdownSignals(app, database, config, logger, closeApp);

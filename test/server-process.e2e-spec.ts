@@ -200,11 +200,14 @@ describe('server process', () => {
 
   it('runs on the PostgreSQL server named by DATABASE_URL', async () => {
     const database = await createTestDatabase();
-    const server = ServerProcess.spawn({ PORT: String(await freePort()), DATABASE_URL: database.url }, workDir);
+    const port = await freePort();
+    const server = ServerProcess.spawn({ PORT: String(port), DATABASE_URL: database.url, KEEPALIVE_MAX_REQUESTS: '5' }, workDir);
     try {
       await server.waitUntilHealthy();
       const listening = server.logEntries().find((entry) => entry.msg === 'server listening');
       expect(listening?.database).toBe('server');
+      // KEEPALIVE_MAX_REQUESTS: the fifth answer on a connection closes it.
+      expect(await requestsUntilClosed(port, 50)).toBe(5);
       const client = new Client({ connectionString: database.url });
       await client.connect();
       try {
