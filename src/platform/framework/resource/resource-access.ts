@@ -47,11 +47,9 @@ export class ResourceAccess {
     pagination: { limit: number; offset: number },
     columns?: readonly string[],
   ): Promise<ResourceRow[]> {
-    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
-    if (restriction.kind === 'none') return [];
-    const page = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(
-      selectList(definition, ROW_ALIAS, columns),
-    );
+    const page = await this.visibleQuery(manager, definition, query, principal);
+    if (!page) return [];
+    page.select(selectList(definition, ROW_ALIAS, columns));
     for (const term of this.queries.ordering(definition, query)) page.addOrderBy(term.column, term.direction);
     const raws = (await page.offset(pagination.offset).limit(pagination.limit).getRawMany()) as Array<Record<string, unknown>>;
     return raws.map((raw) => normalizeRow(definition, raw));
@@ -64,13 +62,9 @@ export class ResourceAccess {
     query: QueryParameters,
     principal: Principal,
   ): Promise<number> {
-    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
-    if (restriction.kind === 'none') return 0;
-    const total = (await (
-      await this.queries.filteredQuery(manager, definition, query, restriction)
-    )
-      .select('COUNT(*)::int', 'count')
-      .getRawOne()) as { count: number };
+    const rows = await this.visibleQuery(manager, definition, query, principal);
+    if (!rows) return 0;
+    const total = (await rows.select('COUNT(*)::int', 'count').getRawOne()) as { count: number };
     return total.count;
   }
 
@@ -82,9 +76,9 @@ export class ResourceAccess {
     principal: Principal,
     selection: VisibleSelection,
   ): Promise<Array<Record<string, unknown>>> {
-    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
-    if (restriction.kind === 'none') return [];
-    const builder = (await this.queries.filteredQuery(manager, definition, query, restriction)).select(
+    const builder = await this.visibleQuery(manager, definition, query, principal);
+    if (!builder) return [];
+    builder.select(
       Object.entries(selection.select(ROW_ALIAS))
         .map(([name, expression]) => `${expression} AS ${quoteIdentifier(name)}`)
         .join(', '),
@@ -95,6 +89,12 @@ export class ResourceAccess {
       builder.offset(selection.page.offset).limit(selection.page.limit);
     }
     return (await builder.getRawMany()) as Array<Record<string, unknown>>;
+  }
+
+  /** The list query of what the caller may view under `query`, before its select list; null when it may view nothing. */
+  private async visibleQuery(manager: EntityManager, definition: ResourceDefinition, query: QueryParameters, principal: Principal) {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    return restriction.kind === 'none' ? null : this.queries.filteredQuery(manager, definition, query, restriction);
   }
 
   /** The row if the caller may view it, else 404 (what may not be seen does not exist). */
