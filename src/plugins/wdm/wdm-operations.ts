@@ -275,7 +275,7 @@ async function missingPorts(manager: EntityManager, nodeId: number) {
 }
 
 /** `POST wdm-nodes/{id}/sync-ports/?dry_run=` (reference §4.3). */
-export async function syncPorts({ manager, row, query }: ResourceActionContext) {
+export async function syncPorts({ manager, row, query, create }: ResourceActionContext) {
   const dryRun = readDryRun(query.dry_run);
   const missing = await missingPorts(manager, row.id);
   const plan = await planMappings(manager, row.id);
@@ -301,23 +301,19 @@ export async function syncPorts({ manager, row, query }: ResourceActionContext) 
     },
   };
   if (dryRun) return answer;
-  for (const port of missing.rear) {
-    await manager.query('INSERT INTO dcim_rearport (device_id, module_id, name, type, positions) VALUES ($1, $2, $3, $4, $5)', [
-      row.device_id,
-      port.module_id,
-      port.name,
-      port.type,
-      port.positions,
-    ]);
-  }
-  for (const port of missing.front) {
-    await manager.query('INSERT INTO dcim_frontport (device_id, module_id, name, type) VALUES ($1, $2, $3, $4)', [
-      row.device_id,
-      port.module_id,
-      port.name,
-      port.type,
-    ]);
-  }
+  // Through the platform, as the API creates ports: validated and in the change log.
+  const ownedBy = (port: { module_id: number | null; name: string; type: string }) => ({
+    device: row.device_id,
+    ...(port.module_id !== null ? { module: port.module_id } : {}),
+    name: port.name,
+    type: port.type,
+  });
+  if (missing.rear.length > 0)
+    await create(
+      'dcim.rearport',
+      missing.rear.map((port) => ({ ...ownedBy(port), positions: port.positions })),
+    );
+  if (missing.front.length > 0) await create('dcim.frontport', missing.front.map(ownedBy));
   // New ports may complete channels and line ports the node lacked; generation only adds what is missing.
   if (missing.rear.length + missing.front.length > 0) await generateNodeComponents(manager, row.id);
   const applied = await planMappings(manager, row.id);
