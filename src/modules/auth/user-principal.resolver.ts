@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
+import { preparedQuery } from '../../common/database/prepared-query';
 import { principalOfUser, USER_RECORD_COLUMNS, userRecordOfRow, UserRecordRow } from '../users/user-principal';
 import { AccessTokenService, invalidCredentials } from './access-token.service';
 
@@ -24,8 +25,8 @@ interface ResolveRow extends UserRecordRow {
  * capabilities come from the current user row, not from the token, so a demotion takes effect at
  * once. Nothing is cached between requests, so a revocation by any process counts at once in all.
  *
- * Plain SQL rather than a query builder: this runs on every authenticated request, and building
- * and mapping the query through TypeORM cost several times the query itself.
+ * A prepared statement of plain SQL rather than a query builder: this runs on every authenticated
+ * request, and building, mapping and planning the query cost several times running it.
  */
 @Injectable()
 export class UserPrincipalResolver {
@@ -36,7 +37,7 @@ export class UserPrincipalResolver {
 
   async resolve(credential: string): Promise<Principal> {
     const claims = this.accessTokens.verify(credential);
-    const [row] = (await this.dataSource.query(RESOLVE_SQL, [claims.id, claims.sid, claims.jti])) as ResolveRow[];
+    const [row] = await preparedQuery<ResolveRow>(this.dataSource.manager, RESOLVE_SQL, [claims.id, claims.sid, claims.jti]);
     if (!row || !row.is_active || !row.session_live || row.blocklisted) throw invalidCredentials();
     if (row.tokens_invalidated_at && claims.iat < Math.floor(row.tokens_invalidated_at.getTime() / 1000)) {
       throw invalidCredentials();
