@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, InsertQueryBuilder, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import type { Statement } from '../../common/database/entity-statements';
+import { preparedQuery } from '../../common/database/prepared-query';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import { Principal } from '../../common/auth/principal';
 import { AuditAction } from './audit-action';
@@ -61,12 +63,11 @@ export class AuditService {
    * without a transaction): the audit row takes its resource id and organization from that row, so
    * `insert` must return `id` and `organization_id`. Returns the columns `insert` returns.
    */
-  async insertAudited<T extends ObjectLiteral>(
+  async insertAudited(
     manager: EntityManager,
-    insert: InsertQueryBuilder<T>,
+    insert: Statement,
     entry: Omit<AuditEntry, 'organizationId' | 'resourceId'>,
   ): Promise<Record<string, unknown>> {
-    const [insertSql, parameters] = insert.getQueryAndParameters();
     const actor = entry.actor;
     const values = [
       entry.action,
@@ -77,14 +78,16 @@ export class AuditService {
       entry.resourceType ?? null,
       entry.detail ?? null,
     ];
-    const at = (index: number) => `$${parameters.length + index + 1}`;
-    const rows: Array<Record<string, unknown>> = await manager.query(
-      `WITH inserted AS (${insertSql}),
+    const at = (index: number) => `$${insert.values.length + index + 1}`;
+    // Prepared: the text depends only on the insert's columns, so it is parsed and planned once per connection.
+    const rows = await preparedQuery<Record<string, unknown>>(
+      manager,
+      `WITH inserted AS (${insert.text}),
             audited AS (
               INSERT INTO audit_logs (action, user_id, username, service_account_id, service_account_name, organization_id, resource_type, resource_id, detail)
               SELECT ${at(0)}, ${at(1)}::integer, ${at(2)}, ${at(3)}::integer, ${at(4)}, inserted.organization_id, ${at(5)}, inserted.id, ${at(6)} FROM inserted)
        SELECT * FROM inserted`,
-      [...parameters, ...values],
+      [...insert.values, ...values],
     );
     return rows[0];
   }

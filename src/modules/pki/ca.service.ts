@@ -13,6 +13,7 @@ import { DataSource, EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig, type IssuerExpiryBehavior } from '../../common/config/app-config';
+import { findEntityById } from '../../common/database/entity-statements';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
@@ -134,7 +135,7 @@ export class CaService {
 
   /** A CA the actor may act on; outside its organization the CA does not exist (404). */
   async findAuthorized(actor: Principal, id: number, action: Parameters<AccessPolicy['decide']>[1]): Promise<CertificateAuthorityEntity> {
-    const ca = await this.cas.findOne({ where: { id } });
+    const ca = await findEntityById(this.cas.manager, CertificateAuthorityEntity, id);
     if (!ca) throw caNotFound(id);
     this.policy.assert(actor, action, ca, () => caNotFound(id));
     return ca;

@@ -25,6 +25,8 @@ import { DataSource, In, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
+import { entityInsert } from '../../common/database/entity-statements';
+import { preparedQuery } from '../../common/database/prepared-query';
 import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { AuditService } from '../audit/audit.service';
@@ -361,10 +363,19 @@ export class CertificateService {
       return;
     }
     if (ca.allowLeafCerts === false) throw new LeafIssuanceNotAllowedError(ca.id, 'allow_leaf_certs is false');
-    if (ca.allowLeafCerts === null && (await this.cas.exists({ where: { parentCaId: ca.id } }))) {
+    if (ca.allowLeafCerts === null && (await this.hasSubCas(ca.id))) {
       throw new LeafIssuanceNotAllowedError(ca.id, 'it has sub-CAs; set allow_leaf_certs to true to allow both');
     }
     assertWithinValidity(ca, validDays, this.config.issuerExpiryBehavior);
+  }
+
+  private async hasSubCas(caId: number): Promise<boolean> {
+    const [row] = await preparedQuery<{ found: boolean }>(
+      this.dataSource.manager,
+      'SELECT EXISTS (SELECT 1 FROM certificate_authorities WHERE parent_ca_id = $1) AS found',
+      [caId],
+    );
+    return row.found;
   }
 
   private async sign(actor: Principal, baseUrl: string, request: LeafRequest): Promise<CertificateEntity> {
@@ -419,12 +430,7 @@ export class CertificateService {
     // The certificate and its audit row are written by one statement: one round trip, atomic.
     const inserted = await this.audit.insertAudited(
       this.dataSource.manager,
-      this.dataSource
-        .createQueryBuilder()
-        .insert()
-        .into(CertificateEntity)
-        .values(values)
-        .returning('id, organization_id, created_at, updated_at'),
+      entityInsert(this.dataSource.manager, CertificateEntity, values, ['id', 'organization_id', 'created_at', 'updated_at']),
       { action: 'cert_create', actor, resourceType: 'certificate', detail: request.auditDetail },
     );
     this.metrics.certificatesIssued.inc({ type: request.type, origin: request.origin });
