@@ -108,13 +108,14 @@ describe('tracing (OpenTelemetry)', () => {
   const runServer = async (env: Record<string, string>, exercise: (api: ApiClient) => Promise<void>) => {
     rmSync(modulesDir, { recursive: true, force: true });
     mkdirSync(modulesDir);
+    // A cluster (a primary and two workers) on PostgreSQL; the embedded broker serves one process.
+    const workers = process.env.E2E_DB_MODE === 'server' ? 2 : 1;
     const server = ServerProcess.spawn(
       {
         DATABASE_URL: database.url,
-        // A cluster (a primary and two workers) on PostgreSQL; the embedded broker serves one process.
-        WEB_CONCURRENCY: process.env.E2E_DB_MODE === 'server' ? '2' : '1',
+        WEB_CONCURRENCY: String(workers),
         PORT: String(await freePort()),
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: 'info',
         NODE_OPTIONS: `--require ${preload}`,
         ...env,
       },
@@ -122,6 +123,9 @@ describe('tracing (OpenTelemetry)', () => {
     );
     try {
       await server.waitUntilHealthy();
+      // Health answers once one worker listens; a worker stopped while starting would leave no record.
+      const listening = () => server.logEntries().filter((entry) => entry.msg === 'server listening').length;
+      while (listening() < workers) await new Promise((resolve) => setTimeout(resolve, 100));
       await exercise(new ApiClient(server.baseUrl));
     } finally {
       // The batch of spans is exported at graceful shutdown: nothing below waits for a timer.
@@ -163,6 +167,8 @@ describe('tracing (OpenTelemetry)', () => {
     expect(pgSpans.some((span) => meTraces.has(span.traceId))).toBe(true);
     const login = spans.find((span) => span.kind === SPAN_KIND_SERVER && span.name === 'POST /api/v1/auth/token');
     expect(login).toBeDefined();
+    // Health probes (the test's own, polling until the server is up) are not traced.
+    expect(spans.filter((span) => String(span.attributes['url.path']).startsWith('/health'))).toEqual([]);
 
     const exported = bodies.join('\n');
     expect(token.length).toBeGreaterThan(20);

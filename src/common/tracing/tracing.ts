@@ -43,6 +43,8 @@ export function startTracing(settings: TracingSettings): Tracing {
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({
+        // Probes and scrapes, every few seconds from each prober, would bury the requests.
+        ignoreIncomingRequestHook: (request) => /^\/(health|metrics)(\/|\?|$)/.test(request.url ?? ''),
         startIncomingSpanHook: incomingQueryWithoutValues,
         startOutgoingSpanHook: outgoingOriginOnly,
       }),
