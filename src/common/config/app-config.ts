@@ -213,7 +213,10 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
         Object.entries(env).filter((entry): entry is [string, string] => PLUGIN_VARIABLE.test(entry[0]) && entry[1] !== undefined),
       ),
     ),
-    tracing: readTracingSettings({ value: (name) => r.raw(name), problem: (variable, message) => r.problem(variable, message) }, 'pki-inventory'),
+    tracing: readTracingSettings(
+      { value: (name) => r.raw(name), problem: (variable, message) => r.problem(variable, message) },
+      'pki-inventory',
+    ),
   });
   r.throwIfInvalid();
   for (const check of configurationChecks) for (const problem of check(config)) r.problem(problem.variable, problem.message);

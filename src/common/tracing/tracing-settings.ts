@@ -66,7 +66,8 @@ function readSampler(source: SettingSource): TracesSampler {
   const value = source.value('OTEL_TRACES_SAMPLER');
   if (value === undefined) return 'parentbased_always_on';
   const sampler = TRACES_SAMPLERS.find((choice) => choice === value.toLowerCase());
-  if (sampler === undefined) source.problem('OTEL_TRACES_SAMPLER', `must be one of ${TRACES_SAMPLERS.join(', ')} (got ${JSON.stringify(value)})`);
+  if (sampler === undefined)
+    source.problem('OTEL_TRACES_SAMPLER', `must be one of ${TRACES_SAMPLERS.join(', ')} (got ${JSON.stringify(value)})`);
   return sampler ?? 'parentbased_always_on';
 }
 

@@ -5,6 +5,7 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation, type UndiciRequest } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -23,7 +24,7 @@ export interface Tracing {
 }
 
 /**
- * Registers the global tracer provider and the HTTP, Express and pg instrumentations. This module is
+ * Registers the global tracer provider and the HTTP (node:http and fetch), Express and pg instrumentations. This module is
  * only ever imported dynamically, by a process whose settings turn tracing on, and before that
  * process loads express or pg: the instrumentations patch those modules as they are required.
  *
@@ -48,6 +49,8 @@ export function startTracing(settings: TracingSettings): Tracing {
         startIncomingSpanHook: incomingQueryWithoutValues,
         startOutgoingSpanHook: outgoingOriginOnly,
       }),
+      // fetch (the mail worker's calls to the API, PeeringDB) goes through undici, not node:http.
+      new UndiciInstrumentation({ startSpanHook: fetchOriginOnly }),
       // Middleware spans (body parsers, CORS, ...) would outnumber the rest; the route handler's is kept.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Queries outside a request (the job poller's, every second) would each start a trace of their own.
@@ -87,4 +90,8 @@ function outgoingOriginOnly(request: RequestOptions): Attributes {
   const host = request.hostname ?? request.host ?? 'localhost';
   const port = request.port === undefined || request.port === null ? '' : `:${request.port}`;
   return { 'url.full': `${request.protocol ?? 'http:'}//${host}${port}` };
+}
+
+function fetchOriginOnly(request: UndiciRequest): Attributes {
+  return { 'url.full': request.origin, 'url.path': undefined, 'url.query': undefined };
 }
