@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-client';
+import { startWorker } from './support/mail-worker-process';
 import { freePort, ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 
@@ -43,6 +44,7 @@ interface ExportedSpan {
 }
 
 const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_CLIENT = 3;
 
 /** The spans of OTLP JSON export requests, each with its resource's service.name and its attributes as a map. */
 function spansOf(bodies: string[]): ExportedSpan[] {
@@ -184,6 +186,45 @@ describe('tracing (OpenTelemetry)', () => {
       const serves = !clustered || pid !== server.pid;
       expect({ pid, tracing: loadsTracingSdk(loaded) }).toEqual({ pid, tracing: serves });
     }
+  }, 120_000);
+
+  it("puts the mail worker's calls to the API and the API's handling of them in one trace", async () => {
+    receiver.requests.length = 0;
+    const workerToken = 'worker-token-that-must-not-be-exported';
+    let apiOrigin = '';
+    await runServer({ OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl }, async (api) => {
+      apiOrigin = api.baseUrl;
+      const worker = await startWorker({
+        OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+        PLATFORM_URL: api.baseUrl,
+        PLATFORM_API_TOKEN: workerToken,
+        MAIL_FROM_ADDRESS: 'noc@example.com',
+        SMTP_URL: 'smtp://127.0.0.1:9',
+      });
+      try {
+        // The worker polls the API at start; the token is refused, which is enough to make the call.
+        while (!worker.output().includes('outbound poll failed')) await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await worker.stop();
+      }
+    });
+
+    const bodies = receiver.requests.map((request) => request.body);
+    const spans = spansOf(bodies);
+    const calls = spans.filter((span) => span.serviceName === 'pki-mail-worker' && span.kind === SPAN_KIND_CLIENT);
+    expect(calls.length).toBeGreaterThan(0);
+    // Only the origin of the call is recorded.
+    for (const call of calls) {
+      expect(call.attributes['url.full']).toBe(apiOrigin);
+      expect(call.attributes['url.path']).toBeUndefined();
+    }
+    const handled = spans.filter(
+      (span) =>
+        span.serviceName === 'pki-inventory' && span.kind === SPAN_KIND_SERVER && calls.some((call) => call.spanId === span.parentSpanId),
+    );
+    expect(handled.length).toBe(calls.length);
+    for (const span of handled) expect(calls.find((call) => call.spanId === span.parentSpanId)?.traceId).toBe(span.traceId);
+    expect(bodies.join('\n')).not.toContain(workerToken);
   }, 120_000);
 
   it('sends nothing and never loads the SDK when no OTLP endpoint is set', async () => {
