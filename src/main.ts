@@ -70,7 +70,7 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
 async function startTracingIfEnabled(config: AppConfig, logger: Logger): Promise<Tracing | undefined> {
   if (!config.tracing) return undefined;
   const { startTracing } = await import('./common/tracing/tracing.js');
-  const tracing = startTracing(config.tracing);
+  const tracing = startTracing(config.tracing, logger);
   logger.info({ service_name: config.tracing.serviceName, sampler: config.tracing.sampler }, 'tracing to an OTLP collector');
   return tracing;
 }

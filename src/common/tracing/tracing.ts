@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestOptions } from 'node:http';
-import type { Attributes } from '@opentelemetry/api';
+import { type Attributes, diag, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
@@ -16,6 +16,7 @@ import {
   type Sampler,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
+import type { Logger } from 'pino';
 import type { TracingSettings } from './tracing-settings';
 
 /** A started tracer: `shutdown` exports the spans still buffered, then stops. */
@@ -33,7 +34,20 @@ export interface Tracing {
  * their origin only (a webhook URL's path or query may be its secret), and pg statements are recorded
  * with their placeholders, never the bound values.
  */
-export function startTracing(settings: TracingSettings): Tracing {
+export function startTracing(settings: TracingSettings, logger: Logger): Tracing {
+  // The SDK reports its own trouble (a collector that refuses or cannot be reached) only through diag.
+  const sdkLogger = logger.child({ component: 'opentelemetry' });
+  const fields = (args: unknown[]) => (args.length > 0 ? { details: args } : {});
+  diag.setLogger(
+    {
+      error: (message, ...args) => sdkLogger.error(fields(args), message),
+      warn: (message, ...args) => sdkLogger.warn(fields(args), message),
+      info: () => undefined,
+      debug: () => undefined,
+      verbose: () => undefined,
+    },
+    DiagLogLevel.WARN,
+  );
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     sampler: sampler(settings),

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   let flushSpans = () => Promise.resolve();
   if (config.tracing) {
     const { startTracing } = await import('../../common/tracing/tracing.js');
-    const tracing = startTracing(config.tracing);
+    const tracing = startTracing(config.tracing, logger);
     flushSpans = () => tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
     logger.info({ service_name: config.tracing.serviceName, sampler: config.tracing.sampler }, 'tracing to an OTLP collector');
   }
