@@ -204,6 +204,9 @@ describe('tracing (OpenTelemetry)', () => {
       try {
         // The worker polls the API at start; the token is refused, which is enough to make the call.
         while (!worker.output().includes('outbound poll failed')) await new Promise((resolve) => setTimeout(resolve, 100));
+        // The worker's own HTTP side: a tracking event it refuses (not an SNS envelope) still makes a server span.
+        const refused = await fetch(`http://127.0.0.1:${worker.httpPort}/webhook/tracking`, { method: 'POST', body: '{}' });
+        expect(refused.status).toBeGreaterThanOrEqual(400);
       } finally {
         await worker.stop();
       }
@@ -224,6 +227,11 @@ describe('tracing (OpenTelemetry)', () => {
     );
     expect(handled.length).toBe(calls.length);
     for (const span of handled) expect(calls.find((call) => call.spanId === span.parentSpanId)?.traceId).toBe(span.traceId);
+    expect(
+      spans
+        .filter((span) => span.serviceName === 'pki-mail-worker' && span.kind === SPAN_KIND_SERVER)
+        .map((span) => span.attributes['url.path']),
+    ).toEqual(['/webhook/tracking']);
     expect(bodies.join('\n')).not.toContain(workerToken);
   }, 120_000);
 
