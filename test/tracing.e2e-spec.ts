@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-client';
 import { startWorker } from './support/mail-worker-process';
 import { freePort, ServerProcess } from './support/server-process';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { createTestDatabase } from './support/test-database';
 
 /** An OTLP/HTTP receiver: keeps every request body (JSON, as the server's exporter sends it). */
 class OtlpReceiver {
@@ -77,7 +77,6 @@ describe('tracing (OpenTelemetry)', () => {
   const workDir = mkdtempSync(join(tmpdir(), 'tracing-'));
   const modulesDir = join(workDir, 'modules');
   const preload = join(workDir, 'record-modules.js');
-  let database: TestDatabase;
   let receiver: OtlpReceiver;
   let collectorUrl: string;
 
@@ -86,14 +85,12 @@ describe('tracing (OpenTelemetry)', () => {
       preload,
       `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(modulesDir)} + '/' + process.pid + '.json', JSON.stringify(Object.keys(require.cache))));\n`,
     );
-    database = await createTestDatabase();
     receiver = new OtlpReceiver();
     collectorUrl = await receiver.start();
   });
 
   afterAll(async () => {
     await receiver?.stop();
-    await database?.drop();
     rmSync(workDir, { recursive: true, force: true });
   });
 
@@ -110,6 +107,8 @@ describe('tracing (OpenTelemetry)', () => {
   const runServer = async (env: Record<string, string>, exercise: (api: ApiClient) => Promise<void>) => {
     rmSync(modulesDir, { recursive: true, force: true });
     mkdirSync(modulesDir);
+    // A database per run: each test starts from an empty one.
+    const database = await createTestDatabase();
     // A cluster (a primary and two workers) on PostgreSQL; the embedded broker serves one process.
     const workers = process.env.E2E_DB_MODE === 'server' ? 2 : 1;
     const server = ServerProcess.spawn(
@@ -132,13 +131,13 @@ describe('tracing (OpenTelemetry)', () => {
     } finally {
       // The batch of spans is exported at graceful shutdown: nothing below waits for a timer.
       expect(await server.stop('SIGTERM')).toBe(0);
+      await database.drop();
     }
     return server;
   };
 
-  let token = '';
-
   it('exports HTTP, route and pg spans of each request as service.name, with no token or password', async () => {
+    let token = '';
     const server = await runServer({ OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_SERVICE_NAME: 'pki-under-test' }, async (api) => {
       token = (await createBootstrapSuperuser(api)).token;
       expect((await api.get('/users/me', token)).status).toBe(200);
@@ -238,9 +237,8 @@ describe('tracing (OpenTelemetry)', () => {
   it('sends nothing and never loads the SDK when no OTLP endpoint is set', async () => {
     receiver.requests.length = 0;
     await runServer({}, async (api) => {
-      const login = await api.login('root', PASSWORD);
-      expect(login.status).toBe(200);
-      expect((await api.get('/users/me', login.body.access_token)).status).toBe(200);
+      const root = await createBootstrapSuperuser(api);
+      expect((await api.get('/users/me', root.token)).status).toBe(200);
     });
     expect(receiver.requests).toEqual([]);
     const modules = loadedModules();
