@@ -7,6 +7,7 @@ import { loadEnvironmentOrExit } from './common/config/load-environment';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { createRootLogger } from './common/logging/root-logger';
 import { ClusterPrimary, serverProcessCount } from './common/process/cluster-primary';
+import type { Tracing } from './common/tracing/tracing';
 import './plugin-configuration-check';
 
 /**
@@ -38,6 +39,8 @@ function main(): void {
 
 /** Runs the application in this process until a signal stops it. */
 async function serve(config: AppConfig, logger: Logger): Promise<void> {
+  // Before the application's modules: the instrumentations patch http, express and pg as they are loaded.
+  const tracing = await startTracingIfEnabled(config, logger);
   // Loaded here, not at the top: a cluster primary never needs the application's modules.
   await import('reflect-metadata');
   const [{ closeApp, createApp }, { openDatabaseConnection }] = await Promise.all([
@@ -54,12 +57,22 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
     (app.getHttpServer() as Server).maxRequestsPerSocket = config.keepAliveMaxRequests;
     await app.listen(config.port, config.host);
     logger.info({ host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' }, 'server listening');
-    handleShutdownSignals(app, database, config, logger, closeApp);
+    handleShutdownSignals(app, database, tracing, config, logger, closeApp);
   } catch (error) {
     logger.fatal({ err: error }, 'server failed to start');
     await database?.close().catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     process.exit(1);
   }
+}
+
+/** Tracing is optional: with it off the OpenTelemetry SDK is not even loaded. */
+async function startTracingIfEnabled(config: AppConfig, logger: Logger): Promise<Tracing | undefined> {
+  if (!config.tracing) return undefined;
+  const { startTracing } = await import('./common/tracing/tracing.js');
+  const tracing = startTracing(config.tracing, logger);
+  logger.info({ service_name: config.tracing.serviceName, sampler: config.tracing.sampler }, 'tracing to an OTLP collector');
+  return tracing;
 }
 
 function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
@@ -73,12 +86,13 @@ function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
 
 /**
  * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, close the pool and the
- * embedded database, exit 0. Nest's own shutdown hooks re-raise the signal (exit 143), so the
- * signals are handled here instead. A shutdown that overruns the grace period exits 1.
+ * embedded database, export the buffered spans, exit 0. Nest's own shutdown hooks re-raise the signal
+ * (exit 143), so the signals are handled here instead. A shutdown that overruns the grace period exits 1.
  */
 function handleShutdownSignals(
   app: NestExpressApplication,
   database: DatabaseConnection,
+  tracing: Tracing | undefined,
   config: AppConfig,
   logger: Logger,
   closeApp: (app: NestExpressApplication) => Promise<void>,
@@ -96,6 +110,8 @@ function handleShutdownSignals(
     try {
       await closeApp(app);
       await database.close();
+      // The spans of the last requests are still in the batch; a failed export must not fail the shutdown.
+      await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'exporting the last spans failed'));
       logger.info('shutdown complete');
       process.exit(0);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { readTracingSettings, type TracingSettings } from '../tracing/tracing-settings';
 import { ConfigProblem, EnvReader } from './env-reader';
 
 export const NODE_ENVIRONMENTS = ['development', 'production', 'test'] as const;
@@ -109,6 +110,8 @@ export class AppConfig {
   readonly plugins: readonly string[] | undefined;
   /** Every `PLUGIN_<NAME>_<SETTING>` variable, raw: each plugin reads and validates its own settings at boot. */
   readonly pluginVariables: Readonly<Record<string, string>>;
+  /** OpenTelemetry trace export (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off, the SDK is never loaded. */
+  readonly tracing: TracingSettings | undefined;
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
@@ -209,6 +212,10 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       Object.fromEntries(
         Object.entries(env).filter((entry): entry is [string, string] => PLUGIN_VARIABLE.test(entry[0]) && entry[1] !== undefined),
       ),
+    ),
+    tracing: readTracingSettings(
+      { value: (name) => r.raw(name), problem: (variable, message) => r.problem(variable, message) },
+      'pki-inventory',
     ),
   });
   r.throwIfInvalid();

@@ -1,4 +1,5 @@
 import { DEFAULT_PROVIDER_MAP, parseProviderMap, type ProviderMap } from '../../../libs/mail';
+import { readTracingSettings, type TracingSettings } from '../../common/tracing/tracing-settings';
 
 /**
  * The mail worker's settings, from the environment, validated at start: every bad value is one line
@@ -32,6 +33,8 @@ export interface MailWorkerConfig {
   trackingTopicArns: string[];
   /** Failed sends before the platform marks a notification failed is the platform's setting; this is the worker's lease. */
   claimLeaseSeconds: number;
+  /** OpenTelemetry trace export, as the server's (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off. */
+  tracing: TracingSettings | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -123,6 +126,10 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
       .map((arn) => arn.trim())
       .filter(Boolean),
     claimLeaseSeconds: integer('CLAIM_LEASE_SECONDS', 300, 10, 3600)!,
+    tracing: readTracingSettings(
+      { value: (name) => value(name) || undefined, problem: (variable, message) => problems.push(`${variable} ${message}`) },
+      'pki-mail-worker',
+    ),
   };
   return problems.length ? { config: null, problems } : { config, problems: [] };
 }
