@@ -282,7 +282,8 @@ function heyGet(url, serverPid) {
     execFile('bash', ['-c', script, 'hey', `${SECONDS}s`, String(CONNECTIONS), url], { maxBuffer: 1 << 24 }, (error, stdout) => {
       if (error) return reject(error);
       const seconds = (performance.now() - started) / 1000;
-      const latency = (label) => Number(new RegExp(`^\\s*${label}% in ([\\d.]+) secs`, 'm').exec(stdout)?.[1] ?? NaN) * 1000;
+      const latency = (label) =>
+        Math.round(Number(new RegExp(`^\\s*${label}% in ([\\d.]+) secs`, 'm').exec(stdout)?.[1] ?? NaN) * 10_000) / 10;
       const total = Number(/^\s*Total:\s+([\d.]+) secs/m.exec(stdout)[1]);
       let ok = 0;
       let bad = 0;
@@ -291,7 +292,13 @@ function heyGet(url, serverPid) {
         else bad += Number(count);
       }
       for (const [, count] of stdout.matchAll(/^\s*\[(\d+)\]\s+Get /gm)) bad += Number(count);
-      const [user, system] = [...stdout.trim().split('\n').at(-1).matchAll(/(\d+)m([\d.]+)s/g)].map(([, m, s]) => Number(m) * 60 + Number(s));
+      const [user, system] = [
+        ...stdout
+          .trim()
+          .split('\n')
+          .at(-1)
+          .matchAll(/(\d+)m([\d.]+)s/g),
+      ].map(([, m, s]) => Number(m) * 60 + Number(s));
       resolve({
         rps: ok / total,
         p50: latency(50),

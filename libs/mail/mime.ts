@@ -1,8 +1,10 @@
-import { simpleParser } from 'mailparser';
 import { MailParseError, type ParsedEmail } from './parsed-maintenance';
 
 /** Decodes a raw RFC 5322 message into the fields the parsers read; an unreadable message is a MailParseError. */
 export async function parseRawEmail(raw: Buffer | string): Promise<ParsedEmail> {
+  // Loaded on the first message: mailparser and its encodings take a tenth of a second to load, at
+  // every server start otherwise.
+  const { simpleParser } = await import('mailparser');
   let mail;
   try {
     mail = await simpleParser(raw, { skipImageLinks: true });
