@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { preparedQuery } from '../../common/database/prepared-query';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { parseCaSlug, slugify } from './ca-slug';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
@@ -21,6 +22,9 @@ async function findBySlug<T extends { name: string }>(
   if (!found || slugify(found.name) !== parsed.prefix) throw publicCaNotFound();
   return found;
 }
+
+const CRL_STATE_QUERY = `SELECT id, name, crl_number, crl_next_update, revocation_count, crl_revocation_count
+  FROM certificate_authorities WHERE id = $1`;
 
 interface CrlStateRow {
   id: number;
@@ -44,16 +48,13 @@ export class PublicPkiService {
   }
 
   /**
-   * The CA's current CRL. Every fetch reads the CA's CRL state (one indexed row, a few columns): a
-   * rebuild by another process or replica is served at once, while the DER itself comes from memory.
+   * The CA's current CRL. Every fetch reads the CA's CRL state (one indexed row, a few columns, a
+   * prepared statement): a rebuild by another process or replica is served at once, while the DER
+   * itself comes from memory.
    */
   async crl(slug: string): Promise<CrlDocument> {
     const row = await findBySlug(slug, async (id) => {
-      const [found]: CrlStateRow[] = await this.cas.query(
-        `SELECT id, name, crl_number, crl_next_update, revocation_count, crl_revocation_count
-           FROM certificate_authorities WHERE id = $1`,
-        [id],
-      );
+      const [found] = await preparedQuery<CrlStateRow>(this.cas.manager, CRL_STATE_QUERY, [id]);
       return found;
     });
     const state: CrlState = {
