@@ -3,8 +3,8 @@
 // PostgreSQL database, the API as a client sees it, the server's processes and their memory, and an
 // autocannon run printed as one line.
 const autocannon = require('autocannon');
-const { spawn } = require('node:child_process');
-const { mkdtempSync, readdirSync, readFileSync, rmSync } = require('node:fs');
+const { execFile, spawn } = require('node:child_process');
+const { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -248,10 +248,110 @@ function load({ warmupSeconds = 0, ...options }) {
   });
 }
 
+/** CPU seconds of the server's processes (all of the tree under `pid`) so far. */
+const treeCpuSeconds = (pid) => processTree(pid).reduce((sum, process) => sum + process.cpuSeconds, 0);
+/** CPU seconds of this process so far: autocannon runs in it. */
+function ownCpuSeconds() {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1e6;
+}
+
+/**
+ * `load` (autocannon, in this process), with the cores the client and the server's processes used
+ * meanwhile: which side saturates. autocannon appends every response body to a string, so large
+ * bodies cost the client more than the server.
+ */
+async function loadWithCpu(options, serverPid) {
+  const [client, server, started] = [ownCpuSeconds(), treeCpuSeconds(serverPid), performance.now()];
+  const figures = await load(options);
+  const seconds = (performance.now() - started) / 1000;
+  return { ...figures, clientCores: (ownCpuSeconds() - client) / seconds, serverCores: (treeCpuSeconds(serverPid) - server) / seconds };
+}
+
+/**
+ * GETs `url` with `hey` (Go; it reads each body into a discarding writer) for SECONDS at CONNECTIONS
+ * connections. Resolves to the figures `load` gives (2xx per second, p50/p99 in ms) with the cores hey
+ * and the server's processes used; the server's pid is optional.
+ */
+function heyGet(url, serverPid) {
+  const server = serverPid ? treeCpuSeconds(serverPid) : 0;
+  const started = performance.now();
+  // `times` prints the CPU time of the shell's children (hey) on its second line.
+  const script = 'hey -z "$1" -c "$2" "$3" && times';
+  return new Promise((resolve, reject) => {
+    execFile('bash', ['-c', script, 'hey', `${SECONDS}s`, String(CONNECTIONS), url], { maxBuffer: 1 << 24 }, (error, stdout) => {
+      if (error) return reject(error);
+      const seconds = (performance.now() - started) / 1000;
+      const latency = (label) =>
+        Math.round(Number(new RegExp(`^\\s*${label}% in ([\\d.]+) secs`, 'm').exec(stdout)?.[1] ?? NaN) * 10_000) / 10;
+      const total = Number(/^\s*Total:\s+([\d.]+) secs/m.exec(stdout)[1]);
+      let ok = 0;
+      let bad = 0;
+      for (const [, code, count] of stdout.matchAll(/^\s*\[(\d+)\]\s+(\d+) responses/gm)) {
+        if (code.startsWith('2')) ok += Number(count);
+        else bad += Number(count);
+      }
+      for (const [, count] of stdout.matchAll(/^\s*\[(\d+)\]\s+Get /gm)) bad += Number(count);
+      const [user, system] = [
+        ...stdout
+          .trim()
+          .split('\n')
+          .at(-1)
+          .matchAll(/(\d+)m([\d.]+)s/g),
+      ].map(([, m, s]) => Number(m) * 60 + Number(s));
+      resolve({
+        rps: ok / total,
+        p50: latency(50),
+        p99: latency(99),
+        total: ok + bad,
+        failed: bad,
+        clientCores: (user + system) / seconds,
+        serverCores: serverPid ? (treeCpuSeconds(serverPid) - server) / seconds : undefined,
+        raw: {},
+      });
+    });
+  });
+}
+
+/**
+ * A bare Node http server (one process, no framework) answering every request with `body`: the
+ * limit for serving that many bytes on this machine. Resolves to its base URL, pid and `stop()`.
+ */
+async function staticBodyServer(body, contentType) {
+  const workDir = mkdtempSync(join(tmpdir(), 'bench-static-'));
+  const file = join(workDir, 'body');
+  writeFileSync(file, body);
+  const source = `
+    const body = require('node:fs').readFileSync(process.argv[1]);
+    const server = require('node:http').createServer((request, response) => {
+      response.writeHead(200, { 'content-type': process.argv[2], 'content-length': body.length, etag: '"static"' });
+      response.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+  const child = spawn(process.execPath, ['-e', source, file, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (data) => resolve(Number(String(data).trim())));
+    child.once('exit', () => reject(new Error('static server exited')));
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(workDir, { recursive: true, force: true });
+    pendingCleanups.delete(stop);
+  };
+  pendingCleanups.add(stop);
+  return { base: `http://127.0.0.1:${port}`, pid: child.pid, stop };
+}
+
 function formatLoad(title, figures) {
   return (
     `${title.padEnd(52)} ${figures.rps.toFixed(1).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  ` +
-    `(${figures.total} requests, ${figures.failed} failed${failureBreakdown(figures.raw)})`
+    `(${figures.total} requests, ${figures.failed} failed${failureBreakdown(figures.raw)})` +
+    (figures.clientCores === undefined ? '' : `; CPU: client ${figures.clientCores.toFixed(2)} cores`) +
+    (figures.serverCores === undefined ? '' : `, server ${figures.serverCores.toFixed(2)} cores`)
   );
 }
 
@@ -346,12 +446,15 @@ module.exports = {
   call,
   describeRun,
   formatLoad,
+  heyGet,
   load,
+  loadWithCpu,
   postgresDatabase,
   processTree,
   run,
   sleep,
   startServer,
+  staticBodyServer,
   waitIdle,
   withServer,
 };

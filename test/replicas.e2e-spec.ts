@@ -127,6 +127,46 @@ onServerDatabase('three replicas on one PostgreSQL behind a round-robin proxy', 
     for (let i = 0; i < REPLICAS; i++) expect((await api.get('/users/me', token)).status).toBe(401);
   });
 
+  it('serves a CRL rebuilt on another replica at once, though each replica keeps the CRL it served in memory', async () => {
+    const created = await api.post(
+      '/cas/',
+      { name: 'Replicated CRL CA', subject_dn: 'CN=Replicated CRL CA', key_type: 'ecdsa-p256' },
+      rootToken,
+    );
+    expect(created.status).toBe(201);
+    const ca = created.body;
+    const issued = await api.post(
+      `/certificates/?ca_id=${ca.id}`,
+      { common_name: 'crl.example.com', subject_dn: 'O=Test', certificate_type: 'server', key_type: 'ecdsa-p256' },
+      rootToken,
+    );
+    expect(issued.status).toBe(201);
+    const serial = issued.body.serial_number as string;
+    const serialOctets = Buffer.from(serial.padStart(serial.length + (serial.length % 2), '0'), 'hex');
+    const fetchCrl = async (replica: ServerProcess, etag?: string) => {
+      // fetch would add Cache-Control: no-cache to a conditional request, which forbids a 304.
+      const headers: Record<string, string> = etag ? { 'if-none-match': etag, 'cache-control': 'max-age=0' } : {};
+      const response = await fetch(`${replica.baseUrl}/crl/${ca.slug}`, { headers });
+      return { status: response.status, etag: response.headers.get('etag'), der: Buffer.from(await response.arrayBuffer()) };
+    };
+
+    // Replica 0 builds the first CRL and keeps it; replica 1 revokes, which builds the next one there.
+    const before = await fetchCrl(replicas[0]);
+    expect(before.status).toBe(200);
+    expect(before.der.includes(serialOctets)).toBe(false);
+    const revoked = await new ApiClient(replicas[1].baseUrl).post(`/certificates/${issued.body.id}/revoke`, {}, rootToken);
+    expect(revoked.status).toBe(200);
+
+    const after = await fetchCrl(replicas[0]);
+    expect(after.status).toBe(200);
+    expect(after.der.includes(serialOctets)).toBe(true);
+    const { rows } = await db.query('SELECT crl_number FROM certificate_authorities WHERE id = $1', [ca.id]);
+    expect(after.etag).toBe(`"crl-${rows[0].crl_number}"`);
+    expect(after.etag).not.toBe(before.etag);
+    expect((await fetchCrl(replicas[0], before.etag!)).status).toBe(200);
+    for (const replica of replicas) expect((await fetchCrl(replica, after.etag!)).status).toBe(304);
+  });
+
   it('counts failed logins across replicas: the limit holds whichever replica answers', async () => {
     const created = await api.post(
       '/users/',

@@ -1,8 +1,18 @@
-import { simpleParser } from 'mailparser';
+import type * as Mailparser from 'mailparser';
 import { MailParseError, type ParsedEmail } from './parsed-maintenance';
+
+/**
+ * mailparser, loaded on the first message: with its encodings it takes a tenth of a second to load,
+ * at every server start otherwise. `require`, not `import()`: Jest's CommonJS runtime has no dynamic import.
+ */
+function mailparser(): typeof Mailparser {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('mailparser') as typeof Mailparser;
+}
 
 /** Decodes a raw RFC 5322 message into the fields the parsers read; an unreadable message is a MailParseError. */
 export async function parseRawEmail(raw: Buffer | string): Promise<ParsedEmail> {
+  const { simpleParser } = mailparser();
   let mail;
   try {
     mail = await simpleParser(raw, { skipImageLinks: true });

@@ -7,8 +7,8 @@ import { RoutingPlugin } from './routing';
 import { WdmPlugin } from './wdm';
 
 /**
- * Every plugin this repository ships: the only place outside a plugin's own folder that names it.
- * PLUGINS selects which of them are mounted (all of them when unset).
+ * Every plugin this repository ships (with ./manifests.ts, the only places outside a plugin's own
+ * folder that name it). PLUGINS selects which of them are mounted (all of them when unset).
  */
 export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [
   RoutingPlugin,

@@ -1,6 +1,5 @@
 import { Logger } from 'pino';
 import { AppConfig } from '../config/app-config';
-import { EmbeddedPostgres } from './embedded-postgres';
 
 /** Where the app's PostgreSQL is: the server named by DATABASE_URL, or an embedded one it owns. */
 export interface DatabaseConnection {
@@ -14,6 +13,10 @@ export async function openDatabaseConnection(config: AppConfig, logger: Logger):
   if (config.databaseUrl) {
     return { url: config.databaseUrl, embedded: false, close: async () => undefined };
   }
+  // Loaded only in embedded mode: PGlite is never used with a PostgreSQL server. `require`, not
+  // `import()`: Jest's CommonJS runtime, which runs the CLI commands in tests, has no dynamic import.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { EmbeddedPostgres } = require('./embedded-postgres') as typeof import('./embedded-postgres');
   const embedded = await EmbeddedPostgres.start({
     dataDir: config.dataDir,
     // Headroom over the pool for the migration lock holder and ad-hoc psql sessions.

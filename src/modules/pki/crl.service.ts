@@ -13,7 +13,7 @@ const REFRESH_BEFORE_MS = 24 * 60 * 60 * 1000;
 const CRL_REBUILD_LOCK = 0x43524c;
 
 /** What decides whether a CA's stored CRL is current. */
-type CrlState = Pick<CertificateAuthorityEntity, 'id' | 'crlNumber' | 'crlNextUpdate' | 'revocationCount' | 'crlRevocationCount'>;
+export type CrlState = Pick<CertificateAuthorityEntity, 'id' | 'crlNumber' | 'crlNextUpdate' | 'revocationCount' | 'crlRevocationCount'>;
 
 /** A CRL as served: DER, and PEM made from it on first request. */
 export interface CrlDocument {

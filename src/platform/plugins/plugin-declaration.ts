@@ -63,6 +63,13 @@ export interface PluginDeclaration {
   routes?: readonly PluginRoute[];
 }
 
+/**
+ * The part of a declaration that configuration checks read (PLUGINS, dependencies, settings). Each
+ * plugin keeps it in its own `manifest.ts`, which loads none of its models, so a cluster primary can
+ * check the configuration without loading the application.
+ */
+export type PluginManifest = Pick<PluginDeclaration, 'name' | 'version' | 'description' | 'dependencies' | 'settings'>;
+
 export interface PluginDefinition extends PluginDeclaration {
   /** `/api/plugins/<name>/` */
   readonly basePath: string;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../../common/config/app-config';
 import { ConfigProblem, EnvReader, InvalidConfigurationError } from '../../common/config/env-reader';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
-import type { PluginDefinition } from './plugin-declaration';
+import type { PluginDefinition, PluginManifest } from './plugin-declaration';
 import { PluginSettingValues, readPluginSettings, settingVariable } from './plugin-settings';
 
 export interface MountedPlugin {
@@ -28,45 +28,16 @@ export class PluginSet {
    * ones: an unknown name, a missing dependency or a bad setting stops the start with one line each.
    */
   static select(available: readonly PluginDefinition[], config: Pick<AppConfig, 'plugins' | 'pluginVariables'>): PluginSet {
-    assertConsistent(available);
-    const reader = new EnvReader(config.pluginVariables);
-    const byName = new Map(available.map((plugin) => [plugin.name, plugin]));
-    const names = config.plugins ?? available.map((plugin) => plugin.name);
-    const known = available.map((plugin) => plugin.name).join(', ') || 'none';
-    for (const name of names) {
-      if (!byName.has(name))
-        reader.problem('PLUGINS', `names ${JSON.stringify(name)}, which is not an available plugin (available: ${known})`);
-    }
-    const selected = available.filter((plugin) => names.includes(plugin.name));
-    for (const plugin of selected) {
-      for (const dependency of plugin.dependencies ?? []) {
-        if (!names.includes(dependency))
-          reader.problem('PLUGINS', `names ${plugin.name}, which needs ${dependency}: add ${dependency} to PLUGINS`);
-      }
-    }
-    for (const variable of Object.keys(config.pluginVariables)) {
-      const owner = available.find((plugin) => variable.startsWith(`PLUGIN_${plugin.name.toUpperCase()}_`));
-      if (!owner) continue;
-      const settings = Object.keys(owner.settings ?? {});
-      if (!settings.some((name) => settingVariable(owner.name, name) === variable)) {
-        reader.problem(
-          variable,
-          `is not a setting of plugin ${owner.name} (its settings: ${settings.map((name) => settingVariable(owner.name, name)).join(', ') || 'none'})`,
-        );
-      }
-    }
-    const mounted = selected.map((plugin) => ({ plugin, settings: readPluginSettings(reader, plugin.name, plugin.settings ?? {}) }));
-    reader.throwIfInvalid();
-    return new PluginSet(available, mounted);
+    return new PluginSet(available, selectPlugins(available, config));
   }
 
   /** What {@link select} would refuse, as configuration problems (none when it would start). */
   static configurationProblems(
-    available: readonly PluginDefinition[],
+    available: readonly PluginManifest[],
     config: Pick<AppConfig, 'plugins' | 'pluginVariables'>,
   ): ConfigProblem[] {
     try {
-      PluginSet.select(available, config);
+      selectPlugins(available, config);
       return [];
     } catch (error) {
       if (error instanceof InvalidConfigurationError) return error.problems;
@@ -95,8 +66,45 @@ export class PluginSet {
   }
 }
 
+/** The plugins PLUGINS names with their settings; throws what {@link PluginSet.select} documents. */
+function selectPlugins<P extends PluginManifest>(
+  available: readonly P[],
+  config: Pick<AppConfig, 'plugins' | 'pluginVariables'>,
+): Array<{ plugin: P; settings: PluginSettingValues }> {
+  assertConsistent(available);
+  const reader = new EnvReader(config.pluginVariables);
+  const byName = new Map(available.map((plugin) => [plugin.name, plugin]));
+  const names = config.plugins ?? available.map((plugin) => plugin.name);
+  const known = available.map((plugin) => plugin.name).join(', ') || 'none';
+  for (const name of names) {
+    if (!byName.has(name))
+      reader.problem('PLUGINS', `names ${JSON.stringify(name)}, which is not an available plugin (available: ${known})`);
+  }
+  const selected = available.filter((plugin) => names.includes(plugin.name));
+  for (const plugin of selected) {
+    for (const dependency of plugin.dependencies ?? []) {
+      if (!names.includes(dependency))
+        reader.problem('PLUGINS', `names ${plugin.name}, which needs ${dependency}: add ${dependency} to PLUGINS`);
+    }
+  }
+  for (const variable of Object.keys(config.pluginVariables)) {
+    const owner = available.find((plugin) => variable.startsWith(`PLUGIN_${plugin.name.toUpperCase()}_`));
+    if (!owner) continue;
+    const settings = Object.keys(owner.settings ?? {});
+    if (!settings.some((name) => settingVariable(owner.name, name) === variable)) {
+      reader.problem(
+        variable,
+        `is not a setting of plugin ${owner.name} (its settings: ${settings.map((name) => settingVariable(owner.name, name)).join(', ') || 'none'})`,
+      );
+    }
+  }
+  const mounted = selected.map((plugin) => ({ plugin, settings: readPluginSettings(reader, plugin.name, plugin.settings ?? {}) }));
+  reader.throwIfInvalid();
+  return mounted;
+}
+
 /** Mistakes in the list of available plugins are the developer's: they stop the process at once. */
-function assertConsistent(available: readonly PluginDefinition[]): void {
+function assertConsistent(available: readonly PluginManifest[]): void {
   const names = new Set<string>();
   for (const plugin of available) {
     if (names.has(plugin.name)) throw new Error(`plugin ${plugin.name} is listed twice in the available plugins`);

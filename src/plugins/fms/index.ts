@@ -1,4 +1,5 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { FMS_MANIFEST } from './manifest';
 import {
   BufferTubeTemplateResource,
   CableElementTemplateResource,
@@ -23,10 +24,7 @@ import { SplicePlanEntryResource, SplicePlanResource, SpliceProjectResource } fr
 
 /** Fiber management: cable types and their templates, fiber cables and their components, splice plans, closures, fiber circuits. */
 export const FmsPlugin = definePlugin({
-  name: 'fms',
-  version: '1.0.0',
-  description:
-    'Fiber management: fiber cable types, cables with generated tubes, ribbons and strands, splice plans with approval, fiber circuits and protection.',
+  ...FMS_MANIFEST,
   resources: [
     FiberCableTypeResource,
     FiberAttenuationSpecResource,

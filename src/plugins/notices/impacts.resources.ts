@@ -5,10 +5,8 @@ import { nonFieldError, ResourceValidationError } from '../../platform/framework
 import { eventOf, eventProblems, nestedPointers, objectPointer, objectTypeLabelFilter, objectTypeLabels } from './event-attachment';
 import { NOTICES_API_PREFIX } from './api-prefix';
 import { impactPlaceFilters } from './impact-places';
+import { DEFAULT_IMPACT_TARGETS } from './impact-targets';
 import { CLOSED_EVENT_STATUSES, colourOf, IMPACT_LEVELS, pairs } from './notices.choices';
-
-/** Default of the `allowed_content_types` setting: what an impact may target. */
-export const DEFAULT_IMPACT_TARGETS = ['circuits.circuit', 'dcim.device', 'dcim.site', 'dcim.location'];
 
 /**
  * An impact is frozen while its event is closed (RESOLVED, COMPLETED, CANCELLED): creating,

@@ -1,10 +1,10 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
-import { setting } from '../../platform/plugins/plugin-settings';
+import { NOTICES_MANIFEST } from './manifest';
 import { EventNotificationResource } from './event-notifications.resources';
 import { INBOUND_ROUTES } from './inbound-email';
 import { InboundEmailResource } from './inbound-emails.resources';
 import { MaintenanceResource, OutageResource } from './events.resources';
-import { DEFAULT_IMPACT_TARGETS, ImpactResource } from './impacts.resources';
+import { ImpactResource } from './impacts.resources';
 import { MIGRATIONS } from './migrations';
 import { NOTICES_ROUTES } from './notices-routes';
 import { NotificationTemplateResource, TemplateScopeResource } from './notification-templates.resources';
@@ -12,10 +12,7 @@ import { PreparedNotificationResource } from './prepared-notifications.resources
 
 /** Maintenances and outages of providers, their impacts, received and prepared notifications. */
 export const NoticesPlugin = definePlugin({
-  name: 'notices',
-  version: '1.0.0',
-  description:
-    'Provider maintenances and outages, their impacts, received notifications, notification templates and prepared notifications.',
+  ...NOTICES_MANIFEST,
   resources: [
     MaintenanceResource,
     OutageResource,
@@ -28,38 +25,4 @@ export const NoticesPlugin = definePlugin({
   ],
   migrations: MIGRATIONS,
   routes: [...NOTICES_ROUTES, ...INBOUND_ROUTES],
-  settings: {
-    allowed_content_types: setting.list({
-      default: DEFAULT_IMPACT_TARGETS,
-      description: 'Object types (app.model) an impact may target',
-    }),
-    event_history_days: setting.integer({
-      default: 30,
-      min: 0,
-      max: 3650,
-      description: 'How many days back event-history/ shows events (events without an end always show)',
-    }),
-    provider_map: setting.string({
-      default: '',
-      description: 'JSON object sender domain → parser name for inbound-email/ without ?parser= (empty: the default map of libs/mail)',
-    }),
-    raw_mail_retention_days: setting.integer({
-      default: 30,
-      min: 1,
-      max: 3650,
-      description: 'Days raw inbound emails are kept (inbound emails and event notifications), then blanked',
-    }),
-    outbound_max_attempts: setting.integer({
-      default: 5,
-      min: 1,
-      max: 100,
-      description: 'Failed sends of a prepared notification (claim, then release with the error) before it becomes failed',
-    }),
-    ical_past_days_default: setting.integer({
-      default: 30,
-      min: 0,
-      max: 365,
-      description: 'Days of past maintenances the iCal feed includes when past_days is not given',
-    }),
-  },
 });

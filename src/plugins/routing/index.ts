@@ -1,5 +1,6 @@
 import { GraphQLNonNull, GraphQLString } from 'graphql';
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { ROUTING_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {
   BfdProfileResource,
@@ -15,9 +16,7 @@ import {
 
 /** BGP routers, scopes, peers and their address families, peer templates, BFD profiles, prefix lists and route maps. */
 export const RoutingPlugin = definePlugin({
-  name: 'routing',
-  version: '1.0.0',
-  description: 'BGP, BFD, prefix lists and route maps (as netbox-routing); the peering plugin builds on it.',
+  ...ROUTING_MANIFEST,
   resources: [
     BgpRouterResource,
     BgpScopeResource,

@@ -1,4 +1,5 @@
 import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { WDM_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {
   WdmChannelPlanResource,
@@ -13,10 +14,7 @@ import {
 
 /** WDM: profiles with ITU channel plans, nodes with generated channels and line ports, wavelength paths and circuits. */
 export const WdmPlugin = definePlugin({
-  name: 'wdm',
-  version: '1.0.0',
-  description:
-    'WDM: profiles and ITU channel plans, nodes with generated channels and line ports, circuits over derived wavelength paths; read-only GraphQL, REST operations.',
+  ...WDM_MANIFEST,
   resources: [
     WdmProfileResource,
     WdmChannelPlanResource,
