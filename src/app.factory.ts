@@ -28,6 +28,9 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // No validator hashed from every body: NetBox sends none, and the answers that have one worth
+  // revalidating (CRLs, GeoJSON layers, the maintenance calendar) set their own.
+  app.set('etag', false);
   // Metrics, logging and security headers come first, so a body the parsers refuse is answered like any other request.
   app.use(httpMetricsMiddleware(app.get(Metrics)));
   app.use(requestLoggingMiddleware(logger));

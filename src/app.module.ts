@@ -6,7 +6,7 @@ import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
 import { DatabaseModule } from './common/database/database.module';
-import { RoutePrefilterModule } from './common/http/route-prefilter';
+import { RouteIndexModule } from './common/http/route-index';
 import { MetricsModule } from './common/metrics/metrics.module';
 import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
@@ -61,7 +61,7 @@ export class AppModule {
         JobsModule,
         HealthModule,
         MetricsModule,
-        RoutePrefilterModule,
+        RouteIndexModule,
         ...API_V1_MODULES,
         PublicPkiModule,
         PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),

@@ -18,20 +18,33 @@ interface PgQueryable {
  * rather than per request: for a page's reference statement, planning took ten times as long as
  * running it. Inside the manager's transaction it runs on that transaction's connection; otherwise
  * straight on the pool, since checking out, releasing and announcing a TypeORM query runner cost
- * more than a small statement itself. Only for statements whose text comes from a bounded set
+ * more than a small statement itself. Meant for statements whose text comes from a bounded set
  * (built from declarations, values as parameters): each distinct text stays prepared for the
- * connection's life. On PGlite every connection is one shared session, where a name one pg client
+ * connection's life, so past {@link MAX_PREPARED_TEXTS} texts new ones run unnamed. On PGlite every connection is one shared session, where a name one pg client
  * prepared collides with the next client's (42P05): there statements run unnamed.
  */
 export async function preparedQuery<Row>(manager: EntityManager, text: string, values: readonly unknown[]): Promise<Row[]> {
-  const own = manager.queryRunner;
-  const target =
-    own && !own.isReleased
-      ? ((await own.connect()) as PgQueryable)
-      : (manager.connection.driver as unknown as { master: PgQueryable }).master;
-  const named = await sessionsArePrivate(manager.connection, target);
-  const result = await target.query(named ? { name: statementName(text), text, values } : { text, values });
+  const target = await queryableOf(manager);
+  const name = (await sessionsArePrivate(manager.connection, target)) ? statementName(text) : undefined;
+  const result = await target.query(name ? { name, text, values } : { text, values });
   return result.rows as Row[];
+}
+
+/**
+ * Runs `text` unnamed, as {@link preparedQuery} runs it otherwise (on the transaction's connection
+ * or straight on the pool): for statements whose texts are too many to keep prepared, such as a
+ * list's page under each combination of filters.
+ */
+export async function directQuery<Row>(manager: EntityManager, text: string, values: readonly unknown[]): Promise<Row[]> {
+  const result = await (await queryableOf(manager)).query({ text, values });
+  return result.rows as Row[];
+}
+
+async function queryableOf(manager: EntityManager): Promise<PgQueryable> {
+  const own = manager.queryRunner;
+  return own && !own.isReleased
+    ? ((await own.connect()) as PgQueryable)
+    : (manager.connection.driver as unknown as { master: PgQueryable }).master;
 }
 
 const privateSessions = new WeakMap<DataSource, Promise<boolean>>();
@@ -50,11 +63,14 @@ function sessionsArePrivate(dataSource: DataSource, target: PgQueryable): Promis
   return answer;
 }
 
+/** Distinct statement texts a process prepares; each costs every pooled connection its parse tree and plan. */
+const MAX_PREPARED_TEXTS = 256;
 const namesByText = new Map<string, string>();
 
-function statementName(text: string): string {
+function statementName(text: string): string | undefined {
   let name = namesByText.get(text);
   if (!name) {
+    if (namesByText.size >= MAX_PREPARED_TEXTS) return undefined;
     name = `p_${createHash('sha256').update(text).digest('base64url').slice(0, 32)}`;
     namesByText.set(text, name);
   }

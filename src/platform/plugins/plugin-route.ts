@@ -62,7 +62,7 @@ export interface PluginRoute {
 export class RouteResponse {
   private constructor(
     readonly contentType: string,
-    readonly body: string,
+    readonly body: string | Buffer,
     readonly status: number,
     /** Further response headers (`ETag`, `Cache-Control`, `Content-Disposition`…). */
     readonly headers: Readonly<Record<string, string>> = {},
@@ -73,8 +73,13 @@ export class RouteResponse {
     return new RouteResponse(mediaType, JSON.stringify(value), status, headers);
   }
 
-  /** Text, e.g. a rendered configuration (`text/plain` unless told otherwise); status 200 unless told otherwise. */
-  static text(body: string, mediaType = 'text/plain', status = 200, headers: Readonly<Record<string, string>> = {}): RouteResponse {
+  /** Text, e.g. a rendered configuration (`text/plain` unless told otherwise), or its UTF-8 bytes; status 200 unless told otherwise. */
+  static text(
+    body: string | Buffer,
+    mediaType = 'text/plain',
+    status = 200,
+    headers: Readonly<Record<string, string>> = {},
+  ): RouteResponse {
     return new RouteResponse(mediaType, body, status, headers);
   }
 

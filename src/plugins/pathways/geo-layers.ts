@@ -13,8 +13,9 @@ import { CircuitGeometryResource } from './circuit-geometries.resources';
  * the reading every layer shares: the caller's view permission and the models' own list filters
  * (through `selectVisible`), `bbox` (`&&` on the GiST index, then an exact intersection for lines),
  * `exclude_status`, at most {@link MAX_FEATURES} features with `truncated` and `total_count` when
- * more match. The database writes each feature as JSON text (a layer answers thousands of them: no
- * row objects, no serializing here), and rows past the kept features are only counted.
+ * more match. Each feature is written straight as JSON text around the geometry's text as the
+ * database prints it (a layer answers thousands: no row objects, no geometry parsed, no serializer
+ * walking them), and rows past the kept features are only counted.
  */
 
 export const MAX_FEATURES = 2000;
@@ -23,7 +24,7 @@ const LINE_PAGE_SIZE = 2000;
 /** Parameters of the layers themselves, not filters of the models. */
 const LAYER_PARAMETERS = new Set(['bbox', 'format', 'zoom', 'exclude_status', 'limit', 'offset', 'ordering', 'brief']);
 
-/** A feature built here (external layers, clusters); the layers' own come from the database as JSON text. */
+/** A feature built here (external layers, clusters); the layers' own are written as JSON text. */
 export interface Feature {
   type: 'Feature';
   id: number | string;
@@ -35,7 +36,7 @@ type Raw = Record<string, unknown>;
 
 /**
  * One model's rows in a layer: which rows (extra filters), the columns its properties read (SQL over
- * the row's alias), and the properties from them.
+ * the row's alias, all read as text), and the properties' JSON text from them.
  */
 interface LayerSource {
   definition: ResourceDefinition;
@@ -45,9 +46,10 @@ interface LayerSource {
   filters?: QueryParameters;
   /** Output name → SQL expression over the row's alias (`id` and the geometry are read anyway). */
   columns(row: string): Record<string, string>;
-  /** Feature ids unique within a layer that mixes models. */
+  /** The feature's id as JSON text: ids unique within a layer that mixes models. */
   featureId?(raw: Raw): string;
-  properties(raw: Raw): Record<string, unknown>;
+  /** The properties object as JSON text. */
+  properties(raw: Raw): string;
 }
 
 export interface GeoLayer {
@@ -59,18 +61,26 @@ export interface GeoLayer {
 }
 
 const columnOf = (row: string, column: string) => `${row}."${column}"`;
-/** Columns read as they are (numbers and dates as text: the properties turn them into numbers, dates stay ISO). */
+/** Columns read as text: numbers keep the database's digits, dates stay ISO. */
 const plainColumns = (row: string, names: readonly string[]) =>
   Object.fromEntries(names.map((name) => [name, `${columnOf(row, name)}::text`]));
 /** The name of the related row a foreign-key column points at. */
 const nameOf = (table: string, foreignKey: string) => `(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`;
 
-const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+/** JSON text of a string column's value (null stays null). */
+const string = (value: unknown) => (value === null || value === undefined ? 'null' : JSON.stringify(value));
+/** JSON text of a number read as text; null, or anything not a finite number, is null. */
+const number = (value: unknown) => {
+  if (value === null || value === undefined) return 'null';
+  const parsed = Number(value);
+  return Number.isFinite(parsed) ? String(parsed) : 'null';
+};
 /** A choice's value; blank is null. */
-const choiceValue = (value: unknown) => (value === '' || value === null || value === undefined ? null : value);
+const choice = (value: unknown) => (value === '' ? 'null' : string(value));
 
-const STATUS_BY_VALUE: ReadonlyMap<unknown, object> = new Map(LIFECYCLE_STATUSES.map((status) => [status.value, status]));
-const lifecycleStatus = (value: unknown) => STATUS_BY_VALUE.get(value) ?? { value, label: String(value), color: 'gray' };
+const STATUS_TEXT: ReadonlyMap<unknown, string> = new Map(LIFECYCLE_STATUSES.map((status) => [status.value, JSON.stringify(status)]));
+/** A lifecycle status as `{value, label, color}` (an unknown value labelled as itself, grey). */
+const lifecycleStatus = (value: unknown) => STATUS_TEXT.get(value) ?? JSON.stringify({ value, label: String(value), color: 'gray' });
 
 const structureSource: LayerSource = {
   definition: StructureResource,
@@ -80,21 +90,20 @@ const structureSource: LayerSource = {
     ...plainColumns(row, ['name', 'structure_type', 'status', 'elevation', 'installation_date']),
     site: nameOf('dcim_site', columnOf(row, 'site_id')),
   }),
-  properties: (raw) => ({
-    id: raw.id,
-    name: raw.name,
-    structure_type: choiceValue(raw.structure_type),
-    status: lifecycleStatus(raw.status),
-    site: raw.site,
-    site_name: raw.site,
-    elevation: number(raw.elevation),
-    installation_date: raw.installation_date,
-  }),
+  properties: (raw) => {
+    const site = string(raw.site);
+    return (
+      `{"id":${raw.id as number},"name":${string(raw.name)},"structure_type":${choice(raw.structure_type)},` +
+      `"status":${lifecycleStatus(raw.status)},"site":${site},"site_name":${site},"elevation":${number(raw.elevation)},` +
+      `"installation_date":${string(raw.installation_date)}}`
+    );
+  },
 };
 
 function pathwaySource(definition: ResourceDefinition, pathwayType: string, filters?: QueryParameters): LayerSource {
   const conduit = definition === ConduitResource;
   const bank = definition === ConduitBankResource;
+  const typeText = JSON.stringify(pathwayType);
   return {
     definition,
     geometryColumn: 'path',
@@ -115,27 +124,21 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
         ? { conduit_count: `(SELECT count(*)::int FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})` }
         : {}),
     }),
-    featureId: (raw) => `${pathwayType}.${raw.id}`,
+    featureId: (raw) => JSON.stringify(`${pathwayType}.${raw.id as number}`),
     properties: (raw) => {
+      const label = raw.label ? string(raw.label) : 'null';
       const geoLength = number(raw.geo_length);
-      return {
-        id: raw.id,
-        name: raw.label || null,
-        label: raw.label || null,
-        pathway_type: pathwayType,
-        status: lifecycleStatus(raw.status),
-        start_structure: raw.start_structure,
-        end_structure: raw.end_structure,
-        length: number(raw.length) ?? geoLength,
-        geo_length: geoLength,
-        ...(conduit && {
-          material: choiceValue(raw.material),
-          inner_diameter: number(raw.inner_diameter),
-          outer_diameter: number(raw.outer_diameter),
-          depth: number(raw.depth),
-        }),
-        ...(bank && { configuration: choiceValue(raw.configuration), conduit_count: raw.conduit_count }),
-      };
+      const length = raw.length === null || raw.length === undefined ? geoLength : number(raw.length);
+      const conduitText = conduit
+        ? `,"material":${choice(raw.material)},"inner_diameter":${number(raw.inner_diameter)},` +
+          `"outer_diameter":${number(raw.outer_diameter)},"depth":${number(raw.depth)}`
+        : '';
+      const bankText = bank ? `,"configuration":${choice(raw.configuration)},"conduit_count":${number(raw.conduit_count)}` : '';
+      return (
+        `{"id":${raw.id as number},"name":${label},"label":${label},"pathway_type":${typeText},` +
+        `"status":${lifecycleStatus(raw.status)},"start_structure":${string(raw.start_structure)},` +
+        `"end_structure":${string(raw.end_structure)},"length":${length},"geo_length":${geoLength}${conduitText}${bankText}}`
+      );
     },
   };
 }
@@ -165,7 +168,7 @@ const circuitSource: LayerSource = {
   }),
   properties: (raw) => {
     const circuit = (raw.circuit ?? {}) as Raw;
-    return {
+    return JSON.stringify({
       id: raw.circuit_id,
       cid: circuit.cid ?? null,
       provider: circuit.provider ?? null,
@@ -173,7 +176,7 @@ const circuitSource: LayerSource = {
       status: circuit.status ?? null,
       // The platform's circuits keep no provider reference yet.
       provider_reference: null,
-    };
+    });
   },
 };
 
@@ -246,7 +249,7 @@ function sourceFilters(source: LayerSource, layer: GeoLayer, query: LayerQuery):
 
 /** The feature of a row as JSON text: the geometry is the database's own text of it, never parsed here. */
 function featureText(source: LayerSource, raw: Raw): string {
-  return `{"type":"Feature","id":${JSON.stringify(source.featureId?.(raw) ?? raw.id)},"geometry":${raw.geometry as string},"properties":${JSON.stringify(source.properties(raw))}}`;
+  return `{"type":"Feature","id":${source.featureId?.(raw) ?? (raw.id as number)},"geometry":${raw.geometry as string},"properties":${source.properties(raw)}}`;
 }
 
 type LayerReader = Pick<CollectionActionContext, 'selectVisible'>;
@@ -324,7 +327,7 @@ export function featureCollectionText(features: readonly string[], members: Reco
 }
 
 /** A strong validator of exactly this answer: any change of a feature, a filter or of what the caller may see changes it. */
-export function etagOf(body: string): string {
+export function etagOf(body: string | Buffer): string {
   // SHA-1 for speed on bodies of half a megabyte (a third of MD5's time here); a validator, not a signature.
   return `"${createHash('sha1').update(body).digest('hex')}"`;
 }

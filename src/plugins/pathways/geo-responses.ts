@@ -12,7 +12,9 @@ export function conditional(context: PluginRouteContext, value: unknown, mediaTy
 }
 
 /** {@link conditional} for a body already written as JSON text. */
-export function conditionalText(context: PluginRouteContext, body: string, mediaType: string): RouteResponse {
+export function conditionalText(context: PluginRouteContext, text: string, mediaType: string): RouteResponse {
+  // Encoded once, for both the validator and the answer (half a megabyte for a full layer).
+  const body = Buffer.from(text);
   const etag = etagOf(body);
   const held = context.headers['if-none-match'];
   const heldTags = [held ?? []]
@@ -20,7 +22,7 @@ export function conditionalText(context: PluginRouteContext, body: string, media
     .flatMap((header) => header.split(','))
     .map((tag) => tag.trim().replace(/^W\//, ''));
   if (heldTags.includes(etag) || heldTags.includes('*')) return RouteResponse.notModified(etag);
-  return RouteResponse.text(body, mediaType, 200, { ETag: etag, 'Cache-Control': 'private, no-cache' });
+  return RouteResponse.text(body, `${mediaType}; charset=utf-8`, 200, { ETag: etag, 'Cache-Control': 'private, no-cache' });
 }
 
 export const LAYER_PARAMETERS_DOC = [

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../../common/auth/principal';
+import { directQuery } from '../../../common/database/prepared-query';
 import { violatedUniqueConstraint } from '../../../common/database/unique-violation';
 import { ObjectPermissions, Restriction } from '../permissions/object-permissions';
 import type { QueryParameters } from '../query/filter-parser';
@@ -59,19 +60,26 @@ export class ResourceService {
 
     const base = await this.queries.filteredQuery(manager, definition, query, restriction);
     const count = base.clone().select('COUNT(*)::int', 'count');
-    // The total travels with each row of the page (evaluated once, as an init plan): one round trip for both.
-    const page = base.clone().select(selectList(definition, ROW_ALIAS)).addSelect(`(${count.getQuery()})`, PAGE_TOTAL_COLUMN);
+    // The page's rows are chosen first and only they are formatted: formatting every matching row
+    // before the sort (the timestamps of all 864 strands of a cable, for a page of 50) cost more than
+    // the rest of the statement.
+    const chosen = base.clone().select(`${ROW_ALIAS}.*`);
+    for (const term of ordering) chosen.addOrderBy(term.column, term.direction);
+    const page = manager
+      .createQueryBuilder()
+      .select(selectList(definition, ROW_ALIAS))
+      // The total travels with each row of the page (evaluated once, as an init plan): one round trip for both.
+      .addSelect(`(${count.getQuery()})`, PAGE_TOTAL_COLUMN)
+      .from(`(${chosen.getQuery()} LIMIT :pageLimit OFFSET :pageOffset)`, ROW_ALIAS)
+      .setParameters({ ...base.getParameters(), pageLimit: pagination.limit, pageOffset: pagination.offset });
     for (const term of ordering) page.addOrderBy(term.column, term.direction);
-    const raws = (await page.offset(pagination.offset).limit(pagination.limit).getRawMany()) as Array<Record<string, unknown>>;
+    const [text, values] = page.getQueryAndParameters();
+    const raws = await directQuery<Record<string, unknown>>(manager, text, values);
     // No row carries the total of an empty list (0) or of a page past its end (asked for on its own).
     let total = 0;
     if (raws.length > 0) total = raws[0][PAGE_TOTAL_COLUMN] as number;
     else if (pagination.offset > 0) total = ((await count.getRawOne()) as { count: number }).count;
-    const rows = raws.map((raw) => {
-      const columns = { ...raw };
-      delete columns[PAGE_TOTAL_COLUMN];
-      return normalizeRow(definition, columns);
-    });
+    const rows = raws.map((raw) => normalizeRow(definition, raw, PAGE_TOTAL_COLUMN));
     const results = await this.serializer.serialize(manager, definition, rows, isBrief(query) ? 'brief' : 'full', scope.baseUrl);
     return { count: total, ...pageLinks({ requestUrl: scope.requestUrl, count: total, ...pagination }), results };
   }

@@ -1,10 +1,10 @@
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { prefilterRoutes, RouterStack } from './route-prefilter';
+import { IndexableRouter, indexRoutes } from './route-index';
 
-/** An app whose routes answer with their own name and params; `prefiltered` runs them through prefilterRoutes. */
-function buildApp(prefiltered: boolean): express.Express {
+/** An app whose routes answer with their own name and params; `indexed` dispatches them through indexRoutes. */
+function buildApp(indexed: boolean): express.Express {
   const app = express();
   app.use((request, response, next) => {
     response.setHeader('x-before', 'yes');
@@ -36,7 +36,7 @@ function buildApp(prefiltered: boolean): express.Express {
     if (response.headersSent) return next(error);
     response.status(500).json({ name: 'error', message: error.message });
   });
-  if (prefiltered) prefilterRoutes(app.router as unknown as RouterStack);
+  if (indexed) indexRoutes(app.router as unknown as IndexableRouter);
   return app;
 }
 
@@ -82,14 +82,14 @@ const REQUESTS: Array<[string, string]> = [
 
 describe('indexRoutes', () => {
   let plain: { server: Server; base: string };
-  let prefiltered: { server: Server; base: string };
+  let indexed: { server: Server; base: string };
 
   beforeAll(async () => {
     plain = await listen(buildApp(false));
-    prefiltered = await listen(buildApp(true));
+    indexed = await listen(buildApp(true));
   });
   afterAll(async () => {
-    await Promise.all([plain, prefiltered].map(({ server }) => new Promise((resolve) => server.close(resolve))));
+    await Promise.all([plain, indexed].map(({ server }) => new Promise((resolve) => server.close(resolve))));
   });
 
   it.each(REQUESTS)('answers %s %s exactly as a full scan of the routes does', async (method, path) => {
@@ -102,16 +102,42 @@ describe('indexRoutes', () => {
         body: await response.text(),
       };
     };
-    const [expected, actual] = await Promise.all([read(plain.base), read(prefiltered.base)]);
+    const [expected, actual] = await Promise.all([read(plain.base), read(indexed.base)]);
     expect(actual).toEqual(expected);
   });
 
   it('reaches the route a request names, with its params', async () => {
-    const response = await fetch(`${prefiltered.base}/api/plugins/fms/fiber-strands/12/trace/`);
+    const response = await fetch(`${indexed.base}/api/plugins/fms/fiber-strands/12/trace/`);
     expect(await response.json()).toEqual({ name: 'trace', params: { id: '12' }, baseUrl: '' });
-    const skipped = await fetch(`${prefiltered.base}/api/dcim/devices/skip/`);
+    const skipped = await fetch(`${indexed.base}/api/dcim/devices/skip/`);
     expect(await skipped.json()).toEqual({ name: 'devices detail', params: { id: 'skip' }, baseUrl: '' });
-    const pattern = await fetch(`${prefiltered.base}/legacy/42`);
+    const pattern = await fetch(`${indexed.base}/legacy/42`);
     expect(await pattern.json()).toEqual({ name: 'regular expression', params: { 0: '42' }, baseUrl: '' });
+  });
+
+  it('tries only the routes whose leading segments the path starts with, and finds routes added after indexing', async () => {
+    const app = buildApp(true);
+    const router = app.router as unknown as { stack: Array<{ route?: { path: unknown }; match(path: string): unknown }> };
+    const tried: unknown[] = [];
+    for (const layer of router.stack) {
+      const match = layer.match.bind(layer);
+      layer.match = (path: string) => {
+        if (layer.route) tried.push(layer.route.path);
+        return match(path);
+      };
+    }
+    const late = express();
+    late.get('/api/early/', (request, response) => response.json({ name: 'early' }));
+    indexRoutes(late.router as unknown as IndexableRouter);
+    late.get('/api/late/', (request, response) => response.json({ name: 'late' }));
+    const [server, lateServer] = await Promise.all([listen(app), listen(late)]);
+    try {
+      expect(await (await fetch(`${server.base}/api/plugins/fms/fiber-strands/`)).json()).toMatchObject({ name: 'strands' });
+      expect(tried).toEqual(['/api/:app/search/', '/api/plugins/fms/fiber-strands/:id/trace/', '/api/plugins/fms/fiber-strands/']);
+      expect(await (await fetch(`${lateServer.base}/api/early/`)).json()).toEqual({ name: 'early' });
+      expect(await (await fetch(`${lateServer.base}/api/late/`)).json()).toEqual({ name: 'late' });
+    } finally {
+      await Promise.all([server, lateServer].map(({ server: open }) => new Promise((resolve) => open.close(resolve))));
+    }
   });
 });
