@@ -62,10 +62,11 @@ const ProbePlugin = definePlugin({
         parameters: [{ name: 'note', description: 'Echoed back', schema: { type: 'string' } }],
         response: { type: 'object', required: ['tenant', 'params', 'note', 'greeting'], properties: { tenant: { type: 'string' } } },
       },
-      handle: async ({ params, query, settings, visibleRows }) => {
+      handle: async ({ params, query, settings, visibleRows, manager }) => {
         const [tenant] = await visibleRows('tenancy.tenant', { id: [params.tenant_id] });
         if (!tenant) throw new NotFoundError('Not found.');
-        return { tenant: tenant.name, params, note: query.note ?? null, greeting: settings.greeting };
+        const inTransaction = manager.queryRunner?.isTransactionActive ?? false;
+        return { tenant: tenant.name, params, note: query.note ?? null, greeting: settings.greeting, in_transaction: inTransaction };
       },
     },
     {
@@ -81,11 +82,12 @@ const ProbePlugin = definePlugin({
       handle: async ({ params, body, manager }) => {
         const description = (body as { description?: unknown } | null)?.description;
         if (typeof description !== 'string') throw nonFieldError('A description is required.');
-        if (description === 'kept') throw new ProtectedObjectError('The probe keeps this description.');
         const [rows] = (await manager.query('UPDATE tenancy_tenant SET description = $2 WHERE id = $1 RETURNING id', [
           Number(params.tenant_id),
           description,
         ])) as [Array<{ id: number }>];
+        // After the write: the refusal must roll it back.
+        if (description === 'kept') throw new ProtectedObjectError('The probe keeps this description.');
         return rows.map((row) => row.id);
       },
     },
@@ -319,12 +321,18 @@ describe('platform plugins', () => {
       expect(seen).toEqual(['hi deleted Gone', 'deleted Gone']);
     });
 
-    it('routes: a GET with a path parameter gets the parameters, query, settings and the visible rows', async () => {
+    it('routes: a GET with a path parameter gets the parameters, query, settings and the visible rows, outside a transaction', async () => {
       const tenant = await api.created(TENANTS, { name: 'Umbrella', slug: 'umbrella' });
       const echo = await api.get(`/api/plugins/probe/tenants/${tenant.id}/echo/?note=x`);
       expect(echo.status).toBe(200);
       expect(echo.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(echo.body).toEqual({ tenant: 'Umbrella', params: { tenant_id: String(tenant.id) }, note: 'x', greeting: 'hi' });
+      expect(echo.body).toEqual({
+        tenant: 'Umbrella',
+        params: { tenant_id: String(tenant.id) },
+        note: 'x',
+        greeting: 'hi',
+        in_transaction: false,
+      });
       expect((await api.get(`/api/plugins/probe/tenants/${tenant.id}/echo`)).status).toBe(200);
       // Not an integer of the declared range: no such URL. A missing tenant: the handler's 404.
       for (const id of ['abc', '0', '-1', '01', '99999999999']) {
@@ -383,6 +391,7 @@ describe('platform plugins', () => {
         status: 409,
         body: { detail: 'The probe keeps this description.' },
       });
+      expect((await api.get(`${TENANTS}${tenant.id}/`)).body.description).toBe('armour');
       expect((await api.get(`/api/plugins/probe/tenants/${tenant.id}/describe/`)).status).toBe(404);
     });
 

@@ -46,7 +46,7 @@ export class PluginRouteRunner {
     if (route.permission !== 'authenticated')
       await this.resources.requirePermission(route.permission.objectType, scope.principal, route.permission.action);
     const owner = `plugin ${mounted.plugin.name}: route ${route.method} ${route.path}`;
-    return this.resources.runWithActionContext(owner, mounted.settings, body, query, scope, (context) =>
+    return this.resources.runWithActionContext(route.method, owner, mounted.settings, body, query, scope, (context) =>
       route.handle({ ...context, params: Object.freeze({ ...params }), headers }),
     );
   }

@@ -186,7 +186,7 @@ export class ResourceService {
 
   /**
    * A custom action on one object (`GET|POST /<list path>/{id}/<name>/`), allowed by the object
-   * permission the action names (the object must lie within it) and run in a transaction.
+   * permission the action names (the object must lie within it); a POST runs in a transaction.
    */
   async runAction(
     definition: ResourceDefinition,
@@ -197,7 +197,7 @@ export class ResourceService {
     scope: RequestScope,
   ): Promise<unknown> {
     const restriction = await this.access.requireAction(definition, scope.principal, action.permission);
-    return this.writeTransaction(async (manager) => {
+    return this.transactionFor(action.method, async (manager) => {
       const row = await this.access.permittedRow(manager, definition, id, restriction);
       return action.handle({ ...this.actionContext(manager, definition, body, query, scope), row });
     });
@@ -205,7 +205,7 @@ export class ResourceService {
 
   /**
    * A custom action on a model's list URL (`GET|POST /<list path>/<name>/`), allowed when the caller
-   * holds the permission it names on the model, and run in a transaction.
+   * holds the permission it names on the model; a POST runs in a transaction.
    */
   async runCollectionAction(
     definition: ResourceDefinition,
@@ -215,15 +215,16 @@ export class ResourceService {
     scope: RequestScope,
   ): Promise<unknown> {
     await this.access.requireAction(definition, scope.principal, action.permission);
-    return this.writeTransaction((manager) => action.handle(this.actionContext(manager, definition, body, query, scope)));
+    return this.transactionFor(action.method, (manager) => action.handle(this.actionContext(manager, definition, body, query, scope)));
   }
 
   /**
-   * Runs plugin code that belongs to no one model (a plugin's route) as actions run: in a transaction
-   * (a unique violation answers 400), with the context an action gets. `owner` names the code in
-   * errors that are the developer's.
+   * Runs plugin code that belongs to no one model (a plugin's route) as actions run: a POST in a
+   * transaction (a unique violation answers 400), with the context an action gets. `owner` names the
+   * code in errors that are the developer's.
    */
   runWithActionContext<T>(
+    method: 'GET' | 'POST',
     owner: string,
     settings: Readonly<Record<string, unknown>>,
     body: unknown,
@@ -231,7 +232,7 @@ export class ResourceService {
     scope: RequestScope,
     work: (context: CollectionActionContext) => Promise<T>,
   ): Promise<T> {
-    return this.writeTransaction((manager) => work(this.codeContext(manager, owner, settings, body, query, scope)));
+    return this.transactionFor(method, (manager) => work(this.codeContext(manager, owner, settings, body, query, scope)));
   }
 
   /** 403 unless the caller holds the object permission `action` on the model (in some measure: the restriction tells which objects). */
@@ -292,6 +293,14 @@ export class ResourceService {
    * A transaction whose unique-constraint violation (two items of one bulk request, or a race with
    * another request, both past the uniqueness check) is a 400 like the check's own, not a 500.
    */
+  /**
+   * A GET reads, as NetBox's GETs do, outside a transaction: under READ COMMITTED each statement
+   * takes its own snapshot inside one as well, so a transaction would only add BEGIN and COMMIT.
+   */
+  private transactionFor<T>(method: 'GET' | 'POST', work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return method === 'GET' ? work(this.dataSource.manager) : this.writeTransaction(work);
+  }
+
   private async writeTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
       return await this.dataSource.transaction(work);
