@@ -18,6 +18,17 @@ export class JsonColumnsStatement {
   }
 
   /**
+   * A placeholder for a list of ids, to compare with `= ANY(…)`. The list is read through a
+   * subquery, so PostgreSQL plans for a list of any length: the plan it would make for these ids
+   * costs what its generic plan costs, and it keeps the generic one instead of planning the whole
+   * statement again on every call (most of the statement's time on a large database).
+   */
+  ids(values: readonly number[]): string {
+    // The cast after the subquery makes it an expression: `ANY((SELECT …))` alone would read as `ANY (subquery)`.
+    return `(SELECT ${this.parameter(values)}::int[])::int[]`;
+  }
+
+  /**
    * A column `aggregate` over the rows of `subquery` (named `x` in the aggregate), an empty array
    * when there are none; answers the column's index in {@link run}'s result.
    */

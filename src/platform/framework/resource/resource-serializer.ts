@@ -230,7 +230,7 @@ export class ResourceSerializer implements ObjectSerializer {
     const statement = new JsonColumnsStatement();
     // Placed on first use: PostgreSQL cannot type a parameter no subquery uses.
     let objectIdsParameter: string | undefined;
-    const objectIds = () => (objectIdsParameter ??= statement.parameter(rows.map((row) => row.id)));
+    const objectIds = () => (objectIdsParameter ??= statement.ids(rows.map((row) => row.id)));
     const wanted = (name: string) => representation !== 'brief' || definition.brief.includes(name);
     const referenced = new ReferencedObjects(statement);
 
@@ -368,7 +368,7 @@ class ReferencedObjects {
     if (selection.ids.size > 0) {
       let parameter = this.idParameters.get(selection);
       if (!parameter) {
-        parameter = this.statement.parameter([...selection.ids]);
+        parameter = this.statement.ids([...selection.ids]);
         this.idParameters.set(selection, parameter);
       }
       parts.unshift(`${alias}.id = ANY(${parameter})`);
