@@ -241,6 +241,17 @@ async function main() {
         `REST p50 ${api.toFixed(2)} ms  SQL p50 ${sql.toFixed(2)} ms  ratio ${ratio.toFixed(2)} ` +
         `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
+    // The floor under any page: an authenticated answer that reads nothing but the token, same client.
+    const floor = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const started = process.hrtime.bigint();
+      await get('/api/status/', auth);
+      floor.push(ms(started));
+    }
+    console.log(
+      `${'GET /api/status/ (token lookup only), same client'.padEnd(72)} p50 ${median(floor).toFixed(2)} ms ` +
+        `(${(median(floor) / sql).toFixed(2)} × the SQL page's p50; ${REQUESTS} sequential reads)`,
+    );
     console.log(
       `command: BENCH_CABLES=${CABLES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} BENCH_STRAND_CABLES=${STRAND_CABLES} npm run bench:fms`,
     );
