@@ -56,6 +56,15 @@ describe('JsonColumnsStatement', () => {
     expect(calls[2].name).not.toBe(calls[0].name);
   });
 
+  it('reads a list of ids through a cast subquery, so every plan of the statement costs it alike', async () => {
+    const { manager, calls } = managerAnswering({ c0: [] });
+    const statement = new JsonColumnsStatement();
+    statement.add(`SELECT id FROM t WHERE id = ANY(${statement.ids([4, 5])})`);
+    await statement.run(manager);
+    expect(calls[0].sql).toContain('WHERE id = ANY((SELECT $1::int[])::int[])');
+    expect(calls[0].parameters).toEqual([[4, 5]]);
+  });
+
   it('parses a column the driver handed back as JSON text', async () => {
     const { manager } = managerAnswering({ c0: '[{"id":3,"name":"x"}]' });
     const statement = new JsonColumnsStatement();
