@@ -119,4 +119,22 @@ describe('PostgreSQL job queue', () => {
       await polling.close();
     }
   });
+
+  it('a job running when the application closes finishes and is recorded before the database connections close', async () => {
+    const polling = await startTestApp({ env: { JOB_POLL_INTERVAL_MS: '50', LOG_LEVEL: 'info' } });
+    let state = 'waiting';
+    polling.app.get(JobWorker).register('slow', async () => {
+      state = 'running';
+      await pause(300);
+      state = 'finished';
+    });
+    await polling.app.get(DataSource).transaction((manager) => polling.app.get(JobQueue).enqueue(manager, 'slow', { n: 1 }));
+    for (let i = 0; i < 100 && state === 'waiting'; i++) await pause(20);
+    expect(state).toBe('running');
+    await polling.close();
+    expect(state).toBe('finished');
+    // Marking the job succeeded needed the database: a closed pool would have failed the worker's tick.
+    const failures = polling.logs.entries().filter((entry) => /job worker tick failed|job attempt failed/.test(String(entry.msg)));
+    expect(failures).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
@@ -21,7 +21,7 @@ const MAX_BACKOFF_SECONDS = 3600;
  * at-least-once: a crash after the handler succeeded but before the job is marked done repeats it.
  */
 @Injectable()
-export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly id = randomUUID();
   private readonly handlers = new Map<string, JobHandler>();
   private timer?: NodeJS.Timeout;
@@ -60,7 +60,8 @@ export class JobWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     this.timer = setTimeout(tick, this.config.jobPollIntervalMs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the database connections close (TypeORM closes them on application shutdown), not beside it. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
