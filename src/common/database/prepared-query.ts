@@ -20,8 +20,9 @@ interface PgQueryable {
  * straight on the pool, since checking out, releasing and announcing a TypeORM query runner cost
  * more than a small statement itself. Meant for statements whose text comes from a bounded set
  * (built from declarations, values as parameters): each distinct text stays prepared for the
- * connection's life, so past {@link MAX_PREPARED_TEXTS} texts new ones run unnamed. On PGlite every connection is one shared session, where a name one pg client
- * prepared collides with the next client's (42P05): there statements run unnamed.
+ * connection's life, so past {@link MAX_PREPARED_TEXTS} texts new ones run unnamed. On PGlite every
+ * connection is one shared session, where a name one pg client prepared collides with the next
+ * client's (42P05): there statements run unnamed.
  */
 export async function preparedQuery<Row>(manager: EntityManager, text: string, values: readonly unknown[]): Promise<Row[]> {
   const target = await queryableOf(manager);

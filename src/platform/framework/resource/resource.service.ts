@@ -290,10 +290,6 @@ export class ResourceService {
   }
 
   /**
-   * A transaction whose unique-constraint violation (two items of one bulk request, or a race with
-   * another request, both past the uniqueness check) is a 400 like the check's own, not a 500.
-   */
-  /**
    * A GET reads, as NetBox's GETs do, outside a transaction: under READ COMMITTED each statement
    * takes its own snapshot inside one as well, so a transaction would only add BEGIN and COMMIT.
    */
@@ -301,6 +297,10 @@ export class ResourceService {
     return method === 'GET' ? work(this.dataSource.manager) : this.writeTransaction(work);
   }
 
+  /**
+   * A transaction whose unique-constraint violation (two items of one bulk request, or a race with
+   * another request, both past the uniqueness check) is a 400 like the check's own, not a 500.
+   */
   private async writeTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
       return await this.dataSource.transaction(work);
