@@ -8,13 +8,11 @@ export const GEOJSON = 'application/geo+json';
 
 /** Answers the value as JSON with its ETag, or 304 when the caller already holds it. */
 export function conditional(context: PluginRouteContext, value: unknown, mediaType: string): RouteResponse {
-  return conditionalText(context, JSON.stringify(value), mediaType);
+  return conditionalBody(context, Buffer.from(JSON.stringify(value)), mediaType);
 }
 
-/** {@link conditional} for a body already written as JSON text. */
-export function conditionalText(context: PluginRouteContext, text: string, mediaType: string): RouteResponse {
-  // Encoded once, for both the validator and the answer (half a megabyte for a full layer).
-  const body = Buffer.from(text);
+/** {@link conditional} for a body already encoded as JSON (half a megabyte for a full layer: hashed and sent as is). */
+export function conditionalBody(context: PluginRouteContext, body: Buffer, mediaType: string): RouteResponse {
   const etag = etagOf(body);
   const held = context.headers['if-none-match'];
   const heldTags = [held ?? []]

@@ -1,10 +1,10 @@
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
 import type { PluginRoute, PluginRouteContext } from '../../platform/plugins/plugin-route';
 import { EXTERNAL_LAYER_ROUTE } from './external-layers';
-import { conditional, conditionalText, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
+import { conditional, conditionalBody, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
 import {
   type Feature,
-  featureCollectionText,
+  featureCollectionBody,
   GEO_LAYERS,
   type GeoLayer,
   type LayerQuery,
@@ -73,7 +73,7 @@ function layerRoute(layer: GeoLayer): PluginRoute {
           GEOJSON,
         );
       }
-      return conditionalText(context, featureCollectionText(features, { truncated: total > features.length, total_count: total }), GEOJSON);
+      return conditionalBody(context, featureCollectionBody(features, { truncated: total > features.length, total_count: total }), GEOJSON);
     },
   };
 }
