@@ -24,6 +24,7 @@ const {
   percentile,
   platformSuperuser,
   postgresDatabase,
+  settle,
   startServer,
 } = require('./bench-server');
 
@@ -198,9 +199,10 @@ async function main() {
       [fiberCables, STRANDS_PER_CABLE],
     );
     // Vacuumed as autovacuum would leave a table a million rows were just loaded into (visibility map
-    // set, statistics read), now rather than at some moment during the rounds.
+    // set, statistics read) and with the load's pages written out, now rather than at some moment during the rounds.
     await db.query('VACUUM (ANALYZE) fms_fibercable');
     await db.query('VACUUM (ANALYZE) fms_fiberstrand');
+    await settle(db);
     const strandTotal = Number((await db.query('SELECT count(*) FROM fms_fiberstrand')).rows[0].count);
     console.log(
       `loaded ${fiberCables.length} fiber cables × ${STRANDS_PER_CABLE} strands with SQL in ${(ms(loadStarted) / 1000).toFixed(1)} s: ${strandTotal} strands in fms_fiberstrand`,

@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { alternatingRounds, call, jsonReader, platformSuperuser, postgresDatabase, startServer } = require('./bench-server');
+const { alternatingRounds, call, jsonReader, platformSuperuser, postgresDatabase, settle, startServer } = require('./bench-server');
 
 const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -55,8 +55,10 @@ async function main() {
          FROM generate_series(0, $1 - 1) AS n`,
       [STRUCTURES, site.id, SIDE],
     );
-    // Vacuumed as autovacuum would leave it, now rather than at some moment during the rounds.
+    // Vacuumed as autovacuum would leave it, and the load's pages written out, now rather than at some
+    // moment during the rounds.
     await db.query('VACUUM (ANALYZE) pathways_structure');
+    await settle(db);
     const total = Number((await db.query('SELECT count(*) FROM pathways_structure')).rows[0].count);
     console.log(`loaded ${total} structures with SQL in ${(ms(loadStarted) / 1000).toFixed(1)} s`);
 
