@@ -158,19 +158,6 @@ async function api(base, method, path, { body, token, form, timeoutMs } = {}) {
   return json;
 }
 
-/**
- * Writes out the pages a bulk load left dirty (CHECKPOINT), so that the checkpointer's writes of
- * hundreds of megabytes do not fall into the timed rounds; needs a superuser or pg_checkpoint, and
- * says so when the connection has neither.
- */
-async function settle(db) {
-  try {
-    await db.query('CHECKPOINT');
-  } catch (error) {
-    console.log(`CHECKPOINT refused (${error.message}): the load's pages may be written during the rounds`);
-  }
-}
-
 /** Creates a superuser (the first user of an empty database) and returns a bearer token for it. */
 async function bootstrapUser(base) {
   const username = `bench${Date.now()}`;
