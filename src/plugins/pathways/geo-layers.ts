@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { CollectionActionContext, ResourceDefinition } from '../../platform/framework/resource/resource-declaration';
+import type { CollectionActionContext, ResourceDefinition, VisibleSelection } from '../../platform/framework/resource/resource-declaration';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
@@ -44,8 +44,10 @@ interface LayerSource {
   /** Whether the geometries are lines, which the box's index only finds as candidates. */
   lines: boolean;
   filters?: QueryParameters;
-  /** Output name → SQL expression over the row's alias (`id` and the geometry are read anyway). */
+  /** Output name → SQL expression over the row's alias and the joined tables' (`id` and the geometry are read anyway). */
   columns(row: string): Record<string, string>;
+  /** Tables the columns read by a left join. */
+  joins?: VisibleSelection['joins'];
   /** The feature's id as JSON text: ids unique within a layer that mixes models. */
   featureId?(raw: Raw): string;
   /** The properties object as JSON text. */
@@ -88,8 +90,10 @@ const structureSource: LayerSource = {
   lines: false,
   columns: (row) => ({
     ...plainColumns(row, ['name', 'structure_type', 'status', 'elevation', 'installation_date']),
-    site: nameOf('dcim_site', columnOf(row, 'site_id')),
+    site: 'layer_site."name"',
   }),
+  // A join: PostgreSQL reads the one site of 2000 structures once (Memoize) rather than by a subquery per row.
+  joins: [{ table: 'dcim_site', alias: 'layer_site', on: (row) => `layer_site.id = ${columnOf(row, 'site_id')}` }],
   properties: (raw) => {
     const site = string(raw.site);
     return (
@@ -275,6 +279,7 @@ async function scanSource(
       wanted > 0
         ? await reader.selectVisible(objectType, filters, {
             select: featureColumns,
+            joins: source.joins,
             where: located,
             page: { limit: wanted + 1, offset: 0 },
           })
@@ -291,6 +296,7 @@ async function scanSource(
     const collecting = features.length < wanted;
     const rows = await reader.selectVisible(objectType, filters, {
       select: collecting ? featureColumns : (row) => ({ geometry: `${columnOf(row, source.geometryColumn)}::text` }),
+      joins: collecting ? source.joins : undefined,
       where: located,
       page: { limit: LINE_PAGE_SIZE, offset },
     });

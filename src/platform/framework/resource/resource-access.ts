@@ -84,6 +84,7 @@ export class ResourceAccess {
         .map(([name, expression]) => `${expression} AS ${quoteIdentifier(name)}`)
         .join(', '),
     );
+    for (const join of selection.joins ?? []) builder.leftJoin(join.table, join.alias, join.on(ROW_ALIAS));
     if (selection.where) builder.andWhere(selection.where(ROW_ALIAS));
     if (selection.page) {
       for (const term of this.queries.ordering(definition, query)) builder.addOrderBy(term.column, term.direction);

@@ -264,6 +264,8 @@ export interface VisibleSelection {
   select(alias: string): Record<string, string>;
   /** A further condition on the rows. */
   where?(alias: string): string;
+  /** Tables left-joined for the select list (a referenced row's name read once per row by a join, not a subquery each). */
+  joins?: ReadonlyArray<{ table: string; alias: string; on(alias: string): string }>;
   /** A page in the list's ordering; without one the rows come unordered (as an aggregate needs). */
   page?: { limit: number; offset: number };
 }
