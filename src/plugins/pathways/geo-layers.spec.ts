@@ -39,11 +39,17 @@ describe('featureCollectionBody', () => {
 });
 
 describe('etagOf', () => {
+  it("is the body's length and CRC-32, quoted", () => {
+    // 0xcbf43926: CRC-32's check value, the checksum of the nine ASCII digits.
+    expect(etagOf(Buffer.from('123456789'))).toBe('"9-cbf43926"');
+    expect(etagOf(Buffer.from(''))).toBe('"0-00000000"');
+  });
+
   it('is a quoted validator that changes with any byte of the body', () => {
     const body = featureCollectionBody([feature(1, 'MH-1')], { truncated: false, total_count: 1 });
     const changed = Buffer.from(body);
     changed[changed.length - 2] = 0x32;
-    expect(etagOf(body)).toMatch(/^"[0-9a-f]+"$/);
+    expect(etagOf(body)).toMatch(/^"[0-9a-f]+-[0-9a-f]{8}"$/);
     expect(etagOf(body)).toBe(etagOf(Buffer.from(body)));
     expect(etagOf(changed)).not.toBe(etagOf(body));
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
 import type { CollectionActionContext, ResourceDefinition, VisibleSelection } from '../../platform/framework/resource/resource-declaration';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
@@ -362,8 +362,12 @@ export function featureCollectionBody(features: readonly string[], members: Reco
   return body.subarray(0, offset);
 }
 
-/** A strong validator of exactly this answer: any change of a feature, a filter or of what the caller may see changes it. */
+/**
+ * A validator of exactly this answer: its length and CRC-32. Any change of a feature, a filter or of
+ * what the caller may see changes it, except with odds of one in four billion for a change that
+ * keeps the length (a stale map until the next change), which an HTTP cache validator can afford;
+ * CRC-32 reads half a megabyte in a third of SHA-1's time.
+ */
 export function etagOf(body: Buffer): string {
-  // SHA-1 for speed on bodies of half a megabyte (a third of MD5's time here); a validator, not a signature.
-  return `"${createHash('sha1').update(body).digest('hex')}"`;
+  return `"${body.length.toString(16)}-${crc32(body).toString(16).padStart(8, '0')}"`;
 }
