@@ -16,7 +16,7 @@
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
 const { Client } = require('pg');
-const { alternatingRounds, call, jsonReader, platformSuperuser, postgresDatabase, settle, startServer } = require('./bench-server');
+const { alternatingRounds, call, jsonReader, median, platformSuperuser, postgresDatabase, settle, startServer } = require('./bench-server');
 
 const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -105,6 +105,23 @@ async function main() {
       `GET ${G}/structures/?bbox=… (2000 of ${total}) vs SQL: layer p50 ${api.toFixed(2)} ms  ` +
         `SQL p50 ${sql.toFixed(2)} ms  ratio ${ratio.toFixed(2)} ` +
         `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+    // Where the layer's time goes, from the client: to the answer's last byte, then decoding and
+    // parsing its JSON (which the SQL side's rows, parsed by pg as they arrive, do not pay apart); and
+    // the floor under any answer, the plugin's API root, whose only statement is the token lookup.
+    const timings = [];
+    const timed = jsonReader(base, { timings });
+    for (const box of boxes) await timed(`${G}/structures/?bbox=${box.join(',')}`, auth);
+    const floor = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      const started = process.hrtime.bigint();
+      await get('/api/plugins/pathways/', auth);
+      floor.push(ms(started));
+    }
+    console.log(
+      `the layer from the client (${REQUESTS} more reads): last byte p50 ${median(timings.map((t) => t.lastByte)).toFixed(2)} ms, ` +
+        `then decoding and JSON.parse p50 ${median(timings.map((t) => t.parse)).toFixed(2)} ms; ` +
+        `GET /api/plugins/pathways/ (token lookup only) p50 ${median(floor).toFixed(2)} ms`,
     );
     console.log(`command: BENCH_STRUCTURES=${STRUCTURES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} npm run bench:pathways`);
   } finally {
