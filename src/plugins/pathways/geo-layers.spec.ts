@@ -36,6 +36,34 @@ describe('featureCollectionBody', () => {
     const parsed = JSON.parse(body.toString('utf8')) as { features: Array<{ properties: { name: string } }> };
     expect(parsed.features.map((each) => each.properties.name)).toEqual(names);
   });
+
+  it('writes every mix of one-, two-, three- and four-byte characters exactly, however the parts fall against the buffer', () => {
+    const alphabet = ['a', '"', 'é', '€', '€', '€', '😀'];
+    // A fixed linear congruential sequence: the same cases on every run.
+    let seed = 7;
+    const next = (limit: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % limit;
+    };
+    for (let trial = 0; trial < 2000; trial++) {
+      // Bare runs of characters too (the body is byte-exact whatever the parts): a part of only
+      // three-byte characters fills all the room it was checked against.
+      const features = Array.from({ length: 1 + next(6) }, (_, index) => {
+        const text = Array.from({ length: next(40) }, () => alphabet[next(alphabet.length)]).join('');
+        return next(2) === 0 ? feature(index, text) : text;
+      });
+      const expected = `{"type":"FeatureCollection","features":[${features.join(',')}],"truncated":false,"total_count":${features.length}}`;
+      expect(featureCollectionBody(features, { truncated: false, total_count: features.length }).equals(Buffer.from(expected))).toBe(true);
+    }
+  });
+
+  it('keeps the comma after a part that filled the room it was checked against', () => {
+    // Three runs of three-byte characters: the second takes exactly the room left (three bytes per
+    // code unit, as checked), so the comma before the third falls just past the buffer's end.
+    const parts = ['€'.repeat(50), '€'.repeat(58), '€'.repeat(4)];
+    const expected = `{"type":"FeatureCollection","features":[${parts.join(',')}],"truncated":false,"total_count":1}`;
+    expect(featureCollectionBody(parts, { truncated: false, total_count: 1 }).toString('utf8')).toBe(expected);
+  });
 });
 
 describe('etagOf', () => {

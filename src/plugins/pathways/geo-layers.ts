@@ -342,11 +342,11 @@ export function featureCollectionBody(features: readonly string[], members: Reco
     longest = Math.max(longest, feature.length);
   }
   // Sized for ASCII text, which GeoJSON mostly is; a UTF-16 code unit takes at most three bytes, so
-  // the buffer grows when what is left could not hold the next part.
-  let body = Buffer.allocUnsafe(characters + 3 * longest);
+  // the buffer grows when what is left could not hold the next part and the comma after it.
+  let body = Buffer.allocUnsafe(characters + 3 * longest + 1);
   let offset = 0;
   const append = (text: string) => {
-    if (body.length - offset < 3 * text.length) {
+    if (body.length - offset < 3 * text.length + 1) {
       const larger = Buffer.allocUnsafe(2 * body.length + 3 * text.length);
       body.copy(larger, 0, 0, offset);
       body = larger;
