@@ -11,6 +11,8 @@
 // (the rows with their site names, ordered as the layer, and the count of matches): p50 of each in
 // alternating rounds, the side going first alternating. Targets (issue 16): p50 within 2× of SQL and
 // under 100 ms. EXPLAIN of the bbox query must show the GiST index (pathways_structure_bbox_gist).
+// Then, not part of the ratio: the layer's time from the client split at the answer's last byte,
+// and the floor under any answer (the plugin's API root, the token lookup its only statement).
 //
 // The server gets a fresh database on BENCH_PG_ADMIN_URL (default
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
