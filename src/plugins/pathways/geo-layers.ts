@@ -342,22 +342,21 @@ export function featureCollectionBody(features: readonly string[], members: Reco
     longest = Math.max(longest, feature.length);
   }
   // Sized for ASCII text, which GeoJSON mostly is; a UTF-16 code unit takes at most three bytes, so
-  // the buffer grows when what is left could not hold the next part and the comma after it.
-  let body = Buffer.allocUnsafe(characters + 3 * longest + 1);
+  // the buffer grows when what is left could not hold the next part with its comma.
+  let body = Buffer.allocUnsafe(characters + 3 * longest);
   let offset = 0;
-  const append = (text: string) => {
-    if (body.length - offset < 3 * text.length + 1) {
-      const larger = Buffer.allocUnsafe(2 * body.length + 3 * text.length);
+  const append = (text: string, comma = false) => {
+    const needed = 3 * text.length + (comma ? 1 : 0);
+    if (body.length - offset < needed) {
+      const larger = Buffer.allocUnsafe(2 * body.length + needed);
       body.copy(larger, 0, 0, offset);
       body = larger;
     }
+    if (comma) body[offset++] = 0x2c;
     offset += body.write(text, offset, 'utf8');
   };
   append(head);
-  for (const [index, feature] of features.entries()) {
-    if (index > 0) body[offset++] = 0x2c;
-    append(feature);
-  }
+  for (const [index, feature] of features.entries()) append(feature, index > 0);
   append(tail);
   return body.subarray(0, offset);
 }
