@@ -5,6 +5,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import { AppModule, AppModuleOptions } from './app.module';
 import { AppConfig } from './common/config/app-config';
 import { GlobalExceptionFilter } from './common/errors/global-exception.filter';
+import { ExpressServerAdapter } from './common/http/express-server.adapter';
 import { inputGuardMiddleware } from './common/http/input-guard.middleware';
 import { securityHeadersMiddleware } from './common/http/security-headers.middleware';
 import { NestPinoLogger } from './common/logging/nest-pino-logger';
@@ -21,7 +22,7 @@ import { PLATFORM_SCHEMA_PATH } from './platform/platform-root.controller';
  */
 export async function createApp(options: AppModuleOptions): Promise<NestExpressApplication> {
   const { config, logger } = options;
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(options), new ExpressServerAdapter(), {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
     bodyParser: false,

@@ -36,13 +36,13 @@ export function dataSourceOptions(url: string, poolSize: number, timeouts?: Data
   };
 }
 
-/** pg settings: server-side statement and lock timeouts, a client-side read timeout (with clients that drop a connection that timed out), the acquire timeout. */
+/** pg settings: server-side statement and lock timeouts, a client-side read timeout (clients whose connection is dropped when a query gets no answer), the acquire timeout. */
 function sessionTimeouts(timeouts: DatabaseTimeouts): Record<string, unknown> {
   return {
     Client: FrozenServerClient,
     statement_timeout: timeouts.statementMs,
     lock_timeout: timeouts.lockMs,
-    query_timeout: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
+    readTimeoutMillis: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,
     connectionTimeoutMillis: timeouts.connectMs,
   };
 }

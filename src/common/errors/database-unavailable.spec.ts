@@ -11,7 +11,6 @@ describe('isDatabaseUnavailable', () => {
     ['a missing Unix socket', withCode('connect ENOENT /data/pg/.s.PGSQL.5432', 'ENOENT', { syscall: 'connect' })],
     ['a dropped connection', new Error('Connection terminated unexpectedly')],
     ['a pool acquire timeout', new Error('timeout exceeded when trying to connect')],
-    ['a frozen server', new Error('Query read timeout')],
     ['a closed PGlite', new Error('PGlite is closed')],
     ['a server shutting down', withCode('terminating connection due to administrator command', '57P01')],
     ['a server starting up', withCode('the database system is starting up', '57P03')],

@@ -17,9 +17,8 @@ const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE',
 
 /** Errors that pg, pg-pool and PGlite raise without a code. */
 const UNAVAILABLE_MESSAGES = [
-  /^Connection terminated/, // pg: the server closed the socket, or the connect timeout hit
+  /^Connection terminated/, // pg: the server closed the socket, the connect timeout hit, or a frozen server's connection was dropped
   /^timeout exceeded when trying to connect$/, // pg-pool: no connection free within the acquire timeout
-  /^Query read timeout$/, // pg: no answer within query_timeout (a frozen server)
   /^Client has encountered a connection error and is not queryable$/,
   /^PGlite is clos(ed|ing)$/,
 ];
