@@ -13,9 +13,9 @@ import { CircuitGeometryResource } from './circuit-geometries.resources';
  * the reading every layer shares: the caller's view permission and the models' own list filters
  * (through `selectVisible`), `bbox` (`&&` on the GiST index, then an exact intersection for lines),
  * `exclude_status`, at most {@link MAX_FEATURES} features with `truncated` and `total_count` when
- * more match. Each feature is written straight as JSON text around the geometry's text as the
- * database prints it (a layer answers thousands: no row objects, no geometry parsed, no serializer
- * walking them), and rows past the kept features are only counted.
+ * more match. PostgreSQL writes each feature's JSON text around the geometry's text as it prints
+ * it (a layer answers thousands: no row objects, no geometry parsed, no serializer walking them),
+ * and rows past the kept features are only counted.
  */
 
 export const MAX_FEATURES = 2000;
@@ -32,11 +32,9 @@ export interface Feature {
   properties: Record<string, unknown>;
 }
 
-type Raw = Record<string, unknown>;
-
 /**
- * One model's rows in a layer: which rows (extra filters), the columns its properties read (SQL over
- * the row's alias, all read as text), and the properties' JSON text from them.
+ * One model's rows in a layer: which rows (extra filters) and the JSON text of each feature's id and
+ * properties, as SQL over the row's alias and the joined tables'.
  */
 interface LayerSource {
   definition: ResourceDefinition;
@@ -44,14 +42,12 @@ interface LayerSource {
   /** Whether the geometries are lines, which the box's index only finds as candidates. */
   lines: boolean;
   filters?: QueryParameters;
-  /** Output name → SQL expression over the row's alias and the joined tables' (`id` and the geometry are read anyway). */
-  columns(row: string): Record<string, string>;
-  /** Tables the columns read by a left join. */
+  /** Tables the properties read by a left join. */
   joins?: VisibleSelection['joins'];
-  /** The feature's id as JSON text: ids unique within a layer that mixes models. */
-  featureId?(raw: Raw): string;
-  /** The properties object as JSON text. */
-  properties(raw: Raw): string;
+  /** The feature's id as JSON text (SQL): ids unique within a layer that mixes models. */
+  featureId?(row: string): string;
+  /** Property name → SQL of its value's JSON text (never NULL: {@link json} and its kin). */
+  properties(row: string): Record<string, string>;
 }
 
 export interface GeoLayer {
@@ -63,86 +59,77 @@ export interface GeoLayer {
 }
 
 const columnOf = (row: string, column: string) => `${row}."${column}"`;
-/** Columns read as text: numbers keep the database's digits, dates stay ISO. */
-const plainColumns = (row: string, names: readonly string[]) =>
-  Object.fromEntries(names.map((name) => [name, `${columnOf(row, name)}::text`]));
-/** The name of the related row a foreign-key column points at. */
-const nameOf = (table: string, foreignKey: string) => `(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`;
+/** A SQL string literal. */
+const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+/** JSON text of a SQL value, null for NULL: numbers keep the database's digits, dates stay ISO. */
+const json = (expression: string) => `COALESCE(to_json(${expression})::text, 'null')`;
+/** A choice's value as JSON text; blank is null. */
+const choice = (expression: string) => json(`NULLIF(${expression}, '')`);
+/** The name of the related row a foreign-key column points at, as JSON text. */
+const nameOf = (table: string, foreignKey: string) => json(`(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`);
 
-/** JSON text of a string column's value (null stays null). */
-const string = (value: unknown) => (value === null || value === undefined ? 'null' : JSON.stringify(value));
-/** JSON text of a number read as text; null, or anything not a finite number, is null. */
-const number = (value: unknown) => {
-  if (value === null || value === undefined) return 'null';
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? String(parsed) : 'null';
-};
-/** A choice's value; blank is null. */
-const choice = (value: unknown) => (value === '' ? 'null' : string(value));
-
-const STATUS_TEXT: ReadonlyMap<unknown, string> = new Map(LIFECYCLE_STATUSES.map((status) => [status.value, JSON.stringify(status)]));
-/** A lifecycle status as `{value, label, color}` (an unknown value labelled as itself, grey). */
-const lifecycleStatus = (value: unknown) => STATUS_TEXT.get(value) ?? JSON.stringify({ value, label: String(value), color: 'gray' });
+/** A lifecycle status as `{value, label, color}` JSON text (an unknown value labelled as itself, grey). */
+const lifecycleStatus = (expression: string) =>
+  `CASE ${expression} ${LIFECYCLE_STATUSES.map((status) => `WHEN ${literal(status.value)} THEN ${literal(JSON.stringify(status))}`).join(' ')} ` +
+  `ELSE json_build_object('value', ${expression}, 'label', ${expression}, 'color', 'gray')::text END`;
 
 const structureSource: LayerSource = {
   definition: StructureResource,
   geometryColumn: 'geometry',
   lines: false,
-  columns: (row) => ({
-    ...plainColumns(row, ['name', 'structure_type', 'status', 'elevation', 'installation_date']),
-    site: 'layer_site."name"',
-  }),
   // A join: PostgreSQL reads the one site of 2000 structures once (Memoize) rather than by a subquery per row.
   joins: [{ table: 'dcim_site', alias: 'layer_site', on: (row) => `layer_site.id = ${columnOf(row, 'site_id')}` }],
-  properties: (raw) => {
-    const site = string(raw.site);
-    return (
-      `{"id":${raw.id as number},"name":${string(raw.name)},"structure_type":${choice(raw.structure_type)},` +
-      `"status":${lifecycleStatus(raw.status)},"site":${site},"site_name":${site},"elevation":${number(raw.elevation)},` +
-      `"installation_date":${string(raw.installation_date)}}`
-    );
+  properties: (row) => {
+    const site = json('layer_site."name"');
+    return {
+      id: columnOf(row, 'id'),
+      name: json(columnOf(row, 'name')),
+      structure_type: choice(columnOf(row, 'structure_type')),
+      status: lifecycleStatus(columnOf(row, 'status')),
+      site,
+      site_name: site,
+      elevation: json(columnOf(row, 'elevation')),
+      installation_date: json(columnOf(row, 'installation_date')),
+    };
   },
 };
 
 function pathwaySource(definition: ResourceDefinition, pathwayType: string, filters?: QueryParameters): LayerSource {
   const conduit = definition === ConduitResource;
   const bank = definition === ConduitBankResource;
-  const typeText = JSON.stringify(pathwayType);
   return {
     definition,
     geometryColumn: 'path',
     lines: true,
     filters,
-    columns: (row) => ({
-      ...plainColumns(row, [
-        'label',
-        'status',
-        'length',
-        'geo_length',
-        ...(conduit ? ['material', 'inner_diameter', 'outer_diameter', 'depth'] : []),
-        ...(bank ? ['configuration'] : []),
-      ]),
-      start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
-      end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
-      ...(bank
-        ? { conduit_count: `(SELECT count(*)::int FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})` }
-        : {}),
-    }),
-    featureId: (raw) => JSON.stringify(`${pathwayType}.${raw.id as number}`),
-    properties: (raw) => {
-      const label = raw.label ? string(raw.label) : 'null';
-      const geoLength = number(raw.geo_length);
-      const length = raw.length === null || raw.length === undefined ? geoLength : number(raw.length);
-      const conduitText = conduit
-        ? `,"material":${choice(raw.material)},"inner_diameter":${number(raw.inner_diameter)},` +
-          `"outer_diameter":${number(raw.outer_diameter)},"depth":${number(raw.depth)}`
-        : '';
-      const bankText = bank ? `,"configuration":${choice(raw.configuration)},"conduit_count":${number(raw.conduit_count)}` : '';
-      return (
-        `{"id":${raw.id as number},"name":${label},"label":${label},"pathway_type":${typeText},` +
-        `"status":${lifecycleStatus(raw.status)},"start_structure":${string(raw.start_structure)},` +
-        `"end_structure":${string(raw.end_structure)},"length":${length},"geo_length":${geoLength}${conduitText}${bankText}}`
-      );
+    featureId: (row) => `${literal(`"${pathwayType}.`)} || ${columnOf(row, 'id')} || '"'`,
+    properties: (row) => {
+      const label = choice(columnOf(row, 'label'));
+      return {
+        id: columnOf(row, 'id'),
+        name: label,
+        label,
+        pathway_type: literal(JSON.stringify(pathwayType)),
+        status: lifecycleStatus(columnOf(row, 'status')),
+        start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
+        end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
+        length: json(`COALESCE(${columnOf(row, 'length')}, ${columnOf(row, 'geo_length')})`),
+        geo_length: json(columnOf(row, 'geo_length')),
+        ...(conduit
+          ? {
+              material: choice(columnOf(row, 'material')),
+              inner_diameter: json(columnOf(row, 'inner_diameter')),
+              outer_diameter: json(columnOf(row, 'outer_diameter')),
+              depth: json(columnOf(row, 'depth')),
+            }
+          : {}),
+        ...(bank
+          ? {
+              configuration: choice(columnOf(row, 'configuration')),
+              conduit_count: `(SELECT count(*) FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})::text`,
+            }
+          : {}),
+      };
     },
   };
 }
@@ -162,26 +149,20 @@ const circuitSource: LayerSource = {
   definition: CircuitGeometryResource,
   geometryColumn: 'path',
   lines: true,
-  columns: (row) => ({
-    circuit_id: columnOf(row, 'circuit_id'),
-    circuit: `(SELECT json_build_object('cid', circuit.cid, 'provider', provider.name, 'circuit_type', circuit_type.name, 'status', circuit.status)
-                 FROM circuits_circuit circuit
-                 JOIN circuits_provider provider ON provider.id = circuit.provider_id
-                 JOIN circuits_circuittype circuit_type ON circuit_type.id = circuit.type_id
-                WHERE circuit.id = ${columnOf(row, 'circuit_id')})`,
+  joins: [
+    { table: 'circuits_circuit', alias: 'layer_circuit', on: (row) => `layer_circuit.id = ${columnOf(row, 'circuit_id')}` },
+    { table: 'circuits_provider', alias: 'layer_provider', on: () => 'layer_provider.id = layer_circuit.provider_id' },
+    { table: 'circuits_circuittype', alias: 'layer_circuit_type', on: () => 'layer_circuit_type.id = layer_circuit.type_id' },
+  ],
+  properties: (row) => ({
+    id: json(columnOf(row, 'circuit_id')),
+    cid: json('layer_circuit.cid'),
+    provider: json('layer_provider.name'),
+    circuit_type: json('layer_circuit_type.name'),
+    status: json('layer_circuit.status'),
+    // The platform's circuits keep no provider reference yet.
+    provider_reference: "'null'",
   }),
-  properties: (raw) => {
-    const circuit = (raw.circuit ?? {}) as Raw;
-    return JSON.stringify({
-      id: raw.circuit_id,
-      cid: circuit.cid ?? null,
-      provider: circuit.provider ?? null,
-      circuit_type: circuit.circuit_type ?? null,
-      status: circuit.status ?? null,
-      // The platform's circuits keep no provider reference yet.
-      provider_reference: null,
-    });
-  },
 };
 
 export const GEO_LAYERS: readonly GeoLayer[] = [
@@ -251,9 +232,24 @@ function sourceFilters(source: LayerSource, layer: GeoLayer, query: LayerQuery):
   return filters;
 }
 
-/** The feature of a row as JSON text: the geometry is the database's own text of it, never parsed here. */
-function featureText(source: LayerSource, raw: Raw): string {
-  return `{"type":"Feature","id":${source.featureId?.(raw) ?? (raw.id as number)},"geometry":${raw.geometry as string},"properties":${source.properties(raw)}}`;
+/**
+ * SQL of a row's feature as JSON text, its geometry the database's own text of it. PostgreSQL writes
+ * each feature whole: the layer then reads one string per row, rather than a string per property
+ * to escape and join here.
+ */
+function featureSql(source: LayerSource, row: string): string {
+  const properties = Object.entries(source.properties(row)).map(
+    ([name, value], index) => `${literal(`${index === 0 ? '' : ','}${JSON.stringify(name)}:`)} || ${value}`,
+  );
+  return [
+    literal('{"type":"Feature","id":'),
+    source.featureId?.(row) ?? columnOf(row, 'id'),
+    literal(',"geometry":'),
+    `${columnOf(row, source.geometryColumn)}::text`,
+    literal(',"properties":{'),
+    ...properties,
+    literal('}}'),
+  ].join(' || ');
 }
 
 type LayerReader = Pick<CollectionActionContext, 'selectVisible'>;
@@ -268,23 +264,19 @@ async function scanSource(
 ): Promise<{ features: string[]; total: number }> {
   const objectType = source.definition.objectType;
   const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL`;
-  const featureColumns = (row: string) => ({
-    id: columnOf(row, 'id'),
-    geometry: `${columnOf(row, source.geometryColumn)}::text`,
-    ...source.columns(row),
-  });
+  const geometry = (row: string) => `${columnOf(row, source.geometryColumn)}::text`;
   if (!box || !source.lines) {
     // Every row found is a feature: read one more than wanted, and count only when there are more.
     const rows =
       wanted > 0
         ? await reader.selectVisible(objectType, filters, {
-            select: featureColumns,
+            select: (row) => ({ feature: featureSql(source, row) }),
             joins: source.joins,
             where: located,
             page: { limit: wanted + 1, offset: 0 },
           })
         : [];
-    const features = rows.slice(0, wanted).map((raw) => featureText(source, raw));
+    const features = rows.slice(0, wanted).map((raw) => raw.feature as string);
     if (wanted > 0 && rows.length <= wanted) return { features, total: rows.length };
     const [counted] = await reader.selectVisible(objectType, filters, { select: () => ({ count: 'count(*)::int' }), where: located });
     return { features, total: counted.count as number };
@@ -295,7 +287,9 @@ async function scanSource(
   for (let offset = 0; ; offset += LINE_PAGE_SIZE) {
     const collecting = features.length < wanted;
     const rows = await reader.selectVisible(objectType, filters, {
-      select: collecting ? featureColumns : (row) => ({ geometry: `${columnOf(row, source.geometryColumn)}::text` }),
+      select: collecting
+        ? (row) => ({ geometry: geometry(row), feature: featureSql(source, row) })
+        : (row) => ({ geometry: geometry(row) }),
       joins: collecting ? source.joins : undefined,
       where: located,
       page: { limit: LINE_PAGE_SIZE, offset },
@@ -303,7 +297,7 @@ async function scanSource(
     for (const raw of rows) {
       if (!intersects(JSON.parse(raw.geometry as string) as Geometry, box)) continue;
       total += 1;
-      if (features.length < wanted) features.push(featureText(source, raw));
+      if (features.length < wanted) features.push(raw.feature as string);
     }
     if (rows.length < LINE_PAGE_SIZE) return { features, total };
   }
