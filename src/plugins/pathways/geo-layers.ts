@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { QueryParameters } from '../../platform/framework/query/filter-parser';
 import type { CollectionActionContext, ResourceDefinition, VisibleSelection } from '../../platform/framework/resource/resource-declaration';
+import { quoteLiteral } from '../../platform/framework/resource/resource-definition';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
@@ -59,10 +60,10 @@ export interface GeoLayer {
 }
 
 const columnOf = (row: string, column: string) => `${row}."${column}"`;
-/** A SQL string literal. */
-const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 /** JSON text of a SQL value, null for NULL: numbers keep the database's digits, dates stay ISO. */
 const json = (expression: string) => `COALESCE(to_json(${expression})::text, 'null')`;
+/** A number's JSON text; null for NULL and for NaN, which numeric columns can hold and JSON cannot. */
+const number = (expression: string) => json(`NULLIF(${expression}, 'NaN')`);
 /** A choice's value as JSON text; blank is null. */
 const choice = (expression: string) => json(`NULLIF(${expression}, '')`);
 /** The name of the related row a foreign-key column points at, as JSON text. */
@@ -70,7 +71,7 @@ const nameOf = (table: string, foreignKey: string) => json(`(SELECT "name" FROM 
 
 /** A lifecycle status as `{value, label, color}` JSON text (an unknown value labelled as itself, grey). */
 const lifecycleStatus = (expression: string) =>
-  `CASE ${expression} ${LIFECYCLE_STATUSES.map((status) => `WHEN ${literal(status.value)} THEN ${literal(JSON.stringify(status))}`).join(' ')} ` +
+  `CASE ${expression} ${LIFECYCLE_STATUSES.map((status) => `WHEN ${quoteLiteral(status.value)} THEN ${quoteLiteral(JSON.stringify(status))}`).join(' ')} ` +
   `ELSE json_build_object('value', ${expression}, 'label', ${expression}, 'color', 'gray')::text END`;
 
 const structureSource: LayerSource = {
@@ -88,7 +89,7 @@ const structureSource: LayerSource = {
       status: lifecycleStatus(columnOf(row, 'status')),
       site,
       site_name: site,
-      elevation: json(columnOf(row, 'elevation')),
+      elevation: number(columnOf(row, 'elevation')),
       installation_date: json(columnOf(row, 'installation_date')),
     };
   },
@@ -102,25 +103,25 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
     geometryColumn: 'path',
     lines: true,
     filters,
-    featureId: (row) => `${literal(`"${pathwayType}.`)} || ${columnOf(row, 'id')} || '"'`,
+    featureId: (row) => `${quoteLiteral(`"${pathwayType}.`)} || ${columnOf(row, 'id')} || '"'`,
     properties: (row) => {
       const label = choice(columnOf(row, 'label'));
       return {
         id: columnOf(row, 'id'),
         name: label,
         label,
-        pathway_type: literal(JSON.stringify(pathwayType)),
+        pathway_type: quoteLiteral(JSON.stringify(pathwayType)),
         status: lifecycleStatus(columnOf(row, 'status')),
         start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
         end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
-        length: json(`COALESCE(${columnOf(row, 'length')}, ${columnOf(row, 'geo_length')})`),
-        geo_length: json(columnOf(row, 'geo_length')),
+        length: number(`COALESCE(${columnOf(row, 'length')}, ${columnOf(row, 'geo_length')})`),
+        geo_length: number(columnOf(row, 'geo_length')),
         ...(conduit
           ? {
               material: choice(columnOf(row, 'material')),
-              inner_diameter: json(columnOf(row, 'inner_diameter')),
-              outer_diameter: json(columnOf(row, 'outer_diameter')),
-              depth: json(columnOf(row, 'depth')),
+              inner_diameter: number(columnOf(row, 'inner_diameter')),
+              outer_diameter: number(columnOf(row, 'outer_diameter')),
+              depth: number(columnOf(row, 'depth')),
             }
           : {}),
         ...(bank
@@ -232,6 +233,9 @@ function sourceFilters(source: LayerSource, layer: GeoLayer, query: LayerQuery):
   return filters;
 }
 
+/** SQL of a row's geometry as the database prints its JSON. */
+const geometryText = (source: LayerSource, row: string) => `${columnOf(row, source.geometryColumn)}::text`;
+
 /**
  * SQL of a row's feature as JSON text, its geometry the database's own text of it. PostgreSQL writes
  * each feature whole: the layer then reads one string per row, rather than a string per property
@@ -239,16 +243,16 @@ function sourceFilters(source: LayerSource, layer: GeoLayer, query: LayerQuery):
  */
 function featureSql(source: LayerSource, row: string): string {
   const properties = Object.entries(source.properties(row)).map(
-    ([name, value], index) => `${literal(`${index === 0 ? '' : ','}${JSON.stringify(name)}:`)} || ${value}`,
+    ([name, value], index) => `${quoteLiteral(`${index === 0 ? '' : ','}${JSON.stringify(name)}:`)} || ${value}`,
   );
   return [
-    literal('{"type":"Feature","id":'),
+    quoteLiteral('{"type":"Feature","id":'),
     source.featureId?.(row) ?? columnOf(row, 'id'),
-    literal(',"geometry":'),
-    `${columnOf(row, source.geometryColumn)}::text`,
-    literal(',"properties":{'),
+    quoteLiteral(',"geometry":'),
+    geometryText(source, row),
+    quoteLiteral(',"properties":{'),
     ...properties,
-    literal('}}'),
+    quoteLiteral('}}'),
   ].join(' || ');
 }
 
@@ -264,7 +268,6 @@ async function scanSource(
 ): Promise<{ features: string[]; total: number }> {
   const objectType = source.definition.objectType;
   const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL`;
-  const geometry = (row: string) => `${columnOf(row, source.geometryColumn)}::text`;
   if (!box || !source.lines) {
     // Every row found is a feature: read one more than wanted, and count only when there are more.
     const rows =
@@ -288,8 +291,8 @@ async function scanSource(
     const collecting = features.length < wanted;
     const rows = await reader.selectVisible(objectType, filters, {
       select: collecting
-        ? (row) => ({ geometry: geometry(row), feature: featureSql(source, row) })
-        : (row) => ({ geometry: geometry(row) }),
+        ? (row) => ({ geometry: geometryText(source, row), feature: featureSql(source, row) })
+        : (row) => ({ geometry: geometryText(source, row) }),
       joins: collecting ? source.joins : undefined,
       where: located,
       page: { limit: LINE_PAGE_SIZE, offset },

@@ -1,4 +1,5 @@
 import { FilterFieldType, FilterSet } from '../query/filter-fields';
+import { quoteLiteral } from './resource-definition';
 import { ROW_ALIAS } from './resource-filters';
 import type { CustomFieldDefinition } from './resource-serializer';
 
@@ -9,7 +10,7 @@ import type { CustomFieldDefinition } from './resource-serializer';
 export function customFieldFilterSet(fields: readonly CustomFieldDefinition[]): FilterSet {
   const filterSet: FilterSet = {};
   for (const field of fields) {
-    const text = `(${ROW_ALIAS}.custom_field_data ->> '${field.name.replace(/'/g, "''")}')`;
+    const text = `(${ROW_ALIAS}.custom_field_data ->> ${quoteLiteral(field.name)})`;
     const typed = filterTypeOf(field);
     if (!typed) continue;
     filterSet[field.name] = { column: typed.cast ? `${text}::${typed.cast}` : text, type: typed.type };

@@ -145,3 +145,8 @@ export function genericColumns(name: string): { type: string; id: string } {
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+/** A single-quoted SQL string literal, for text from declarations and definitions (request values are parameters). */
+export function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
