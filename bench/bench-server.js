@@ -480,6 +480,7 @@ async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel })
 }
 
 module.exports = {
+  freePort,
   platformSuperuser,
   alternatingRounds,
   median,

@@ -12,13 +12,26 @@
 // alternating rounds, the side going first alternating. Targets (issue 16): p50 within 2× of SQL and
 // under 100 ms. EXPLAIN of the bbox query must show the GiST index (pathways_structure_bbox_gist).
 // Then, not part of the ratio: the layer's time from the client split at the answer's last byte,
-// and the floor under any answer (the plugin's API root, the token lookup its only statement).
+// the floor under any answer (the plugin's API root, the token lookup its only statement), and the
+// floor under this layer: bench/bare-layer-server.js, a bare node:http server running the layer's own
+// statement and body code without the framework, timed against the same SQL read as the layer.
 //
 // The server gets a fresh database on BENCH_PG_ADMIN_URL (default
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
 'use strict';
+const { fork } = require('node:child_process');
 const { Client } = require('pg');
-const { alternatingRounds, call, jsonReader, median, platformSuperuser, postgresDatabase, settle, startServer } = require('./bench-server');
+const {
+  alternatingRounds,
+  call,
+  freePort,
+  jsonReader,
+  median,
+  platformSuperuser,
+  postgresDatabase,
+  settle,
+  startServer,
+} = require('./bench-server');
 
 const STRUCTURES = Number(process.env.BENCH_STRUCTURES ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -125,6 +138,43 @@ async function main() {
         `then decoding and JSON.parse p50 ${median(timings.map((t) => t.parse)).toFixed(2)} ms; ` +
         `GET /api/plugins/pathways/ (token lookup only) p50 ${median(floor).toFixed(2)} ms`,
     );
+
+    const digest = (await db.query('SELECT key_digest FROM users_token ORDER BY id DESC LIMIT 1')).rows[0].key_digest;
+    const barePort = await freePort();
+    const bare = fork(`${__dirname}/bare-layer-server.js`, {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(barePort), TOKEN_DIGEST: digest },
+    });
+    try {
+      await new Promise((resolve, reject) => {
+        bare.once('message', resolve);
+        bare.once('exit', (code) => reject(new Error(`bare layer server exited with ${code}`)));
+      });
+      // The same answer as the layer's, byte for byte: the same ETag.
+      const etagOf = async (url, headers) => (await fetch(url, { headers })).headers.get('etag');
+      const query = `?bbox=${boxes[0].join(',')}`;
+      const [layerTag, bareTag] = [
+        await etagOf(`${base}${G}/structures/${query}`, auth),
+        await etagOf(`http://127.0.0.1:${barePort}/${query}`),
+      ];
+      if (layerTag !== bareTag) throw new Error(`the bare server's answer differs from the layer's: ETag ${bareTag}, layer ${layerTag}`);
+      const bareGet = jsonReader(`http://127.0.0.1:${barePort}`);
+      const bareRead = async (box) => {
+        const started = process.hrtime.bigint();
+        const collection = await bareGet(`/?bbox=${box.join(',')}`);
+        const elapsed = ms(started);
+        if (collection.features.length !== 2000 || collection.total_count !== 2000)
+          throw new Error(`bare layer for ${box}: ${collection.features.length} features`);
+        return elapsed;
+      };
+      const floorRun = await alternatingRounds({ rounds: ROUNDS, inputs: boxes, apiRead: bareRead, sqlRead, apiLabel: 'bare server' });
+      console.log(
+        `the same features from a bare node:http server (bench/bare-layer-server.js: token lookup, the layer's statement and body, no framework): ` +
+          `p50 ${floorRun.api.toFixed(2)} ms  SQL p50 ${floorRun.sql.toFixed(2)} ms  ratio ${floorRun.ratio.toFixed(2)} ` +
+          `(per round ${floorRun.ratios.map((r) => r.toFixed(2)).join(', ')})`,
+      );
+    } finally {
+      bare.kill();
+    }
     console.log(`command: BENCH_STRUCTURES=${STRUCTURES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} npm run bench:pathways`);
   } finally {
     await db.end();

@@ -37,7 +37,7 @@ export interface Feature {
  * One model's rows in a layer: which rows (extra filters) and the JSON text of each feature's id and
  * properties, as SQL over the row's alias and the joined tables'.
  */
-interface LayerSource {
+export interface LayerSource {
   definition: ResourceDefinition;
   geometryColumn: string;
   /** Whether the geometries are lines, which the box's index only finds as candidates. */
@@ -241,7 +241,7 @@ const geometryText = (source: LayerSource, row: string) => `${columnOf(row, sour
  * each feature whole: the layer then reads one string per row, rather than a string per property
  * to escape and join here.
  */
-function featureSql(source: LayerSource, row: string): string {
+export function featureSql(source: LayerSource, row: string): string {
   const properties = Object.entries(source.properties(row)).map(
     ([name, value], index) => `${quoteLiteral(`${index === 0 ? '' : ','}${JSON.stringify(name)}:`)} || ${value}`,
   );
