@@ -450,32 +450,39 @@ const median = (values) => percentile(values, 50);
  * Times `apiRead` and `sqlRead` (each resolves with one read's milliseconds) over the same `inputs`:
  * a warm-up pass of each, then `rounds` rounds whose first side alternates, each round printed.
  * Resolves with the median of the rounds' p50s on each side and of their ratios, and every ratio.
+ * With `other` ({ label, read }), a third side is timed in the same rounds, the order of the three
+ * rotating, and its figures against SQL resolve as `other` ({ p50, ratio, ratios }).
  */
-async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel }) {
+async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel, other }) {
   const measure = async (read) => {
     const times = [];
     for (const input of inputs) times.push(await read(input));
     return median(times);
   };
-  await measure(apiRead);
-  await measure(sqlRead);
+  const sides = [apiRead, sqlRead, ...(other ? [other.read] : [])];
+  for (const read of sides) await measure(read);
   const results = [];
   for (let round = 0; round < rounds; round++) {
-    const apiFirst = round % 2 === 0;
-    const first = await measure(apiFirst ? apiRead : sqlRead);
-    const second = await measure(apiFirst ? sqlRead : apiRead);
-    const [api, sql] = apiFirst ? [first, second] : [second, first];
-    results.push({ api, sql, ratio: api / sql });
+    const p50s = [];
+    for (let step = 0; step < sides.length; step++) {
+      const side = (round + step) % sides.length;
+      p50s[side] = await measure(sides[side]);
+    }
+    const [api, sql, third] = p50s;
+    results.push({ api, sql, ratio: api / sql, third, thirdRatio: third / sql });
     console.log(
-      `  round ${round + 1}: ${apiLabel} p50 ${api.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(api / sql).toFixed(2)}`,
+      `  round ${round + 1}: ${apiLabel} p50 ${api.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(api / sql).toFixed(2)}` +
+        (other ? `; ${other.label} p50 ${third.toFixed(2)} ms, ratio ${(third / sql).toFixed(2)}` : ''),
     );
   }
   const ratios = results.map((result) => result.ratio);
+  const otherRatios = results.map((result) => result.thirdRatio);
   return {
     api: median(results.map((result) => result.api)),
     sql: median(results.map((result) => result.sql)),
     ratio: median(ratios),
     ratios,
+    ...(other ? { other: { p50: median(results.map((result) => result.third)), ratio: median(otherRatios), ratios: otherRatios } } : {}),
   };
 }
 

@@ -9,12 +9,13 @@
 // GET /api/plugins/pathways/geo/structures/?bbox=… over a box holding exactly 2000 of them (40 × 50 grid
 // points; each request another box) is timed against the same read in raw SQL on one pg connection
 // (the rows with their site names, ordered as the layer, and the count of matches): p50 of each in
-// alternating rounds, the side going first alternating. Targets (issue 16): p50 within 2× of SQL and
+// rounds, the order of the sides rotating. Targets (issue 16): p50 within 2× of SQL and
 // under 100 ms. EXPLAIN of the bbox query must show the GiST index (pathways_structure_bbox_gist).
-// Then, not part of the ratio: the layer's time from the client split at the answer's last byte,
-// the floor under any answer (the plugin's API root, the token lookup its only statement), and the
-// floor under this layer: bench/bare-layer-server.js, a bare node:http server running the layer's own
-// statement and body code without the framework, timed against the same SQL read as the layer.
+// In the same rounds, not part of the ratio, the floor under this layer: bench/bare-layer-server.js, a
+// bare node:http server running the layer's own statement and body code without the framework (its
+// answer checked to carry the layer's ETag). Then the layer's time from the client split at the
+// answer's last byte, and the floor under any answer (the plugin's API root, the token lookup its
+// only statement).
 //
 // The server gets a fresh database on BENCH_PG_ADMIN_URL (default
 // postgres://postgres:postgres@127.0.0.1:5432/postgres), dropped at the end; DATABASE_URL uses a given one.
@@ -54,6 +55,7 @@ async function main() {
   const server = await startServer({ databaseUrl: database.url });
   const db = new Client({ connectionString: database.url });
   await db.connect();
+  let bare;
   try {
     const { base } = server;
     const { auth } = await platformSuperuser(base);
@@ -109,17 +111,51 @@ async function main() {
       if (rows.rows.length !== 2000 || count.rows[0].n !== 2000) throw new Error(`SQL for ${box}: ${rows.rows.length} rows`);
       return elapsed;
     };
-    const { api, sql, ratio, ratios } = await alternatingRounds({
+
+    // The floor under the layer: the same answer from a bare server without the framework.
+    const digest = (await db.query('SELECT key_digest FROM users_token ORDER BY id DESC LIMIT 1')).rows[0].key_digest;
+    const barePort = await freePort();
+    bare = fork(`${__dirname}/bare-layer-server.js`, {
+      env: { ...process.env, DATABASE_URL: database.url, PORT: String(barePort), TOKEN_DIGEST: digest },
+    });
+    await new Promise((resolve, reject) => {
+      bare.once('message', resolve);
+      bare.once('exit', (code) => reject(new Error(`bare layer server exited with ${code}`)));
+    });
+    // The same answer as the layer's, byte for byte: the same ETag.
+    const etagOf = async (url, headers) => (await fetch(url, { headers })).headers.get('etag');
+    const query = `?bbox=${boxes[0].join(',')}`;
+    const [layerTag, bareTag] = [
+      await etagOf(`${base}${G}/structures/${query}`, auth),
+      await etagOf(`http://127.0.0.1:${barePort}/${query}`),
+    ];
+    if (layerTag !== bareTag) throw new Error(`the bare server's answer differs from the layer's: ETag ${bareTag}, layer ${layerTag}`);
+    const bareGet = jsonReader(`http://127.0.0.1:${barePort}`);
+    const bareRead = async (box) => {
+      const started = process.hrtime.bigint();
+      const collection = await bareGet(`/?bbox=${box.join(',')}`);
+      const elapsed = ms(started);
+      if (collection.features.length !== 2000 || collection.total_count !== 2000)
+        throw new Error(`bare layer for ${box}: ${collection.features.length} features`);
+      return elapsed;
+    };
+
+    const { api, sql, ratio, ratios, other } = await alternatingRounds({
       rounds: ROUNDS,
       inputs: boxes,
       apiRead: restRead,
       sqlRead,
       apiLabel: 'layer',
+      other: { label: 'bare server', read: bareRead },
     });
     console.log(
       `GET ${G}/structures/?bbox=… (2000 of ${total}) vs SQL: layer p50 ${api.toFixed(2)} ms  ` +
         `SQL p50 ${sql.toFixed(2)} ms  ratio ${ratio.toFixed(2)} ` +
-        `(median of ${ROUNDS} alternating rounds of ${REQUESTS} sequential reads; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+        `(median of ${ROUNDS} rounds of ${REQUESTS} sequential reads, the order of the sides rotating; per round ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+    );
+    console.log(
+      `the same answer from a bare node:http server (bench/bare-layer-server.js: the token lookup, the layer's statement and body, no framework), same rounds: ` +
+        `p50 ${other.p50.toFixed(2)} ms  ratio ${other.ratio.toFixed(2)} (per round ${other.ratios.map((r) => r.toFixed(2)).join(', ')})`,
     );
     // Where the layer's time goes, from the client: to the answer's last byte, then decoding and
     // parsing its JSON (which the SQL side's rows, parsed by pg as they arrive, do not pay apart); and
@@ -139,44 +175,9 @@ async function main() {
         `GET /api/plugins/pathways/ (token lookup only) p50 ${median(floor).toFixed(2)} ms`,
     );
 
-    const digest = (await db.query('SELECT key_digest FROM users_token ORDER BY id DESC LIMIT 1')).rows[0].key_digest;
-    const barePort = await freePort();
-    const bare = fork(`${__dirname}/bare-layer-server.js`, {
-      env: { ...process.env, DATABASE_URL: database.url, PORT: String(barePort), TOKEN_DIGEST: digest },
-    });
-    try {
-      await new Promise((resolve, reject) => {
-        bare.once('message', resolve);
-        bare.once('exit', (code) => reject(new Error(`bare layer server exited with ${code}`)));
-      });
-      // The same answer as the layer's, byte for byte: the same ETag.
-      const etagOf = async (url, headers) => (await fetch(url, { headers })).headers.get('etag');
-      const query = `?bbox=${boxes[0].join(',')}`;
-      const [layerTag, bareTag] = [
-        await etagOf(`${base}${G}/structures/${query}`, auth),
-        await etagOf(`http://127.0.0.1:${barePort}/${query}`),
-      ];
-      if (layerTag !== bareTag) throw new Error(`the bare server's answer differs from the layer's: ETag ${bareTag}, layer ${layerTag}`);
-      const bareGet = jsonReader(`http://127.0.0.1:${barePort}`);
-      const bareRead = async (box) => {
-        const started = process.hrtime.bigint();
-        const collection = await bareGet(`/?bbox=${box.join(',')}`);
-        const elapsed = ms(started);
-        if (collection.features.length !== 2000 || collection.total_count !== 2000)
-          throw new Error(`bare layer for ${box}: ${collection.features.length} features`);
-        return elapsed;
-      };
-      const floorRun = await alternatingRounds({ rounds: ROUNDS, inputs: boxes, apiRead: bareRead, sqlRead, apiLabel: 'bare server' });
-      console.log(
-        `the same features from a bare node:http server (bench/bare-layer-server.js: token lookup, the layer's statement and body, no framework): ` +
-          `p50 ${floorRun.api.toFixed(2)} ms  SQL p50 ${floorRun.sql.toFixed(2)} ms  ratio ${floorRun.ratio.toFixed(2)} ` +
-          `(per round ${floorRun.ratios.map((r) => r.toFixed(2)).join(', ')})`,
-      );
-    } finally {
-      bare.kill();
-    }
     console.log(`command: BENCH_STRUCTURES=${STRUCTURES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} npm run bench:pathways`);
   } finally {
+    bare?.kill();
     await db.end();
     await server.stop();
     await database.drop();
