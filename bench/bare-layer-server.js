@@ -6,10 +6,12 @@
 // framework's; what this spends beyond the SQL read is the layer's work itself. Not part of the product.
 //
 // Started as a child process with DATABASE_URL, PORT and TOKEN_DIGEST (a users_token key_digest);
-// GET /?bbox=W,S,E,N answers the structures in the box (no antimeridian crossing), at most 2000 of them.
+// GET /?bbox=W,S,E,N answers the structures in the box, at most 2000 of them; a box crossing the
+// antimeridian (two boxes for the layer) or a malformed one is a bare 400.
 const http = require('node:http');
 const { Pool } = require('pg');
 const { GEO_LAYERS, MAX_FEATURES, featureCollectionBody, etagOf, featureSql } = require('../dist/src/plugins/pathways/geo-layers');
+const { boxParts, parseBoundingBox } = require('../dist/src/plugins/pathways/geometry');
 
 const source = GEO_LAYERS.find((layer) => layer.name === 'structures').sources[0];
 const joins = (source.joins ?? []).map((join) => `LEFT JOIN "${join.table}" ${join.alias} ON ${join.on('o')}`).join(' ');
@@ -24,7 +26,10 @@ const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
 async function answer(request, response) {
   const [token] = (await pool.query({ name: 'bare_token', text: TOKEN, values: [process.env.TOKEN_DIGEST] })).rows;
   if (!token?.is_active) return response.writeHead(401).end();
-  const [west, south, east, north] = new URL(request.url, 'http://bare').searchParams.get('bbox').split(',').map(Number);
+  const parsed = parseBoundingBox(new URL(request.url, 'http://bare').searchParams.get('bbox') ?? '');
+  const parts = 'problem' in parsed ? [] : boxParts(parsed);
+  if (parts.length !== 1) return response.writeHead(400).end();
+  const [[west, south, east, north]] = parts;
   const box = `(${east},${north}),(${west},${south})`;
   const rows = (await pool.query({ text: FEATURES, values: [box], rowMode: 'array' })).rows;
   const features = rows.slice(0, MAX_FEATURES).map((row) => row[0]);

@@ -469,21 +469,18 @@ async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel, o
       p50s[side] = await measure(sides[side]);
     }
     const [api, sql, third] = p50s;
-    results.push({ api, sql, ratio: api / sql, third, thirdRatio: third / sql });
+    results.push({ api, sql, third });
     console.log(
       `  round ${round + 1}: ${apiLabel} p50 ${api.toFixed(2)} ms, SQL p50 ${sql.toFixed(2)} ms, ratio ${(api / sql).toFixed(2)}` +
         (other ? `; ${other.label} p50 ${third.toFixed(2)} ms, ratio ${(third / sql).toFixed(2)}` : ''),
     );
   }
-  const ratios = results.map((result) => result.ratio);
-  const otherRatios = results.map((result) => result.thirdRatio);
-  return {
-    api: median(results.map((result) => result.api)),
-    sql: median(results.map((result) => result.sql)),
-    ratio: median(ratios),
-    ratios,
-    ...(other ? { other: { p50: median(results.map((result) => result.third)), ratio: median(otherRatios), ratios: otherRatios } } : {}),
+  const figures = (side) => {
+    const ratios = results.map((result) => result[side] / result.sql);
+    return { p50: median(results.map((result) => result[side])), ratio: median(ratios), ratios };
   };
+  const { p50: api, ratio, ratios } = figures('api');
+  return { api, sql: median(results.map((result) => result.sql)), ratio, ratios, ...(other ? { other: figures('third') } : {}) };
 }
 
 module.exports = {

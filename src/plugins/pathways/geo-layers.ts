@@ -37,7 +37,7 @@ export interface Feature {
  * One model's rows in a layer: which rows (extra filters) and the JSON text of each feature's id and
  * properties, as SQL over the row's alias and the joined tables'.
  */
-export interface LayerSource {
+interface LayerSource {
   definition: ResourceDefinition;
   geometryColumn: string;
   /** Whether the geometries are lines, which the box's index only finds as candidates. */
