@@ -1,4 +1,4 @@
-import { etagOf, featureCollectionBody } from './geo-layers';
+import { etagOf, featureCollectionBody, featureSql, GEO_LAYERS } from './geo-layers';
 
 const feature = (id: number, name: string) =>
   `{"type":"Feature","id":${id},"geometry":{"type": "Point", "coordinates": [1.5, 40.25]},"properties":{"name":${JSON.stringify(name)}}}`;
@@ -80,5 +80,16 @@ describe('etagOf', () => {
     expect(etagOf(body)).toMatch(/^"[0-9a-f]+-[0-9a-f]{8}"$/);
     expect(etagOf(body)).toBe(etagOf(Buffer.from(body)));
     expect(etagOf(changed)).not.toBe(etagOf(body));
+  });
+});
+
+describe('featureSql', () => {
+  const structures = GEO_LAYERS.find((layer) => layer.name === 'structures')!.sources[0];
+
+  it('computes a value two properties share once (site and site_name)', () => {
+    const sql = featureSql(structures, 'o');
+    expect(sql.match(/to_json\(layer_site\."name"\)/g)).toHaveLength(1);
+    expect(sql).toContain('"site":%');
+    expect(sql).toMatch(/"site":(%\d+\$s),"site_name":\1/);
   });
 });

@@ -4,7 +4,7 @@ import type { CollectionActionContext, ResourceDefinition, VisibleSelection } fr
 import { quoteLiteral } from '../../platform/framework/resource/resource-definition';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
-import { LIFECYCLE_STATUSES } from './pathways.choices';
+import { BANK_CONFIGURATION_CHOICES, CONDUIT_MATERIAL_CHOICES, LIFECYCLE_STATUSES, STRUCTURE_TYPE_CHOICES } from './pathways.choices';
 import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PATHWAY_KINDS } from './pathways.resources';
 import { StructureResource } from './structures.resources';
 import { CircuitGeometryResource } from './circuit-geometries.resources';
@@ -62,10 +62,18 @@ export interface GeoLayer {
 const columnOf = (row: string, column: string) => `${row}."${column}"`;
 /** JSON text of a SQL value, null for NULL: numbers keep the database's digits, dates stay ISO. */
 const json = (expression: string) => `COALESCE(to_json(${expression})::text, 'null')`;
-/** A number's JSON text; null for NULL and for NaN, which numeric columns can hold and JSON cannot. */
-const number = (expression: string) => json(`NULLIF(${expression}, 'NaN')`);
-/** A choice's value as JSON text; blank is null. */
-const choice = (expression: string) => json(`NULLIF(${expression}, '')`);
+/**
+ * A fixed-point number's JSON text; null for NULL and for NaN, which numeric columns can hold and
+ * JSON cannot. The layers' numbers are numeric(p, s), which holds no infinity: its text is already a
+ * JSON number, and to_json on every row of a layer is a measurable share of the statement.
+ */
+const decimal = (expression: string) => `COALESCE(NULLIF(${expression}, 'NaN')::text, 'null')`;
+/** Text as JSON text; blank is null. */
+const blankAsNull = (expression: string) => json(`NULLIF(${expression}, '')`);
+/** A choice's value as JSON text, blank as null: the declared values as literals, to_json only for a value outside them. */
+const choice = (expression: string, choices: ReadonlyArray<readonly [string, string]>) =>
+  `CASE ${expression} ${choices.map(([value]) => `WHEN ${quoteLiteral(value)} THEN ${quoteLiteral(JSON.stringify(value))}`).join(' ')} ` +
+  `WHEN '' THEN 'null' ELSE ${json(expression)} END`;
 /** The name of the related row a foreign-key column points at, as JSON text. */
 const nameOf = (table: string, foreignKey: string) => json(`(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`);
 
@@ -85,11 +93,11 @@ const structureSource: LayerSource = {
     return {
       id: columnOf(row, 'id'),
       name: json(columnOf(row, 'name')),
-      structure_type: choice(columnOf(row, 'structure_type')),
+      structure_type: choice(columnOf(row, 'structure_type'), STRUCTURE_TYPE_CHOICES),
       status: lifecycleStatus(columnOf(row, 'status')),
       site,
       site_name: site,
-      elevation: number(columnOf(row, 'elevation')),
+      elevation: decimal(columnOf(row, 'elevation')),
       installation_date: json(columnOf(row, 'installation_date')),
     };
   },
@@ -105,7 +113,7 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
     filters,
     featureId: (row) => `${quoteLiteral(`"${pathwayType}.`)} || ${columnOf(row, 'id')} || '"'`,
     properties: (row) => {
-      const label = choice(columnOf(row, 'label'));
+      const label = blankAsNull(columnOf(row, 'label'));
       return {
         id: columnOf(row, 'id'),
         name: label,
@@ -114,19 +122,19 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
         status: lifecycleStatus(columnOf(row, 'status')),
         start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
         end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
-        length: number(`COALESCE(${columnOf(row, 'length')}, ${columnOf(row, 'geo_length')})`),
-        geo_length: number(columnOf(row, 'geo_length')),
+        length: decimal(`COALESCE(${columnOf(row, 'length')}, ${columnOf(row, 'geo_length')})`),
+        geo_length: decimal(columnOf(row, 'geo_length')),
         ...(conduit
           ? {
-              material: choice(columnOf(row, 'material')),
-              inner_diameter: number(columnOf(row, 'inner_diameter')),
-              outer_diameter: number(columnOf(row, 'outer_diameter')),
-              depth: number(columnOf(row, 'depth')),
+              material: choice(columnOf(row, 'material'), CONDUIT_MATERIAL_CHOICES),
+              inner_diameter: decimal(columnOf(row, 'inner_diameter')),
+              outer_diameter: decimal(columnOf(row, 'outer_diameter')),
+              depth: decimal(columnOf(row, 'depth')),
             }
           : {}),
         ...(bank
           ? {
-              configuration: choice(columnOf(row, 'configuration')),
+              configuration: choice(columnOf(row, 'configuration'), BANK_CONFIGURATION_CHOICES),
               conduit_count: `(SELECT count(*) FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})::text`,
             }
           : {}),
@@ -238,22 +246,23 @@ const geometryText = (source: LayerSource, row: string) => `${columnOf(row, sour
 
 /**
  * SQL of a row's feature as JSON text, its geometry the database's own text of it. PostgreSQL writes
- * each feature whole: the layer then reads one string per row, rather than a string per property
- * to escape and join here.
+ * each feature whole, in one format() call: the layer then reads one string per row, rather than a
+ * string per property to escape and join here, and a property whose SQL repeats another's (`site`
+ * and `site_name`, a pathway's `name` and `label`) is computed once.
  */
 export function featureSql(source: LayerSource, row: string): string {
+  const values: string[] = [];
+  const slot = (expression: string) => {
+    const index = values.includes(expression) ? values.indexOf(expression) : values.push(expression) - 1;
+    return `%${index + 1}$s`;
+  };
+  const id = slot(source.featureId?.(row) ?? columnOf(row, 'id'));
+  const geometry = slot(geometryText(source, row));
   const properties = Object.entries(source.properties(row)).map(
-    ([name, value], index) => `${quoteLiteral(`${index === 0 ? '' : ','}${JSON.stringify(name)}:`)} || ${value}`,
+    ([name, value]) => `${JSON.stringify(name).replace(/%/g, '%%')}:${slot(value)}`,
   );
-  return [
-    quoteLiteral('{"type":"Feature","id":'),
-    source.featureId?.(row) ?? columnOf(row, 'id'),
-    quoteLiteral(',"geometry":'),
-    geometryText(source, row),
-    quoteLiteral(',"properties":{'),
-    ...properties,
-    quoteLiteral('}}'),
-  ].join(' || ');
+  const template = `{"type":"Feature","id":${id},"geometry":${geometry},"properties":{${properties.join(',')}}}`;
+  return `format(${quoteLiteral(template)}, ${values.join(', ')})`;
 }
 
 type LayerReader = Pick<CollectionActionContext, 'selectVisible'>;
