@@ -267,7 +267,11 @@ export function featureSql(source: LayerSource, row: string): string {
 
 type LayerReader = Pick<CollectionActionContext, 'selectVisible'>;
 
-/** One source's first `wanted` features (JSON text) under the query, and how many features it has in all. */
+/**
+ * One source's first `wanted` features (JSON text) under the query, and how many features it has in
+ * all. The statements stay prepared: a map asks for the same layer under the same few filters on
+ * every pan, and parsing and planning the feature statement cost about 0.4 ms of PostgreSQL's time each.
+ */
 async function scanSource(
   reader: LayerReader,
   source: LayerSource,
@@ -286,11 +290,16 @@ async function scanSource(
             joins: source.joins,
             where: located,
             page: { limit: wanted + 1, offset: 0 },
+            prepared: true,
           })
         : [];
     const features = rows.slice(0, wanted).map((raw) => raw.feature as string);
     if (wanted > 0 && rows.length <= wanted) return { features, total: rows.length };
-    const [counted] = await reader.selectVisible(objectType, filters, { select: () => ({ count: 'count(*)::int' }), where: located });
+    const [counted] = await reader.selectVisible(objectType, filters, {
+      select: () => ({ count: 'count(*)::int' }),
+      where: located,
+      prepared: true,
+    });
     return { features, total: counted.count as number };
   }
   // Lines the box's index found are candidates: their geometry, tested here, decides.
@@ -305,6 +314,7 @@ async function scanSource(
       joins: collecting ? source.joins : undefined,
       where: located,
       page: { limit: LINE_PAGE_SIZE, offset },
+      prepared: true,
     });
     for (const raw of rows) {
       if (!intersects(JSON.parse(raw.geometry as string) as Geometry, box)) continue;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../../common/auth/principal';
-import { directQuery } from '../../../common/database/prepared-query';
+import { directQuery, preparedQuery } from '../../../common/database/prepared-query';
 import { ForbiddenError, NotFoundError } from '../../../common/errors/common-errors';
 import { ObjectPermissions, Restriction } from '../permissions/object-permissions';
 import type { QueryParameters } from '../query/filter-parser';
@@ -90,9 +90,9 @@ export class ResourceAccess {
       for (const term of this.queries.ordering(definition, query)) builder.addOrderBy(term.column, term.direction);
       builder.offset(selection.page.offset).limit(selection.page.limit);
     }
-    // Straight on the pool (or the transaction's connection), unnamed: a layer's 2000 rows pass no TypeORM result handling.
+    // Straight on the pool (or the transaction's connection): a layer's 2000 rows pass no TypeORM result handling.
     const [text, values] = builder.getQueryAndParameters();
-    return directQuery<Record<string, unknown>>(manager, text, values);
+    return (selection.prepared ? preparedQuery : directQuery)<Record<string, unknown>>(manager, text, values);
   }
 
   /** The list query of what the caller may view under `query`, before its select list; null when it may view nothing. */

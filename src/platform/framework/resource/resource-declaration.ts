@@ -268,6 +268,11 @@ export interface VisibleSelection {
   joins?: ReadonlyArray<{ table: string; alias: string; on(alias: string): string }>;
   /** A page in the list's ordering; without one the rows come unordered (as an aggregate needs). */
   page?: { limit: number; offset: number };
+  /**
+   * Keep the statement prepared (parsed and planned once per connection): for a statement run on
+   * every request under few filter combinations, such as a map layer's. Otherwise it runs unnamed.
+   */
+  prepared?: boolean;
 }
 
 export interface CollectionActionContext {
