@@ -1,7 +1,7 @@
 'use strict';
 // The floor under the structures layer, for bench/pathways.js: a bare node:http server, no framework,
-// that per request runs what the layer cannot do without (the token lookup, prepared, and the one
-// statement in which PostgreSQL writes the kept features' JSON text, built by the layer's own code)
+// that per request runs what the layer cannot do without (the token lookup and the one statement in
+// which PostgreSQL writes the kept features' JSON text, built by the layer's own code; both prepared, as the layer's are)
 // and answers with the layer's own body and ETag. What the product spends beyond it is the
 // framework's; what this spends beyond the SQL read is the layer's work itself. Not part of the product.
 //
@@ -31,9 +31,9 @@ async function answer(request, response) {
   if (parts.length !== 1) return response.writeHead(400).end();
   const [[west, south, east, north]] = parts;
   const box = `(${east},${north}),(${west},${south})`;
-  const rows = (await pool.query({ text: FEATURES, values: [box], rowMode: 'array' })).rows;
+  const rows = (await pool.query({ name: 'bare_features', text: FEATURES, values: [box], rowMode: 'array' })).rows;
   const features = rows.slice(0, MAX_FEATURES).map((row) => row[0]);
-  const total = rows.length > MAX_FEATURES ? (await pool.query(COUNT, [box])).rows[0].n : rows.length;
+  const total = rows.length > MAX_FEATURES ? (await pool.query({ name: 'bare_count', text: COUNT, values: [box] })).rows[0].n : rows.length;
   const body = featureCollectionBody(features, { truncated: total > features.length, total_count: total });
   response.writeHead(200, { 'content-type': 'application/geo+json; charset=utf-8', 'content-length': body.length, etag: etagOf(body) });
   response.end(body);
