@@ -4,7 +4,7 @@ import type { CollectionActionContext, ResourceDefinition, VisibleSelection } fr
 import { quoteLiteral } from '../../platform/framework/resource/resource-definition';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
-import { BANK_CONFIGURATION_CHOICES, CONDUIT_MATERIAL_CHOICES, LIFECYCLE_STATUSES, STRUCTURE_TYPE_CHOICES } from './pathways.choices';
+import { LIFECYCLE_STATUSES } from './pathways.choices';
 import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PATHWAY_KINDS } from './pathways.resources';
 import { StructureResource } from './structures.resources';
 import { CircuitGeometryResource } from './circuit-geometries.resources';
@@ -70,17 +70,30 @@ const json = (expression: string) => `COALESCE(to_json(${expression})::text, 'nu
 const decimal = (expression: string) => `COALESCE(NULLIF(${expression}, 'NaN')::text, 'null')`;
 /** Text as JSON text; blank is null. */
 const blankAsNull = (expression: string) => json(`NULLIF(${expression}, '')`);
-/** A choice's value as JSON text, blank as null: the declared values as literals, to_json only for a value outside them. */
-const choice = (expression: string, choices: ReadonlyArray<readonly [string, string]>) =>
-  `CASE ${expression} ${choices.map(([value]) => `WHEN ${quoteLiteral(value)} THEN ${quoteLiteral(JSON.stringify(value))}`).join(' ')} ` +
-  `WHEN '' THEN 'null' ELSE ${json(expression)} END`;
+/** A value as one of constant JSON texts by a `CASE`, `otherwise` (SQL) for a value outside them. */
+const constantCase = (expression: string, texts: ReadonlyArray<readonly [string, string]>, otherwise: string) =>
+  `CASE ${expression} ${texts.map(([value, text]) => `WHEN ${quoteLiteral(value)} THEN ${quoteLiteral(text)}`).join(' ')} ELSE ${otherwise} END`;
+/** A choice field's value as JSON text, blank as null: the values its model declares as literals, to_json only for another. */
+function choice(definition: ResourceDefinition, row: string, field: string): string {
+  const declared = definition.fields[field];
+  if (declared?.kind !== 'choice') throw new Error(`${definition.objectType}.${field} is not a choice field`);
+  const column = columnOf(row, field);
+  return constantCase(
+    column,
+    [...declared.choices.map(({ value }) => [value, JSON.stringify(value)] as const), ['', 'null']],
+    json(column),
+  );
+}
 /** The name of the related row a foreign-key column points at, as JSON text. */
 const nameOf = (table: string, foreignKey: string) => json(`(SELECT "name" FROM "${table}" WHERE id = ${foreignKey})`);
 
 /** A lifecycle status as `{value, label, color}` JSON text (an unknown value labelled as itself, grey). */
 const lifecycleStatus = (expression: string) =>
-  `CASE ${expression} ${LIFECYCLE_STATUSES.map((status) => `WHEN ${quoteLiteral(status.value)} THEN ${quoteLiteral(JSON.stringify(status))}`).join(' ')} ` +
-  `ELSE json_build_object('value', ${expression}, 'label', ${expression}, 'color', 'gray')::text END`;
+  constantCase(
+    expression,
+    LIFECYCLE_STATUSES.map((status) => [status.value, JSON.stringify(status)] as const),
+    `json_build_object('value', ${expression}, 'label', ${expression}, 'color', 'gray')::text`,
+  );
 
 const structureSource: LayerSource = {
   definition: StructureResource,
@@ -93,7 +106,7 @@ const structureSource: LayerSource = {
     return {
       id: columnOf(row, 'id'),
       name: json(columnOf(row, 'name')),
-      structure_type: choice(columnOf(row, 'structure_type'), STRUCTURE_TYPE_CHOICES),
+      structure_type: choice(StructureResource, row, 'structure_type'),
       status: lifecycleStatus(columnOf(row, 'status')),
       site,
       site_name: site,
@@ -126,7 +139,7 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
         geo_length: decimal(columnOf(row, 'geo_length')),
         ...(conduit
           ? {
-              material: choice(columnOf(row, 'material'), CONDUIT_MATERIAL_CHOICES),
+              material: choice(definition, row, 'material'),
               inner_diameter: decimal(columnOf(row, 'inner_diameter')),
               outer_diameter: decimal(columnOf(row, 'outer_diameter')),
               depth: decimal(columnOf(row, 'depth')),
@@ -134,7 +147,7 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
           : {}),
         ...(bank
           ? {
-              configuration: choice(columnOf(row, 'configuration'), BANK_CONFIGURATION_CHOICES),
+              configuration: choice(definition, row, 'configuration'),
               conduit_count: `(SELECT count(*) FROM pathways_conduit conduit WHERE conduit.conduit_bank_id = ${columnOf(row, 'id')})::text`,
             }
           : {}),
