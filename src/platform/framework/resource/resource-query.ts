@@ -123,9 +123,16 @@ export class ResourceQuery {
     return terms;
   }
 
-  async rowsWhere(manager: EntityManager, definition: ResourceDefinition, where: string, params: unknown[]): Promise<ResourceRow[]> {
+  /** Rows matching `where`, in id order; with `lock`, locked FOR UPDATE in that order (rows deleted meanwhile are left out). */
+  async rowsWhere(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    where: string,
+    params: unknown[],
+    options: { lock?: boolean } = {},
+  ): Promise<ResourceRow[]> {
     const raws = (await manager.query(
-      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${where} ORDER BY ${ROW_ALIAS}.id`,
+      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${where} ORDER BY ${ROW_ALIAS}.id${options.lock ? ` FOR UPDATE OF ${ROW_ALIAS}` : ''}`,
       params,
     )) as Array<Record<string, unknown>>;
     return raws.map((raw) => normalizeRow(definition, raw));
