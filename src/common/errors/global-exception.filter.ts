@@ -21,6 +21,8 @@ const CLIENT_SQL_ERRORS: Record<string, { status: number; detail: string }> = {
   '23505': { status: HttpStatus.CONFLICT, detail: 'A resource with these values already exists' },
   '23503': { status: HttpStatus.CONFLICT, detail: 'The operation conflicts with a related resource' },
   '23001': { status: HttpStatus.CONFLICT, detail: 'The operation conflicts with a related resource' },
+  // Two writers waiting on each other's rows: the database cancelled this one, nothing was written.
+  '40P01': { status: HttpStatus.CONFLICT, detail: 'The operation conflicted with a concurrent change; nothing was written, retry it' },
 };
 
 /** Errors raised by Express's body parsers carry their status and a `type` such as `entity.parse.failed`. */

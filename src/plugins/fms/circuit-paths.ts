@@ -16,13 +16,21 @@ interface Hop {
   id: number;
 }
 
-/** Every hop names an existing object; the circuit has no more paths than strands. */
+/**
+ * Every hop names an existing object; the circuit has no more paths than strands. The hops are
+ * locked (FOR KEY SHARE) until the path is written: a delete of one of them waits for this write
+ * and then finds the path holding it, or deleted it first and the hop is reported missing.
+ */
 export async function pathElementProblems(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
   const hops = (values.path ?? []) as Hop[];
   for (const type of PATH_ELEMENT_TYPES) {
     const ids = hops.filter((hop) => hop.type === type).map((hop) => hop.id);
     if (ids.length === 0) continue;
-    const found = (await manager.query(`SELECT id FROM ${ELEMENT_TABLES[type]} WHERE id = ANY($1)`, [ids])) as Array<{ id: number }>;
+    const found = (await manager.query(`SELECT id FROM ${ELEMENT_TABLES[type]} WHERE id = ANY($1) ORDER BY id FOR KEY SHARE`, [
+      ids,
+    ])) as Array<{
+      id: number;
+    }>;
     const missing = ids.filter((id) => !found.some((row) => row.id === id));
     if (missing.length > 0) return { path: [`No ${type.replace('_', ' ')} with id ${missing.join(', ')}.`] };
   }

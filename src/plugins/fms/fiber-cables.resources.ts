@@ -135,6 +135,7 @@ export const BufferTubeResource = defineResource({
   ordering: ['fiber_cable', 'position'],
   uniqueTogether: [['fiber_cable', 'name']],
   relatedObject: 'fiber_cable',
+  generatedWith: 'fiber_cable',
   extraFilters: {
     // Tubes of the cables that enter a closure (its closure cable entries).
     closure_id: (values, alias, prefix) => {
@@ -166,6 +167,7 @@ export const RibbonResource = defineResource({
   ordering: ['fiber_cable', 'position'],
   uniqueTogether: [['fiber_cable', 'name']],
   relatedObject: 'fiber_cable',
+  generatedWith: 'fiber_cable',
 });
 
 export const FiberStrandResource = defineResource({
@@ -192,6 +194,7 @@ export const FiberStrandResource = defineResource({
   ordering: ['fiber_cable', 'position'],
   uniqueTogether: [['fiber_cable', 'position']],
   relatedObject: 'fiber_cable',
+  generatedWith: 'fiber_cable',
   extraFilters: { has_front_port_a: columnIsSetFilter('front_port_a_id'), has_front_port_b: columnIsSetFilter('front_port_b_id') },
 });
 
@@ -213,4 +216,5 @@ export const CableElementResource = defineResource({
   ordering: ['fiber_cable', 'name'],
   uniqueTogether: [['fiber_cable', 'name']],
   relatedObject: 'fiber_cable',
+  generatedWith: 'fiber_cable',
 });

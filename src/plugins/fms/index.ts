@@ -49,5 +49,5 @@ export const FmsPlugin = definePlugin({
   ],
   migrations: MIGRATIONS,
   routes: [FIBER_CLAIMS_ROUTE],
-  hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDelete: refuseWhileHeld(objectType) })),
+  hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
 });

@@ -241,6 +241,12 @@ export interface ResourceHooks {
   afterUpdate?: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) => Promise<void>;
   /** Before the object is deleted, directly or by a cascade (e.g. refusing while something holds it). */
   beforeDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
+  /**
+   * Before objects of the model are deleted together (those of one request, or those one cascade
+   * reaches, such as a cable's 10 000 strands), once for them all, before `beforeDelete` of each:
+   * for a check that is one query however many they are.
+   */
+  beforeDeleteAll?: (context: ResourceHookContext, rows: readonly ResourceRow[]) => Promise<void>;
   /** After the object is deleted and recorded. */
   afterDelete?: (context: ResourceHookContext, row: ResourceRow) => Promise<void>;
 }
@@ -433,6 +439,13 @@ export interface ResourceDeclaration extends ResourceHooks {
   naturalKey?: string;
   /** A relation or generic field naming the parent recorded as the change log's `related_object` (e.g. a port's device). */
   relatedObject?: string;
+  /**
+   * A CASCADE relation to the object whose `afterCreate` generates these rows without change records
+   * of their own (a fiber cable's tubes and strands, one statement for thousands): deleted with that
+   * object, directly or through another row generated with it, they go as they came, without change
+   * records or events of their own. Deleted on their own, they are recorded as any object.
+   */
+  generatedWith?: string;
   /** Custom operations on one object, served at `{id}/<name>/`. */
   actions?: readonly ResourceAction[];
   /** Custom operations on the list URL, served at `<name>/` (before `{id}/`, so a name never reads as an id). */

@@ -42,3 +42,24 @@ describe('relations by object type', () => {
     expect(() => new ResourceRegistry([Lamp], [Lamp], dataSource)).toThrow('test.lamp.shade: no model declares object type test.shade');
   });
 });
+
+describe('generatedWith', () => {
+  it('names a CASCADE relation: rows generated with an object go with it', () => {
+    defineResource(declaration('gen', 'reel'));
+    expect(() =>
+      defineResource({
+        ...declaration('gen', 'strand', { reel: relation('gen.reel', { onDelete: 'CASCADE' }) }),
+        generatedWith: 'reel',
+      }),
+    ).not.toThrow();
+    for (const [model, fields, generatedWith] of [
+      ['loose', { reel: relation('gen.reel', { onDelete: 'SET NULL' }) }, 'reel'],
+      ['named', { reel: relation('gen.reel', { onDelete: 'CASCADE' }) }, 'name'],
+      ['missing', {}, 'reel'],
+    ] as const) {
+      expect(() => defineResource({ ...declaration('gen', model, fields), generatedWith })).toThrow(
+        `gen.${model}: generatedWith must name a CASCADE relation`,
+      );
+    }
+  });
+});

@@ -61,6 +61,11 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
       throw new Error(`${declaration.appLabel}.${declaration.model}.${name}: an optional number needs a default or nullable`);
     }
   }
+  if (declaration.generatedWith !== undefined) {
+    const field = declaration.fields[declaration.generatedWith];
+    if (field?.kind !== 'relation' || field.onDelete !== 'CASCADE')
+      throw new Error(`${declaration.appLabel}.${declaration.model}: generatedWith must name a CASCADE relation`);
+  }
   const actions = new Set<string>();
   for (const [kind, list] of [
     ['object', declaration.actions],

@@ -154,7 +154,7 @@ export class ResourceInputReader {
     if (names.length === 0 || unknown !== undefined) return { problem: `Related object not found using the provided attributes: ${shown}` };
     const where = names.map((name, index) => `${quoteIdentifier(columns.get(name)!)}::text = $${index + 1}::text`).join(' AND ');
     const rows = (await manager.query(
-      `SELECT id FROM ${quoteIdentifier(target.table)} WHERE ${where} LIMIT 2`,
+      `SELECT id FROM ${quoteIdentifier(target.table)} WHERE ${where} LIMIT 2 FOR KEY SHARE`,
       names.map((name) => String(attributes[name])),
     )) as Array<{
       id: number;
@@ -417,9 +417,16 @@ export class ResourceInputReader {
     return errors;
   }
 
+  /**
+   * The referenced ids that exist, locked (FOR KEY SHARE) for the writing transaction: a delete of
+   * one of them waits for this write and then finds the reference, or deleted it first and it is
+   * reported missing here, so a write never commits a reference to an object deleted meanwhile.
+   */
   private async existingIds(manager: EntityManager, target: ResourceDefinition, ids: number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE id = ANY($1)`, [ids])) as Array<{
+    const rows = (await manager.query(`SELECT id FROM ${quoteIdentifier(target.table)} WHERE id = ANY($1) ORDER BY id FOR KEY SHARE`, [
+      ids,
+    ])) as Array<{
       id: number;
     }>;
     return new Set(rows.map((row) => Number(row.id)));

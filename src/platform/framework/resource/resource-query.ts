@@ -114,12 +114,25 @@ export class ResourceQuery {
       const descending = name.startsWith('-');
       return { column: allowed[descending ? name.slice(1) : name], direction: descending ? 'DESC' : 'ASC' } as OrderingTerm;
     });
-    return [...parseOrdering(query.ordering, allowed, fallback), { column: qualified('id'), direction: 'ASC' }];
+    // Each column once, its first mention deciding the direction: the query builders keep one
+    // direction per column, so a later mention (the `id` tie-break after `-id`) would replace it.
+    const terms: OrderingTerm[] = [];
+    for (const term of [...parseOrdering(query.ordering, allowed, fallback), { column: qualified('id'), direction: 'ASC' } as const]) {
+      if (!terms.some((kept) => kept.column === term.column)) terms.push(term);
+    }
+    return terms;
   }
 
-  async rowsWhere(manager: EntityManager, definition: ResourceDefinition, where: string, params: unknown[]): Promise<ResourceRow[]> {
+  /** Rows matching `where`, in id order; with `lock`, locked FOR UPDATE in that order (rows deleted meanwhile are left out). */
+  async rowsWhere(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    where: string,
+    params: unknown[],
+    options: { lock?: boolean } = {},
+  ): Promise<ResourceRow[]> {
     const raws = (await manager.query(
-      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${where} ORDER BY ${ROW_ALIAS}.id`,
+      `SELECT ${selectList(definition, ROW_ALIAS)} FROM ${quoteIdentifier(definition.table)} ${ROW_ALIAS} WHERE ${where} ORDER BY ${ROW_ALIAS}.id${options.lock ? ` FOR UPDATE OF ${ROW_ALIAS}` : ''}`,
       params,
     )) as Array<Record<string, unknown>>;
     return raws.map((raw) => normalizeRow(definition, raw));

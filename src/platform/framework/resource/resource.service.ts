@@ -178,6 +178,9 @@ export class ResourceService {
     const ids = id === null ? bulkItems(body).map((item) => item.id) : [id];
     const restriction = await this.access.requireAction(definition, scope.principal, 'delete');
     await this.dataSource.transaction(async (manager) => {
+      // Locked before they are read: of racing deletes of one object, each waits for the one before
+      // it and then finds the object gone (404, nothing written), so it is deleted and recorded once.
+      await this.collector.lockedRows(manager, definition, ids);
       const rows: ResourceRow[] = [];
       for (const objectId of ids) rows.push(await this.access.permittedRow(manager, definition, objectId, restriction));
       await this.collector.deleteRows(manager, definition, rows, scope, body);
@@ -284,7 +287,7 @@ export class ResourceService {
       },
       remove: async (objectType, ids) => {
         const target = this.writer.servedDefinition(owner, objectType);
-        await this.collector.deleteRows(manager, target, await this.queries.loadRows(manager, target, [...ids]), scope, undefined);
+        await this.collector.deleteRows(manager, target, await this.collector.lockedRows(manager, target, ids), scope, undefined);
       },
     };
   }
