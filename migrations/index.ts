@@ -1,3 +1,4 @@
+import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
 import { FreeTextRevocationReason1795598661236 } from './1795598661236-FreeTextRevocationReason';
@@ -30,6 +31,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   FreeTextRevocationReason1795598661236,
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
+  WebhookOwners1795900001100,
 ];
 
 /**

@@ -154,6 +154,8 @@ export const WebhookResource = defineResource({
     secret: text({ maxLength: 255, writeOnly: true }),
     ssl_verification: boolean({ default: true }),
     ca_file_path: text({ maxLength: 4096, nullable: true }),
+    // Whoever last wrote the webhook decides where deliveries go: they are limited to what that user may view.
+    owner: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true, setToWriter: true }),
   },
   display: (row) => String(row.name),
   brief: ['name', 'description'],
@@ -183,6 +185,8 @@ export const EventRuleResource = defineResource({
     conditions: json({ nullable: true, validate: (value) => (value === null ? [] : validateCondition(value)) }),
     action_type: choice([['webhook', 'Webhook']], { default: 'webhook' }),
     action_object: genericRelation({ required: true, onDelete: 'CASCADE', allowedTypes: ['extras.webhook'] }),
+    // Whoever last wrote the rule: it delivers only what that user may view (event-rules.dispatcher.ts).
+    owner: relation(() => UserResource, { onDelete: 'SET NULL', readOnly: true, setToWriter: true }),
   },
   display: (row) => String(row.name),
   brief: ['name', 'description'],

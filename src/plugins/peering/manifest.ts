@@ -10,9 +10,9 @@ export const PEERING_MANIFEST: PluginManifest = {
   dependencies: ['routing'],
   settings: {
     render_config_requires_view: setting.boolean({
-      default: false,
+      default: true,
       description:
-        'render-config also requires view permission on the template, the device and the sessions (by default any authenticated caller may render, and the output contains BGP passwords)',
+        'render-config requires view permission on the template and the device (false: any authenticated caller may use any template and device; sessions and BGP passwords stay limited by permissions either way)',
     }),
   },
 };

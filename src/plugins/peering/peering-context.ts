@@ -92,7 +92,7 @@ const SESSION_SELECT = `
 
 const asNumber = (value: string | null): number | null => (value === null ? null : Number(value));
 
-function sessionEntry(row: SessionRow, families: readonly FamilyRow[]): Record<string, unknown> {
+function sessionEntry(row: SessionRow, families: readonly FamilyRow[], withSecrets: boolean): Record<string, unknown> {
   const peerAsn = asNumber(row.peer_asn);
   return {
     id: row.id,
@@ -104,7 +104,7 @@ function sessionEntry(row: SessionRow, families: readonly FamilyRow[]): Record<s
     peer_asn: peerAsn,
     local_ip: row.local_ip,
     remote_ip: row.remote_ip,
-    password: row.password ?? '',
+    ...(withSecrets ? { password: row.password ?? '' } : {}),
     ttl: row.ttl,
     relationship: row.relationship,
     service_reference: row.service_reference,
@@ -141,15 +141,38 @@ function distinct(items: ReadonlyArray<Named | null>): Named[] {
   return [...seen.values()];
 }
 
+/** The peering sessions of a device: those whose BGP peer is in a scope of one of the device's BGP routers, in id order. */
+export async function deviceSessionIds(manager: EntityManager, deviceId: number): Promise<number[]> {
+  const rows = (await manager.query(
+    `SELECT s.id FROM peering_peeringsession s
+       JOIN routing_bgppeer p ON p.id = s.bgp_peer_id
+       JOIN routing_bgpscope sc ON sc.id = p.scope_id
+       JOIN routing_bgprouter r ON r.id = sc.router_id
+      WHERE r.device_id = $1 ORDER BY s.id`,
+    [deviceId],
+  )) as Array<{ id: number }>;
+  return rows.map(({ id }) => id);
+}
+
+/** The BGP peer of each of these sessions, by session id. */
+export async function sessionPeerIds(manager: EntityManager, sessionIds: readonly number[]): Promise<Map<number, number>> {
+  const rows = (await manager.query('SELECT id, bgp_peer_id FROM peering_peeringsession WHERE id = ANY($1)', [sessionIds])) as Array<{
+    id: number;
+    bgp_peer_id: number;
+  }>;
+  return new Map(rows.map((row) => [row.id, row.bgp_peer_id]));
+}
+
 /**
- * The template context of render-config. Sessions: those given (exactly, in id order), else every
- * session whose BGP peer is in a scope of one of the device's BGP routers; peers without a session
- * never appear, disabled ones do. The device, when given, is filled in either way.
+ * The template context of render-config: the given sessions, in id order (peers without a session
+ * never appear, disabled ones do), and the device when given. A session carries its BGP peer's
+ * `password` only when the peer is among `secretPeerIds` (the caller may see its secrets).
  */
 export async function peeringContext(
   manager: EntityManager,
   deviceId: number | null,
-  sessionIds: readonly number[] | null,
+  sessionIds: readonly number[],
+  secretPeerIds: ReadonlySet<number>,
 ): Promise<PeeringTemplateContext> {
   let device: PeeringTemplateContext['device'] = null;
   if (deviceId !== null) {
@@ -172,11 +195,7 @@ export async function peeringContext(
       site: row.site_name === null ? null : { name: row.site_name, slug: row.site_slug },
     };
   }
-  const rows = (
-    sessionIds !== null
-      ? await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1) ORDER BY s.id`, [sessionIds])
-      : await manager.query(`${SESSION_SELECT} WHERE r.device_id = $1 ORDER BY s.id`, [deviceId])
-  ) as SessionRow[];
+  const rows = (await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1) ORDER BY s.id`, [sessionIds])) as SessionRow[];
   const families = (await manager.query(
     `SELECT af.assigned_peer_id AS peer_id, af.afi, rmi.id AS route_map_in_id, rmi.name AS route_map_in, rmo.id AS route_map_out_id, rmo.name AS route_map_out,
             pli.name AS prefix_list_in, plo.name AS prefix_list_out
@@ -194,6 +213,7 @@ export async function peeringContext(
       sessionEntry(
         row,
         families.filter((family) => family.peer_id === row.peer_id),
+        secretPeerIds.has(row.peer_id),
       ),
     ),
     peer_groups: distinct(rows.map((row) => (row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name! }))),

@@ -1,9 +1,7 @@
-import type { EntityManager } from 'typeorm';
-import { ForbiddenError } from '../../common/errors/common-errors';
 import { ConfigTemplateError, renderConfigTemplate } from '../../platform/extras/config-templates/config-template-renderer';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
-import { peeringContext } from './peering-context';
+import { deviceSessionIds, peeringContext, sessionPeerIds } from './peering-context';
 import { PEERING_TEMPLATE_FILTERS_SOURCE } from './peering-template-filters';
 
 interface RenderRequest {
@@ -12,8 +10,11 @@ interface RenderRequest {
   sessions: number[] | null;
 }
 
+/** PostgreSQL's integer, the type of every id column: a larger id names nothing. */
+const MAX_ID = 2_147_483_647;
+
 function isId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_ID;
 }
 
 /** The body's shape, as the spec's serializer checks it: 400 `{field: [message]}`. */
@@ -21,12 +22,12 @@ function parseBody(body: unknown): RenderRequest {
   const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const problems: Record<string, string[]> = {};
   if (input.template === undefined || input.template === null) problems.template = ['This field is required.'];
-  else if (!isId(input.template)) problems.template = ['Expected a config template id (an integer).'];
+  else if (!isId(input.template)) problems.template = [`Expected a config template id (an integer from 1 to ${MAX_ID}).`];
   const device = input.device ?? null;
-  if (device !== null && !isId(device)) problems.device = ['Expected a device id (an integer) or null.'];
+  if (device !== null && !isId(device)) problems.device = [`Expected a device id (an integer from 1 to ${MAX_ID}) or null.`];
   const sessions = input.sessions ?? null;
   if (sessions !== null && (!Array.isArray(sessions) || !sessions.every(isId)))
-    problems.sessions = ['Expected a list of peering session ids (integers).'];
+    problems.sessions = [`Expected a list of peering session ids (integers from 1 to ${MAX_ID}).`];
   else if (Array.isArray(sessions) && sessions.length === 0)
     problems.sessions = ['Give at least one peering session, or leave sessions out.'];
   if (Object.keys(problems).length === 0 && device === null && sessions === null)
@@ -39,41 +40,53 @@ function parseBody(body: unknown): RenderRequest {
   };
 }
 
-async function existingIds(manager: EntityManager, table: string, ids: readonly number[]): Promise<Set<number>> {
-  const found = (await manager.query(`SELECT id FROM ${table} WHERE id = ANY($1)`, [ids])) as Array<{ id: number }>;
-  return new Set(found.map(({ id }) => id));
+const doesNotExist = (id: number) => `Invalid pk "${id}" - object does not exist.`;
+
+/** What a request renders, once the caller's permissions have been applied. */
+interface Resolved {
+  sessionIds: number[];
+  /** BGP peers whose secrets (`password`) the caller may see. */
+  secretPeerIds: Set<number>;
 }
 
-/** 400 naming each unknown id; with `requireView`, 403 for what the caller may not view. */
-async function checkReferences(context: PluginRouteContext, request: RenderRequest, requireView: boolean): Promise<void> {
+/**
+ * The sessions to render and the peers whose password may appear. Sessions, given or the device's,
+ * are those the caller may view; a given one it may not view is answered as an unknown id (400), so
+ * the answer tells nothing of what exists beyond the caller's view. With `requireView`, the template
+ * and the device are checked so too. A password appears only where the caller may view the BGP peer
+ * and holds `change` on it, the rule of `secret` fields.
+ */
+async function resolve(context: PluginRouteContext, request: RenderRequest, requireView: boolean): Promise<Resolved> {
   const { manager } = context;
+  const usable = async (objectType: string, table: string, ids: readonly number[], checkView: boolean): Promise<Set<number>> => {
+    const found = (await manager.query(`SELECT id FROM ${table} WHERE id = ANY($1)`, [ids])) as Array<{ id: number }>;
+    const existing = found.map(({ id }) => id);
+    return checkView ? context.permittedIds(objectType, 'view', existing) : new Set(existing);
+  };
   const problems: Record<string, string[]> = {};
-  if (!(await existingIds(manager, 'extras_configtemplate', [request.template])).has(request.template)) {
-    problems.template = [`Invalid pk "${request.template}" - object does not exist.`];
+  if (!(await usable('extras.configtemplate', 'extras_configtemplate', [request.template], requireView)).has(request.template)) {
+    problems.template = [doesNotExist(request.template)];
   }
-  if (request.device !== null && !(await existingIds(manager, 'dcim_device', [request.device])).has(request.device)) {
-    problems.device = [`Invalid pk "${request.device}" - object does not exist.`];
+  if (request.device !== null && !(await usable('dcim.device', 'dcim_device', [request.device], requireView)).has(request.device)) {
+    problems.device = [doesNotExist(request.device)];
   }
+  let sessionIds: number[] = [];
   if (request.sessions !== null) {
-    const known = await existingIds(manager, 'peering_peeringsession', request.sessions);
-    const unknown = request.sessions.filter((id) => !known.has(id));
-    if (unknown.length > 0) problems.sessions = unknown.map((id) => `Invalid pk "${id}" - object does not exist.`);
+    const visible = await usable('peering.peeringsession', 'peering_peeringsession', request.sessions, true);
+    const unknown = request.sessions.filter((id) => !visible.has(id));
+    if (unknown.length > 0) problems.sessions = unknown.map(doesNotExist);
+    sessionIds = [...visible].sort((a, b) => a - b);
   }
   if (Object.keys(problems).length > 0) throw new ResourceValidationError(problems);
-  if (!requireView) return;
-  const visible = async (objectType: string, ids: readonly number[]) =>
-    new Set((await context.visibleRows(objectType, { id: ids.map(String) }, { limit: ids.length, offset: 0 })).map((row) => row.id));
-  if (!(await visible('extras.configtemplate', [request.template])).has(request.template)) {
-    throw new ForbiddenError('You do not have permission to view this config template.');
+  if (request.sessions === null) {
+    const ofDevice = await deviceSessionIds(manager, request.device!);
+    const visible = await context.permittedIds('peering.peeringsession', 'view', ofDevice);
+    sessionIds = ofDevice.filter((id) => visible.has(id));
   }
-  if (request.device !== null && !(await visible('dcim.device', [request.device])).has(request.device)) {
-    throw new ForbiddenError('You do not have permission to view this device.');
-  }
-  if (request.sessions !== null) {
-    const seen = await visible('peering.peeringsession', request.sessions);
-    if (request.sessions.some((id) => !seen.has(id)))
-      throw new ForbiddenError('You do not have permission to view every one of these peering sessions.');
-  }
+  const peerIds = [...new Set((await sessionPeerIds(manager, sessionIds)).values())];
+  const viewable = await context.permittedIds('routing.bgppeer', 'view', peerIds);
+  const changeable = await context.permittedIds('routing.bgppeer', 'change', [...viewable]);
+  return { sessionIds, secretPeerIds: changeable };
 }
 
 /** Whether the Accept header prefers text/plain over JSON (JSON when absent, equal or `*\/*`). */
@@ -105,13 +118,20 @@ const RENDER_REQUEST_SCHEMA = {
   type: 'object',
   required: ['template'],
   properties: {
-    template: { type: 'integer', description: 'The config template (id)' },
+    template: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'The config template (id)' },
     device: {
       type: 'integer',
+      minimum: 1,
+      maximum: 2147483647,
       nullable: true,
-      description: "Render the sessions of this device's BGP routers, or fill in the device for the given sessions",
+      description:
+        "Render the sessions of this device's BGP routers that the caller may view, or fill in the device for the given sessions",
     },
-    sessions: { type: 'array', items: { type: 'integer' }, description: 'Render exactly these peering sessions' },
+    sessions: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+      description: 'Render exactly these peering sessions (each one the caller may view)',
+    },
   },
 };
 
@@ -127,15 +147,19 @@ const RENDER_RESPONSE_SCHEMA = {
       description: 'Present when a device was given',
     },
     session_count: { type: 'integer' },
-    context: { type: 'object', description: 'The template context, with include_context=true (contains BGP passwords)' },
+    context: {
+      type: 'object',
+      description: 'The template context, with include_context=true (with the BGP passwords the caller may change)',
+    },
   },
 };
 
 /**
  * `POST render-config/`: a platform config template rendered against the peering context of a
- * device, of given sessions, or of both. Any authenticated caller may render (as the spec says),
- * and the output holds BGP passwords; the plugin setting `render_config_requires_view` also
- * requires view permission on the template, the device and the sessions.
+ * device, of given sessions, or of both. Any authenticated caller may call it (as the spec says),
+ * but it renders only the sessions the caller may view, with the password of a BGP peer only when
+ * the caller may also change that peer; the plugin setting `render_config_requires_view` (on by
+ * default) also requires view permission on the template and the device.
  */
 export const RENDER_CONFIG_ROUTE: PluginRoute = {
   method: 'POST',
@@ -143,7 +167,8 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
   permission: 'authenticated',
   safePost: true,
   openapi: {
-    summary: 'Render a config template against the peering context of a device and/or sessions (the output contains BGP passwords)',
+    summary:
+      'Render a config template against the peering context of a device and/or sessions (the sessions the caller may view; BGP passwords only of peers it may change)',
     parameters: [{ name: 'include_context', description: 'true: add the template context under `context`', schema: { type: 'boolean' } }],
     request: RENDER_REQUEST_SCHEMA,
     response: RENDER_RESPONSE_SCHEMA,
@@ -151,7 +176,7 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
   handle: async (context) => {
     const { manager, query, settings, serializer, scope, headers } = context;
     const request = parseBody(context.body);
-    await checkReferences(context, request, settings.render_config_requires_view === true);
+    const { sessionIds, secretPeerIds } = await resolve(context, request, settings.render_config_requires_view !== false);
     const text = wantsText(headers.accept);
     const [template] = (await manager.query('SELECT template_code, environment_params FROM extras_configtemplate WHERE id = $1', [
       request.template,
@@ -159,7 +184,7 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
       template_code: string;
       environment_params: unknown;
     }>;
-    const templateContext = await peeringContext(manager, request.device, request.sessions);
+    const templateContext = await peeringContext(manager, request.device, sessionIds, secretPeerIds);
     let content: string;
     try {
       content = await renderConfigTemplate(

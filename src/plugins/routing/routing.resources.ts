@@ -125,7 +125,7 @@ export const BgpPeerResource = defineResource({
     local_as: relation(() => AsnResource, { onDelete: 'PROTECT' }),
     enabled: boolean({ default: true }),
     status: choice(BGP_PEER_STATUS_CHOICES, { default: 'active' }),
-    password: text({ maxLength: 255 }),
+    password: text({ maxLength: 255, secret: true }),
     ttl: integer({ min: 1, max: 255, nullable: true }),
     bfd_profile: relation(() => BfdProfileResource, { onDelete: 'SET NULL' }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),

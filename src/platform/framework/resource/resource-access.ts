@@ -133,10 +133,24 @@ export class ResourceAccess {
   ): Promise<boolean> {
     const restriction = await this.permissions.restriction(manager, principal, definition.objectType, action);
     if (restriction.kind !== 'some') return restriction.kind === 'all';
+    return (await this.permittedIds(manager, definition, action, [id], principal)).has(id);
+  }
+
+  /** Which of these objects (existing ones only) the principal holds `action` on, its permission's constraints included. */
+  async permittedIds(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    action: PermissionAction,
+    ids: readonly number[],
+    principal: Principal,
+  ): Promise<Set<number>> {
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, action);
+    if (restriction.kind === 'none' || ids.length === 0) return new Set();
     const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction))
-      .select('1', 'found')
-      .andWhere(`${qualified('id')} = :objectId`, { objectId: id });
-    return Boolean(await builder.getRawOne());
+      .select(qualified('id'), 'id')
+      .andWhere(`${qualified('id')} = ANY(:objectIds)`, { objectIds: [...ids] });
+    const found = (await builder.getRawMany()) as Array<{ id: number }>;
+    return new Set(found.map((row) => Number(row.id)));
   }
 
   /** The object (before or after the change) must satisfy the constraints of the permission used. */

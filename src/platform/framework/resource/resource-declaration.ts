@@ -18,6 +18,11 @@ interface CommonOptions {
   readOnly?: boolean;
   /** Accepted on write, never shown on read. */
   writeOnly?: boolean;
+  /**
+   * A credential (a BGP password): what the platform hands on beyond the REST read (event-rule
+   * deliveries, rendered configurations) carries it only for a user holding `change` on the object.
+   */
+  secret?: boolean;
   /** Matched by the `q` filter (case-insensitive substring). */
   search?: boolean;
   /** Unique across the table; checked before writing so the error names the field. */
@@ -122,6 +127,8 @@ export interface RelationField extends CommonOptions {
   onDelete: OnDelete;
   /** Filled from the caller on create when not given (e.g. `created_by`, a token's `user`). */
   defaultToCurrentUser?: boolean;
+  /** With `readOnly`: set to the caller on every create and update (whoever last wrote the object, e.g. an event rule's `owner`). */
+  setToWriter?: boolean;
   /** With SET NULL: other columns reset at the same time (e.g. a port's `cable_end` with its `cable`). */
   clearAlso?: Record<string, unknown>;
 }
@@ -308,6 +315,8 @@ export interface CollectionActionContext {
   selectVisible(objectType: string, filters: QueryParameters, selection: VisibleSelection): Promise<Array<Record<string, unknown>>>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits(objectType: string, action: string, id: number): Promise<boolean>;
+  /** Which of these existing objects of that type the caller holds `action` on (its constraints included). */
+  permittedIds(objectType: string, action: string, ids: readonly number[]): Promise<Set<number>>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */
   served(objectType: string): boolean;
   /**

@@ -59,7 +59,7 @@ export class ResourceInputReader {
 
     for (const [name, field] of Object.entries(definition.fields)) {
       if (field.readOnly) {
-        if (creating && field.kind === 'relation' && field.defaultToCurrentUser) {
+        if (field.kind === 'relation' && ((creating && field.defaultToCurrentUser) || field.setToWriter)) {
           plan.columns[field.column ?? `${name}_id`] = options.currentUserId;
         }
         continue;

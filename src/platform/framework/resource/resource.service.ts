@@ -276,6 +276,8 @@ export class ResourceService {
         this.access.selectVisible(manager, this.writer.servedDefinition(owner, objectType), filters, scope.principal, selection),
       permits: (objectType, action, id) =>
         this.access.permits(manager, this.writer.servedDefinition(owner, objectType), action, id, scope.principal),
+      permittedIds: (objectType, action, ids) =>
+        this.access.permittedIds(manager, this.writer.servedDefinition(owner, objectType), action, ids, scope.principal),
       served: (objectType) => this.writer.isServed(objectType),
       create: (objectType, items) => this.writer.createWithin(manager, this.writer.servedDefinition(owner, objectType), items, scope),
       update: async (objectType, id, body) => {
