@@ -240,6 +240,24 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
     });
 
+    it("forged senders: a calendar naming another provider than the sender's → provider_mismatch; a look-alike domain → unknown_provider", async () => {
+      const before = await tableCounts();
+      const calendar = variant(mailFixture('arelion-bcop-confirmed.eml'), { messageId: '<forged-zayo@arelion.com>' })
+        .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:zayo')
+        .replace(/PWIC-2026-001122/g, 'FORGED-1')
+        .replace(/IC-30012[34]/g, 'ZYO/IPYX/100234');
+      expect((await postRaw(calendar)).body).toMatchObject({ status: 'unparsed', reason: 'provider_mismatch' });
+      expect((await postRaw(calendar.replace('<forged-zayo@', '<forged-zayo-2@'), '?parser=arelion')).body).toMatchObject({
+        status: 'unparsed',
+        reason: 'provider_mismatch',
+      });
+      const lookalike = variant(mailFixture('zayo-scheduled.eml'), { messageId: '<lookalike@zayo.com.attacker.example>' })
+        .replace(/mr@zayo\.com/g, 'x@zayo.com.attacker.example')
+        .replace(/TTN-0005123456/g, 'TTN-FORGED');
+      expect((await postRaw(lookalike)).body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider' });
+      expect(await tableCounts()).toEqual(before);
+    });
+
     it('a body that is not message/rfc822 is a 400 naming the email; a caller without add on event notifications gets 403', async () => {
       const json = await root.post(INBOUND, { email: 'x' });
       expect(json.status).toBe(400);
