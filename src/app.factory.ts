@@ -40,8 +40,9 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   // there (NetBox's "Expected a dictionary"), rather than a parser error.
   app.useBodyParser('json', { strict: false, limit: config.maxBodySize });
   app.useBodyParser('urlencoded', { extended: true, limit: config.maxBodySize });
-  // Raw emails for the notices plugin's inbound-email/, as text (PostgreSQL text keeps them).
-  app.useBodyParser('text', { type: 'message/rfc822', limit: config.maxBodySize });
+  // Raw emails for the notices plugin's inbound-email/, as text (PostgreSQL text keeps them), up to
+  // their own limit: provider notices with attachments are far larger than any JSON body.
+  app.useBodyParser('text', { type: 'message/rfc822', limit: config.maxInboundEmailSize });
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { createTransport } from 'nodemailer';
 import { mailFixture, variant } from './support/mail-fixtures';
 import { runWorkerToExit, startWorker, type WorkerProcess } from './support/mail-worker-process';
@@ -58,6 +59,8 @@ describe('mail worker: inbound over SMTP', () => {
       PLATFORM_API_TOKEN: root.token!,
       INBOUND_SMTP_PORT: '0',
       ENABLE_OUTBOUND_POLLING: 'false',
+      // Sender authentication needs DNS: test/mail-worker-authentication.e2e-spec.ts checks it with fixed records.
+      MAIL_REQUIRE_AUTH: 'none',
     });
   });
 
@@ -116,6 +119,78 @@ describe('mail worker: inbound over SMTP', () => {
     expect(unparsed.body.results).toEqual([
       expect.objectContaining({ message_id: '<newsletter-42@unknown-carrier.example>', reason: 'unknown_provider' }),
     ]);
+  });
+
+  it('a 3 MB provider notice (a PDF attached) is taken and applied, not deferred', async () => {
+    const colt = mailFixture('colt-planned.eml').replace(/CRQ0001987654/g, 'CRQ0001111111');
+    const split = colt.search(/\r?\n\r?\n/);
+    const head = colt
+      .slice(0, split)
+      .replace(/^Message-ID: .*$/m, 'Message-ID: <large-1@colt.net>')
+      .replace(/^Content-Type: .*$/m, 'Content-Type: multipart/mixed; boundary="outer"')
+      .replace(/^Content-Transfer-Encoding: .*\r?\n?/m, '');
+    const pdf = Buffer.alloc(3 * 1024 * 1024, 7)
+      .toString('base64')
+      .replace(/.{76}/g, '$&\r\n');
+    const large = [
+      head,
+      '',
+      '--outer',
+      'Content-Type: text/plain; charset="utf-8"',
+      'Content-Transfer-Encoding: 8bit',
+      '',
+      colt.slice(split).trim(),
+      '--outer',
+      'Content-Type: application/pdf; name="map.pdf"',
+      'Content-Disposition: attachment; filename="map.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      pdf,
+      '--outer--',
+      '',
+    ].join('\r\n');
+    expect(large.length).toBeGreaterThan(3 * 1024 * 1024);
+    await send(large);
+    expect(await maintenanceNamed('CRQ0001111111')).toHaveLength(1);
+  });
+
+  it('a message with a NUL byte is stored (never deferred)', async () => {
+    const raw = variant(mailFixture('unknown-sender.eml'), { messageId: '<nul-1@unknown-carrier.example>' }).replace(
+      'We opened',
+      'We\0 opened',
+    );
+    await send(raw);
+    const stored = await seeded.db.query(`SELECT raw FROM notices_inboundemail WHERE message_id = '<nul-1@unknown-carrier.example>'`);
+    expect(stored.rows).toHaveLength(1);
+    expect(stored.rows[0].raw).toContain('We\uFFFD opened');
+  });
+
+  it('listens on MAIL_WORKER_BIND_HOST only, 127.0.0.1 by default', async () => {
+    const reachable = (host: string, port: number) =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect({ host, port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      });
+    expect(await reachable('127.0.0.1', worker.httpPort)).toBe(true);
+    expect(await reachable('127.0.0.2', worker.httpPort)).toBe(false);
+    expect(await reachable('127.0.0.2', worker.smtpPort!)).toBe(false);
+    const other = await startWorker({
+      PLATFORM_URL: 'http://127.0.0.1:1',
+      PLATFORM_API_TOKEN: 't',
+      INBOUND_SMTP_PORT: '0',
+      ENABLE_OUTBOUND_POLLING: 'false',
+      MAIL_WORKER_BIND_HOST: '127.0.0.2',
+    });
+    try {
+      expect(await reachable('127.0.0.2', other.httpPort)).toBe(true);
+      expect(await reachable('127.0.0.2', other.smtpPort!)).toBe(true);
+      expect(await reachable('127.0.0.1', other.httpPort)).toBe(false);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('refuses to start on bad settings, one line per bad value', async () => {

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { readMailWorkerConfig } from '../src/integrations/mail/config';
+import { signedTrackingId } from '../src/integrations/mail/tracking-id';
 import { startWorker, type WorkerProcess } from './support/mail-worker-process';
 import { PlatformClient, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
@@ -9,6 +11,13 @@ import type { SeededApp } from './support/seeded-app';
 const N = '/api/plugins/notices';
 const PREPARED = `${N}/prepared-notifications/`;
 const SECRET = 'webhook-secret-for-tests';
+const TRACKING_ID_SECRET = 'tracking-id-secret-for-tests';
+const trackingId = (id: number) =>
+  signedTrackingId(
+    id,
+    readMailWorkerConfig({ PLATFORM_URL: 'http://p', PLATFORM_API_TOKEN: 't', TRACKING_ID_SECRET, ENABLE_OUTBOUND_POLLING: 'false' })
+      .config!.trackingIdKey,
+  );
 const ICAL =
   'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nMETHOD:REQUEST\r\nBEGIN:VEVENT\r\nUID:m-1@test\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261203T000000Z\r\nDTEND:20261203T040000Z\r\nSUMMARY:Fibre work\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
 
@@ -62,7 +71,7 @@ describe('mail worker: outbound', () => {
       body_html: '<p>Planned <b>fibre</b> work on 3 December.</p>',
       css: 'p { color: #333; }',
       ical_content: ICAL,
-      headers: { 'X-Maintenance-Ref': 'TTN-1', Subject: 'ignored' },
+      headers: { 'X-Maintenance-Ref': 'TTN-1', Subject: 'ignored', Sender: 'ceo@victim.example' },
       contacts: [fx.alice.id, fx.bob.id],
     });
     const ready = await root.patch(`${PREPARED}${created.id}/`, { status: 'ready' });
@@ -83,6 +92,7 @@ describe('mail worker: outbound', () => {
     MAIL_FROM_ADDRESS: 'noc@example.net',
     SMTP_URL: `smtp://127.0.0.1:${sinkPort}`,
     WEBHOOK_SECRET: SECRET,
+    TRACKING_ID_SECRET,
     ...extra,
   });
 
@@ -133,7 +143,8 @@ describe('mail worker: outbound', () => {
     await waitFor('the notification to be sent', async () => (await root.get(`${PREPARED}${id}/`)).body.status.value === 'sent');
     // Two more poll rounds of both workers: still one email.
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    const mine = received.filter((mail) => mail.envid === String(id));
+    // The DSN envelope id is the signed notification id, as is X-Notification-ID.
+    const mine = received.filter((mail) => mail.envid === trackingId(id));
     expect(mine).toHaveLength(1);
     // Each worker's /metrics counts what it sent: one between them.
     expect((await outboundCount(a.httpPort, 'sent')) + (await outboundCount(b.httpPort, 'sent'))).toBe(1);
@@ -149,7 +160,8 @@ describe('mail worker: outbound', () => {
     expect(parsed.from!.value[0].address).toBe('noc@example.net');
     expect(parsed.text).toContain('Planned fibre work on 3 December.');
     expect(parsed.html).toMatch(/<head><style>p \{ color: #333; \}<\/style><\/head><body><p>Planned <b>fibre<\/b>/);
-    expect(parsed.headers.get('x-notification-id')).toBe(String(id));
+    expect(parsed.headers.get('x-notification-id')).toBe(trackingId(id));
+    expect(parsed.headers.has('sender')).toBe(false);
     expect(parsed.headers.get('x-maintenance-ref')).toBe('TTN-1');
     expect(mail.raw.toString().match(/^Subject:/gim)).toHaveLength(1);
     expect(parsed.date).toBeInstanceOf(Date);

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createTransport } from 'nodemailer';
 import pino from 'pino';
 import { PlatformClient as WorkerPlatformClient } from '../src/integrations/mail/platform-client';
+import { readMailWorkerConfig } from '../src/integrations/mail/config';
 import { snsStringToSign, Tracking, type Fetcher } from '../src/integrations/mail/tracking';
+import { signedTrackingId } from '../src/integrations/mail/tracking-id';
 import { mailFixture } from './support/mail-fixtures';
 import { startWorker, type WorkerProcess } from './support/mail-worker-process';
 import { PlatformClient, startPlatformApp } from './support/platform-client';
@@ -18,6 +20,15 @@ const PREPARED = `${N}/prepared-notifications/`;
 const SECRET = 'tracking-secret';
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:notices-tracking';
 const CERT_URL = 'https://sns.eu-west-1.amazonaws.com/SimpleNotificationService-test.pem';
+const TRACKING_ID_SECRET = 'tracking-id-secret-for-tests';
+const TRACKING_ID_KEY = readMailWorkerConfig({
+  PLATFORM_URL: 'http://p',
+  PLATFORM_API_TOKEN: 't',
+  TRACKING_ID_SECRET,
+  ENABLE_OUTBOUND_POLLING: 'false',
+}).config!.trackingIdKey;
+/** The fixtures' events happened on 26 November 2026, a few minutes before this clock. */
+const NOW = Date.parse('2026-11-26T09:05:00Z');
 
 /** The spec's events table: the status each event leaves a sent notification in. */
 const EXPECTED: Record<string, string> = {
@@ -126,9 +137,10 @@ describe('mail worker: tracking', () => {
     fx.alice = await root.created('/api/tenancy/contacts/', { name: 'Alice', email: 'alice@acme.example' });
     tracking = new Tracking(
       new WorkerPlatformClient(base, root.token!),
-      { trackingTopicArns: [TOPIC], webhookSecret: SECRET },
+      { trackingTopicArns: [TOPIC], webhookSecret: SECRET, trackingIdKey: TRACKING_ID_KEY, trackingMaxEventAgeSeconds: 3600 },
       pino({ level: 'silent' }),
       fetcher,
+      () => NOW,
     );
   });
 
@@ -220,6 +232,27 @@ describe('mail worker: tracking', () => {
     expect(await journalOf(racing)).toHaveLength(6);
   });
 
+  it('replays: the same signed Bounce or SNS notification applied once; an event outside the accepted age refused', async () => {
+    const direct = await notificationIn('sent');
+    const bounce = sesEventFixture('Bounce', direct);
+    expect((await signed(bounce)).status).toBe(200);
+    expect((await signed(bounce)).status).toBe(200);
+    expect((await journalOf(direct)).filter((entry) => entry.comments.includes('[Bounce]'))).toHaveLength(1);
+
+    const enveloped = await notificationIn('sent');
+    const envelope = snsEnvelope(sesEventFixture('Delivery', enveloped), '2');
+    await post(envelope);
+    await post(envelope);
+    expect((await journalOf(enveloped)).filter((entry) => entry.comments.includes('[Delivery]'))).toHaveLength(1);
+
+    const stale = await notificationIn('sent');
+    const old = snsEnvelope(sesEventFixture('Bounce', stale), '2', { Timestamp: '2026-11-25T09:00:00.000Z' });
+    expect((await post(old)).status).toBe(400);
+    const oldDirect = { ...sesEventFixture('Bounce', stale), bounce: { bounceType: 'Permanent', timestamp: '2026-11-20T09:00:00.000Z' } };
+    expect((await signed(oldDirect)).status).toBe(400);
+    expect(await statusOf(stale)).toBe('sent');
+  });
+
   describe('over SMTP', () => {
     let worker: WorkerProcess;
     beforeAll(async () => {
@@ -228,8 +261,10 @@ describe('mail worker: tracking', () => {
         PLATFORM_API_TOKEN: root.token!,
         INBOUND_SMTP_PORT: '0',
         ENABLE_OUTBOUND_POLLING: 'false',
+        TRACKING_ID_SECRET,
       });
     });
+    const envid = (id: number) => signedTrackingId(id, TRACKING_ID_KEY);
     afterAll(async () => worker?.stop());
 
     const sendReport = async (raw: string) => {
@@ -243,13 +278,13 @@ describe('mail worker: tracking', () => {
 
     it('a DSN bounce (RFC 3464) fails the notification; a complaint report (RFC 5965) too; neither becomes an inbound email', async () => {
       const bounced = await notificationIn('sent');
-      await sendReport(mailFixture('reports/dsn-bounce.eml').replaceAll('{{ID}}', String(bounced)));
+      await sendReport(mailFixture('reports/dsn-bounce.eml').replaceAll('{{ID}}', envid(bounced)));
       expect(await statusOf(bounced)).toBe('failed');
       expect((await journalOf(bounced))[0].comments).toMatch(
         /\[Bounce\] Bounce \(Permanent\/5\.1\.1\) for alice@acme\.example: smtp; 550 5\.1\.1 User unknown/,
       );
       const complained = await notificationIn('sent');
-      await sendReport(mailFixture('reports/arf-complaint.eml').replaceAll('{{ID}}', String(complained)));
+      await sendReport(mailFixture('reports/arf-complaint.eml').replaceAll('{{ID}}', envid(complained)));
       expect(await statusOf(complained)).toBe('failed');
       expect((await root.get(`${N}/inbound-emails/`)).body.count).toBe(0);
     });
@@ -257,11 +292,44 @@ describe('mail worker: tracking', () => {
     it('a DSN of a successful delivery → delivered', async () => {
       const id = await notificationIn('sent');
       const raw = mailFixture('reports/dsn-bounce.eml')
-        .replaceAll('{{ID}}', String(id))
+        .replaceAll('{{ID}}', envid(id))
         .replace('Action: failed', 'Action: delivered')
         .replace('Status: 5.1.1', 'Status: 2.0.0');
       await sendReport(raw);
       expect(await statusOf(id)).toBe('delivered');
+    });
+
+    it('forged reports: a DSN or complaint naming a bare sequential id changes nothing, in the envelope id or the returned headers', async () => {
+      const id = await notificationIn('sent');
+      await sendReport(mailFixture('reports/dsn-bounce.eml').replaceAll('{{ID}}', String(id)));
+      await sendReport(
+        mailFixture('reports/dsn-bounce.eml')
+          .replace(/^Original-Envelope-Id: .*\n/m, '')
+          .replaceAll('{{ID}}', String(id)),
+      );
+      await sendReport(mailFixture('reports/arf-complaint.eml').replaceAll('{{ID}}', `${id}.${'0'.repeat(32)}`));
+      expect(await statusOf(id)).toBe('sent');
+      expect(await journalOf(id)).toEqual([expect.objectContaining({ comments: expect.stringMatching(/^Status: ready → sent/) })]);
+      // The signed id in the returned headers alone is believed.
+      await sendReport(
+        mailFixture('reports/dsn-bounce.eml')
+          .replace(/^Original-Envelope-Id: .*\n/m, '')
+          .replaceAll('{{ID}}', envid(id)),
+      );
+      expect(await statusOf(id)).toBe('failed');
+    });
+
+    it('a DSN of 64 000 Final-Recipient lines without an Action is taken at once and the worker stays responsive', async () => {
+      const id = await notificationIn('sent');
+      const flood = mailFixture('reports/dsn-bounce.eml')
+        .replaceAll('{{ID}}', envid(id))
+        .replace('Final-Recipient: rfc822; alice@acme.example\n', 'Final-Recipient: rfc822; alice@acme.example\n'.repeat(64_000))
+        .replace('Action: failed\n', '');
+      const started = Date.now();
+      await sendReport(flood);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect((await fetch(`http://127.0.0.1:${worker.httpPort}/health`)).status).toBe(200);
+      expect(await statusOf(id)).toBe('sent');
     });
   });
 });

@@ -240,6 +240,45 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
     });
 
+    it("forged senders: a calendar naming another provider than the sender's → provider_mismatch; a look-alike domain → unknown_provider", async () => {
+      const before = await tableCounts();
+      const calendar = variant(mailFixture('arelion-bcop-confirmed.eml'), { messageId: '<forged-zayo@arelion.com>' })
+        .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:zayo')
+        .replace(/PWIC-2026-001122/g, 'FORGED-1')
+        .replace(/IC-30012[34]/g, 'ZYO/IPYX/100234');
+      expect((await postRaw(calendar)).body).toMatchObject({ status: 'unparsed', reason: 'provider_mismatch' });
+      expect((await postRaw(calendar.replace('<forged-zayo@', '<forged-zayo-2@'), '?parser=arelion')).body).toMatchObject({
+        status: 'unparsed',
+        reason: 'provider_mismatch',
+      });
+      const lookalike = variant(mailFixture('zayo-scheduled.eml'), { messageId: '<lookalike@zayo.com.attacker.example>' })
+        .replace(/mr@zayo\.com/g, 'x@zayo.com.attacker.example')
+        .replace(/TTN-0005123456/g, 'TTN-FORGED');
+      expect((await postRaw(lookalike)).body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider' });
+      expect(await tableCounts()).toEqual(before);
+    });
+
+    it("the worker's sender authentication: results stored; a refused sender kept unparsed (auth_failed), never applied", async () => {
+      const before = await tableCounts();
+      const raw = variant(mailFixture('zayo-scheduled.eml'), { messageId: '<auth-refused@zayo.com>' }).replace(
+        /TTN-0005123456/g,
+        'TTN-AUTH-1',
+      );
+      const results = 'dkim=none; spf=none; dmarc=fail header.from=zayo.com';
+      const answer = await postRaw(
+        raw,
+        `?parser=zayo&authentication=${encodeURIComponent(results)}&auth_failed=${encodeURIComponent('DMARC fail for zayo.com (policy reject)')}`,
+      );
+      expect(answer.body).toMatchObject({ status: 'unparsed', reason: 'auth_failed', detail: 'DMARC fail for zayo.com (policy reject)' });
+      expect(await tableCounts()).toEqual(before);
+      const stored = await root.get(`${N}/inbound-emails/${answer.body.inbound_email}/`);
+      expect(stored.body).toMatchObject({ authentication: results, reason: 'auth_failed' });
+      const passed = variant(raw, { messageId: '<auth-passed@zayo.com>' });
+      const applied = await postRaw(passed, `?parser=zayo&authentication=${encodeURIComponent('dkim=pass; dmarc=pass')}`);
+      expect(applied.body).toMatchObject({ status: 'processed' });
+      expect((await root.get(`${N}/inbound-emails/${applied.body.inbound_email}/`)).body.authentication).toBe('dkim=pass; dmarc=pass');
+    });
+
     it('a body that is not message/rfc822 is a 400 naming the email; a caller without add on event notifications gets 403', async () => {
       const json = await root.post(INBOUND, { email: 'x' });
       expect(json.status).toBe(400);
@@ -262,6 +301,24 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
         contacts: [contact.id],
       });
       expect((await root.patch(`${PREPARED}${notification.id}/`, { status: 'ready' })).status).toBe(200);
+    });
+
+    it('a delivery event given with an event_id is applied once: its replay changes nothing and adds no journal entry', async () => {
+      const other = await root.created(PREPARED, {
+        template: notification.template.id ?? notification.template,
+        subject: 'Replay',
+        body_text: 'B',
+      });
+      const event = { event: 'Open', message: 'Opened', event_id: 'sns:0001' };
+      expect((await root.post(`${PREPARED}${other.id}/delivery-event/`, event)).body).toEqual({ status: 'draft', changed: false });
+      expect((await root.post(`${PREPARED}${other.id}/delivery-event/`, event)).body).toEqual({
+        status: 'draft',
+        changed: false,
+        duplicate: true,
+      });
+      expect(await journalOf('notices.preparednotification', other.id)).toHaveLength(1);
+      expect((await root.post(`${PREPARED}${other.id}/delivery-event/`, { ...event, event_id: 'x'.repeat(201) })).status).toBe(400);
+      expect((await root.get(`${PREPARED}${other.id}/`)).body).not.toHaveProperty('delivery_event_ids');
     });
 
     it('of racing claims exactly one wins; the others get 409 naming why', async () => {

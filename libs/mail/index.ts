@@ -11,11 +11,19 @@ import { parseEquinix } from './parsers/equinix';
 import { parseLumen } from './parsers/lumen';
 import { parseVerizon } from './parsers/verizon';
 import { parseZayo } from './parsers/zayo';
-import { DEFAULT_PROVIDER_MAP, parserNameFor, type ProviderMap } from './provider-map';
+import { DEFAULT_PROVIDER_MAP, domainMatches, providerEntryFor, type ProviderMap } from './provider-map';
 
 export * from './parsed-maintenance';
 export { parseRawEmail } from './mime';
-export { DEFAULT_PROVIDER_MAP, parseProviderMap, parserNameFor, ProviderMapError, type ProviderMap } from './provider-map';
+export {
+  DEFAULT_PROVIDER_MAP,
+  parseProviderMap,
+  parserNameFor,
+  ProviderMapError,
+  senderDomain,
+  domainMatches,
+  type ProviderMap,
+} from './provider-map';
 
 type Parser = (email: ParsedEmail) => ParsedMaintenance[];
 
@@ -39,19 +47,34 @@ export interface MaintenanceEmail {
 
 /**
  * Reads one raw email: MIME-decodes it, picks the parser from the sender, and returns what it says.
- * A BCOP calendar part wins over the carrier's own format (it is the precise one). Throws
- * MailParseError with the reason when no records can come of it.
+ * A BCOP calendar part wins over the carrier's own format (it is the precise one), but it speaks
+ * only for the sender's provider: a calendar naming another one is refused (provider_mismatch).
+ * Throws MailParseError with the reason when no records can come of it.
  */
 export async function parseMaintenanceEmail(raw: Buffer | string, map: ProviderMap = DEFAULT_PROVIDER_MAP): Promise<MaintenanceEmail> {
   const email = await parseRawEmail(raw);
-  const parser = parserNameFor(email.from, map);
-  if (!parser) throw new MailParseError('unknown_provider', `no parser for sender "${email.from}" in the provider map`);
+  const entry = providerEntryFor(email.from, map);
+  const parser = entry?.[1];
+  if (!entry || !parser) throw new MailParseError('unknown_provider', `no parser for sender "${email.from}" in the provider map`);
   const hasBcop = email.calendars.some((calendar) => /X-MAINTNOTE-MAINTENANCE-ID/i.test(calendar));
   const carrier = CARRIER_PARSERS[parser];
   if (!hasBcop && !carrier) {
     throw new MailParseError('unsupported_format', `${parser}: no BCOP iCalendar part, and this build has no ${parser} text/HTML parser`);
   }
   const maintenances = hasBcop ? parseBcopCalendars(email, parser) : carrier(email);
+  const foreign = maintenances.find((maintenance) => !namesSenderProvider(maintenance.provider, entry));
+  if (foreign) {
+    throw new MailParseError(
+      'provider_mismatch',
+      `${parser}: the calendar names provider "${foreign.provider}", but the sender "${email.from}" is ${parser}'s`,
+    );
+  }
   if (!maintenances.length) throw new MailParseError('no_maintenance_data', `${parser}: the email holds no maintenance`);
   return { email, parser, maintenances };
+}
+
+/** A parsed provider speaks for the sender's map entry: its parser name, or (BCOP's domain form) the entry's domain or a subdomain of it. */
+function namesSenderProvider(provider: string, [key, parser]: readonly [string, string]): boolean {
+  const named = provider.trim().toLowerCase();
+  return named === parser.toLowerCase() || (key !== '' && domainMatches(named, key));
 }

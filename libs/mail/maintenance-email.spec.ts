@@ -148,17 +148,17 @@ describe('parseMaintenanceEmail: each provider fixture', () => {
   });
 });
 
-describe('parseMaintenanceEmail: emails that give no records', () => {
-  const reasonOf = async (raw: Buffer | string, map = DEFAULT_PROVIDER_MAP) => {
-    try {
-      await parseMaintenanceEmail(raw, map);
-    } catch (error) {
-      if (error instanceof MailParseError) return error.reason;
-      throw error;
-    }
-    return 'parsed';
-  };
+const reasonOf = async (raw: Buffer | string, map = DEFAULT_PROVIDER_MAP) => {
+  try {
+    await parseMaintenanceEmail(raw, map);
+  } catch (error) {
+    if (error instanceof MailParseError) return error.reason;
+    throw error;
+  }
+  return 'parsed';
+};
 
+describe('parseMaintenanceEmail: emails that give no records', () => {
   it('an unknown sender domain → unknown_provider', async () => {
     expect(await reasonOf(fixture('unknown-sender.eml'))).toBe('unknown_provider');
   });
@@ -177,6 +177,35 @@ describe('parseMaintenanceEmail: emails that give no records', () => {
     expect(parserNameFor('news@unknown-carrier.example', map)).toBe('zayo');
     expect(parserNameFor('mr@zayo.com', map)).toBeNull();
     expect(await reasonOf(fixture('zayo-scheduled.eml'), map)).toBe('unknown_provider');
+  });
+});
+
+describe('provider matching on the sender domain', () => {
+  it('a sender whose address only contains a mapped domain is not that provider', async () => {
+    for (const sender of ['x@zayo.com.attacker.example', 'mr@notzayo.com', 'zayo.com@attacker.example', 'mr@attacker.example']) {
+      expect(parserNameFor(sender, DEFAULT_PROVIDER_MAP)).toBeNull();
+    }
+    expect(parserNameFor('noc@maint.zayo.com', DEFAULT_PROVIDER_MAP)).toBe('zayo');
+    expect(parserNameFor('MR@ZAYO.COM', DEFAULT_PROVIDER_MAP)).toBe('zayo');
+    const forged = fixture('zayo-scheduled.eml')
+      .toString()
+      .replace(/mr@zayo\.com/g, 'x@zayo.com.attacker.example');
+    expect(await reasonOf(forged)).toBe('unknown_provider');
+  });
+
+  it("a BCOP calendar naming another provider than the sender's → provider_mismatch", async () => {
+    const raw = fixture('arelion-bcop-confirmed.eml').toString().replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:zayo');
+    expect(await reasonOf(raw)).toBe('provider_mismatch');
+    const domainForm = fixture('arelion-bcop-confirmed.eml')
+      .toString()
+      .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:arelion.com');
+    expect((await parseMaintenanceEmail(domainForm)).maintenances[0].provider).toBe('arelion.com');
+  });
+
+  it('PROVIDER_MAP keys must be domain names', () => {
+    expect(() => parseProviderMap('{"zayo":"zayo"}')).toThrow(/key "zayo" must be a domain name/);
+    expect(() => parseProviderMap('{"@zayo.com":"zayo"}')).toThrow(/must be a domain name/);
+    expect(parseProviderMap('{"Zayo.COM":"zayo"}')).toEqual([['zayo.com', 'zayo']]);
   });
 });
 

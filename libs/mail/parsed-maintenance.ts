@@ -49,7 +49,7 @@ export interface ParsedEmail {
 /** Why an email produced no records; `reason` is a stable code shown in the unparsed-emails list. */
 export class MailParseError extends Error {
   constructor(
-    readonly reason: 'unreadable_email' | 'unknown_provider' | 'unsupported_format' | 'no_maintenance_data',
+    readonly reason: 'unreadable_email' | 'unknown_provider' | 'unsupported_format' | 'no_maintenance_data' | 'provider_mismatch',
     detail: string,
   ) {
     super(detail);

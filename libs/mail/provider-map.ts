@@ -1,6 +1,7 @@
 /**
- * Which parser reads an email, chosen from its sender: the first map entry (in order) whose key is a
- * substring of the lowercased sender address wins, as upstream does. PROVIDER_MAP replaces the default.
+ * Which parser reads an email, chosen from its sender's domain: the first map entry (in order)
+ * whose key is that domain or a parent of it (`noc.zayo.com` matches `zayo.com`;
+ * `zayo.com.attacker.example` and `notzayo.com` do not). PROVIDER_MAP replaces the default.
  */
 export type ProviderMap = ReadonlyArray<readonly [senderDomain: string, parserName: string]>;
 
@@ -26,7 +27,9 @@ export class ProviderMapError extends Error {
   override name = 'ProviderMapError';
 }
 
-/** Reads PROVIDER_MAP: a JSON object of sender domain → parser name, every value a non-empty string. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** Reads PROVIDER_MAP: a JSON object of sender domain → parser name, every key a domain name, every value a non-empty string. */
 export function parseProviderMap(json: string): ProviderMap {
   let value: unknown;
   try {
@@ -42,11 +45,41 @@ export function parseProviderMap(json: string): ProviderMap {
     if (!domain.trim() || typeof parser !== 'string' || !parser.trim()) {
       throw new ProviderMapError(`PROVIDER_MAP entry "${domain}" must map a non-empty domain to a parser name string`);
     }
+    if (!DOMAIN.test(domain.trim().toLowerCase())) {
+      throw new ProviderMapError(
+        `PROVIDER_MAP key "${domain}" must be a domain name (such as "zayo.com"), matched against the sender's domain`,
+      );
+    }
   }
-  return entries.map(([domain, parser]) => [domain.toLowerCase(), parser as string] as const);
+  return entries.map(([domain, parser]) => [domain.trim().toLowerCase(), (parser as string).trim()] as const);
+}
+
+/** The domain of an address (after its last `@`), lowercased, without a trailing dot; '' when there is none. */
+export function senderDomain(sender: string): string {
+  const at = sender.lastIndexOf('@');
+  return at < 0
+    ? ''
+    : sender
+        .slice(at + 1)
+        .trim()
+        .toLowerCase()
+        .replace(/\.$/, '');
+}
+
+/** Whether `domain` is `key` or one of its subdomains. */
+export function domainMatches(domain: string, key: string): boolean {
+  return domain === key || domain.endsWith(`.${key}`);
+}
+
+/**
+ * The map entry for a sender. An empty key (built only in code, for a parser the caller names
+ * explicitly) matches every sender.
+ */
+export function providerEntryFor(sender: string, map: ProviderMap): readonly [string, string] | null {
+  const domain = senderDomain(sender);
+  return map.find(([key]) => key === '' || (domain !== '' && domainMatches(domain, key))) ?? null;
 }
 
 export function parserNameFor(sender: string, map: ProviderMap): string | null {
-  const lowered = sender.toLowerCase();
-  return map.find(([domain]) => lowered.includes(domain))?.[1] ?? null;
+  return providerEntryFor(sender, map)?.[1] ?? null;
 }

@@ -101,6 +101,8 @@ export class AppConfig {
   readonly jobBackoffBaseMs: number;
   /** Largest JSON or form request body accepted, in bytes; larger ones get 413. */
   readonly maxBodySize: number;
+  /** Largest raw email (message/rfc822) the notices plugin's inbound-email/ takes, in bytes: at least the mail worker's SMTP size. */
+  readonly maxInboundEmailSize: number;
   /** Requests one keep-alive connection carries before the server closes it (0: no limit). */
   readonly keepAliveMaxRequests: number;
   /**
@@ -206,6 +208,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
     jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
     maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),
+    maxInboundEmailSize: r.int('MAX_INBOUND_EMAIL_SIZE', 33_554_432, { min: 1024, max: 104_857_600 }),
     keepAliveMaxRequests: r.int('KEEPALIVE_MAX_REQUESTS', 1000, { min: 0, max: 1_000_000 }),
     plugins: readPluginSelection(r, env),
     pluginVariables: Object.freeze(

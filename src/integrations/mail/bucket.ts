@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import type { InboundMail } from './inbound';
+import { PermanentRefusal, type InboundMail } from './inbound';
 import type { Logger } from './logger';
 
 const DAY_MS = 86_400_000;
@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
  * bucket, posts each object not yet taken to the platform like an SMTP delivery, and deletes
  * objects older than RAW_MAIL_RETENTION_DAYS (the spec's lifecycle rule). A worker restart posts
  * the kept objects again: the platform answers them as duplicates (Message-ID). An object the
- * platform could not take is tried again at the next poll.
+ * platform could not take is tried again at the next poll, unless it was refused for good (left
+ * in the bucket until its retention ends, not posted again by this process).
  */
 export class BucketSource {
   private readonly taken = new Set<string>();
@@ -46,7 +47,12 @@ export class BucketSource {
           counts.posted += 1;
         } catch (error) {
           counts.failed += 1;
-          this.logger.error({ key, err: (error as Error).message }, 'bucket email not taken; tried again at the next poll');
+          if (error instanceof PermanentRefusal) {
+            this.taken.add(key);
+            this.logger.error({ key, err: error.message }, 'bucket email refused for good; not posted again');
+          } else {
+            this.logger.error({ key, err: (error as Error).message }, 'bucket email not taken; tried again at the next poll');
+          }
         }
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;

@@ -1,5 +1,7 @@
 import { DEFAULT_PROVIDER_MAP, parseProviderMap, type ProviderMap } from '../../../libs/mail';
+import { createHmac } from 'node:crypto';
 import { readTracingSettings, type TracingSettings } from '../../common/tracing/tracing-settings';
+import { MAIL_AUTH_POLICIES, type MailAuthPolicy } from './authentication';
 
 /**
  * The mail worker's settings, from the environment, validated at start: every bad value is one line
@@ -23,6 +25,16 @@ export interface MailWorkerConfig {
   outboundPollIntervalSeconds: number;
   /** HTTP port of /health and the webhooks (0: any free port). */
   port: number;
+  /** Address both listeners (HTTP and SMTP) bind to (MAIL_WORKER_BIND_HOST; 127.0.0.1 unless set, the image sets 0.0.0.0). */
+  bindHost: string;
+  /** Largest message the SMTP listener takes (its SIZE); larger ones are refused with 552. */
+  inboundMaxMessageBytes: number;
+  /** What an inbound provider email must prove of its sender (MAIL_REQUIRE_AUTH); see authentication.ts. */
+  requireAuth: MailAuthPolicy;
+  /** Key of the signed notification id sent as the DSN envelope id and X-Notification-ID (TRACKING_ID_SECRET, else derived from the API token). */
+  trackingIdKey: Buffer;
+  /** Tracking events (SNS envelopes, signed SES events) older than this are refused as replays. */
+  trackingMaxEventAgeSeconds: number;
   /** SMTP listener port for inbound mail; null: no listener. */
   inboundSmtpPort: number | null;
   /** Outbound SMTP transport URL (smtp:// or smtps://). */
@@ -104,6 +116,13 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
   const sending = enableOutboundPolling || webhookSecret !== '';
   if (sending && !mailFromAddress) problems.push('MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)');
   if (sending && transport === 'smtp' && !smtpUrl) problems.push('SMTP_URL is required to send over SMTP (polling or the webhook is on)');
+  const requireAuth = (value('MAIL_REQUIRE_AUTH') || 'dmarc').toLowerCase();
+  if (!(MAIL_AUTH_POLICIES as readonly string[]).includes(requireAuth))
+    problems.push(`MAIL_REQUIRE_AUTH must be one of ${MAIL_AUTH_POLICIES.join(', ')}, got "${env.MAIL_REQUIRE_AUTH}"`);
+  const bindHost = value('MAIL_WORKER_BIND_HOST') || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:-]+$/.test(bindHost)) problems.push(`MAIL_WORKER_BIND_HOST must be an IP address or host name, got "${bindHost}"`);
+  const trackingIdSecret = env.TRACKING_ID_SECRET ?? '';
+  if (trackingIdSecret !== '' && trackingIdSecret.length < 16) problems.push('TRACKING_ID_SECRET must be at least 16 characters');
   const config: MailWorkerConfig = {
     platformUrl,
     platformApiToken,
@@ -117,6 +136,14 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
     enableOutboundPolling,
     outboundPollIntervalSeconds: integer('OUTBOUND_POLL_INTERVAL', 300, 1, 86_400)!,
     port: integer('MAIL_WORKER_PORT', 8025, 0, 65_535)!,
+    bindHost,
+    inboundMaxMessageBytes: integer('INBOUND_MAX_MESSAGE_BYTES', 26_214_400, 1024, 104_857_600)!,
+    requireAuth: requireAuth as MailAuthPolicy,
+    // Without its own secret the key is derived from the API token: stable across restarts and replicas, never sent.
+    trackingIdKey: createHmac('sha256', trackingIdSecret || platformApiToken)
+      .update('notices tracking id')
+      .digest(),
+    trackingMaxEventAgeSeconds: integer('TRACKING_MAX_EVENT_AGE_SECONDS', 86_400, 60, 30 * 86_400)!,
     inboundSmtpPort: integer('INBOUND_SMTP_PORT', null, 0, 65_535),
     smtpUrl,
     transport: transport === 'ses' ? 'ses' : 'smtp',

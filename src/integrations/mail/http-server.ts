@@ -20,13 +20,14 @@ const MAX_BODY_BYTES = 1024 * 1024;
  */
 export async function startHttpServer(
   port: number,
+  host: string,
   routes: Readonly<Record<string, PostHandler>>,
   logger: Logger,
 ): Promise<{ server: Server; port: number }> {
   const server = createServer((request, response) => {
     void handle(request, response, routes, logger);
   });
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }
 

@@ -4,9 +4,12 @@ import { createTransport } from 'nodemailer';
 import pino from 'pino';
 import { BucketSource } from './bucket';
 import { readMailWorkerConfig } from './config';
-import { calendarMethod, htmlWithStyle, Outbound, validSignature } from './outbound';
-import type { PlatformClient } from './platform-client';
+import { calendarMethod, composeMessage, htmlWithStyle, Outbound, validSignature } from './outbound';
+import { readDeliveryReport, REPORT_MAX_RECIPIENTS } from './delivery-report';
+import { InboundMail, PermanentRefusal } from './inbound';
+import { PlatformError, type PlatformClient } from './platform-client';
 import { isSnsUrl, sesEvent, snsStringToSign } from './tracking';
+import { signedTrackingId, verifiedTrackingId } from './tracking-id';
 
 const BASE = { PLATFORM_URL: 'http://platform:8000', PLATFORM_API_TOKEN: 't', ENABLE_OUTBOUND_POLLING: 'false' };
 
@@ -31,6 +34,26 @@ describe('readMailWorkerConfig', () => {
     ).toMatchObject({ enableOutboundPolling: true });
   });
 
+  it('listeners on 127.0.0.1, sender authentication by DMARC, 25 MiB messages, unless set', () => {
+    expect(readMailWorkerConfig(BASE).config).toMatchObject({
+      bindHost: '127.0.0.1',
+      requireAuth: 'dmarc',
+      inboundMaxMessageBytes: 26_214_400,
+    });
+    expect(readMailWorkerConfig({ ...BASE, MAIL_WORKER_BIND_HOST: '0.0.0.0', MAIL_REQUIRE_AUTH: 'DKIM' }).config).toMatchObject({
+      bindHost: '0.0.0.0',
+      requireAuth: 'dkim',
+    });
+    expect(readMailWorkerConfig({ ...BASE, MAIL_REQUIRE_AUTH: 'spf', TRACKING_ID_SECRET: 'short' }).problems).toEqual([
+      'MAIL_REQUIRE_AUTH must be one of dmarc, dkim, none, got "spf"',
+      'TRACKING_ID_SECRET must be at least 16 characters',
+    ]);
+    // The tracking-id key: its own secret, else derived from the token (stable, and not the token itself).
+    const derived = readMailWorkerConfig(BASE).config!.trackingIdKey;
+    expect(derived.equals(readMailWorkerConfig(BASE).config!.trackingIdKey)).toBe(true);
+    expect(derived.equals(readMailWorkerConfig({ ...BASE, TRACKING_ID_SECRET: 'a-secret-of-16-chars' }).config!.trackingIdKey)).toBe(false);
+  });
+
   it('one line per bad value, naming the variable', () => {
     expect(readMailWorkerConfig({ ...BASE, PROVIDER_MAP: '[1]', MAIL_WORKER_PORT: '70000', MAIL_TRANSPORT: 'pigeon' }).problems).toEqual([
       'PROVIDER_MAP must be a JSON object mapping sender domain to parser name',
@@ -53,6 +76,26 @@ describe('outbound composition helpers', () => {
     );
     expect(htmlWithStyle('<p>x</p>', '')).toBe('<p>x</p>');
     expect(htmlWithStyle('<p>x</p>', 'a{}</style><script>')).toContain('<\\/style><script>');
+  });
+
+  it("a notification's own Sender, Return-Path and other owned headers are dropped; its other headers kept", () => {
+    const message = composeMessage(
+      {
+        id: 5,
+        status: 'ready',
+        subject: 'S',
+        body_text: 'B',
+        body_html: '',
+        css: '',
+        ical_content: '',
+        headers: { Sender: 'ceo@victim.example', 'return-path': 'x@evil.example', From: 'x@evil.example', 'X-Ref': 'TTN-1' },
+        recipients: [{ email: 'a@acme.example' }],
+      },
+      'noc@example.net',
+      '5.tag',
+    );
+    expect(message.headers).toEqual({ 'X-Ref': 'TTN-1', 'X-Notification-ID': '5.tag' });
+    expect(message.from).toBe('noc@example.net');
   });
 
   it('the webhook signature: lowercase hex HMAC-SHA512; missing, other case or empty secret refused', () => {
@@ -142,6 +185,7 @@ describe('Outbound over SES', () => {
         mailFromAddress: 'noc@example.net',
         webhookSecret: '',
         claimLeaseSeconds: 60,
+        trackingIdKey: Buffer.from('k'),
       },
       pino({ level: 'silent' }),
     );
@@ -152,7 +196,7 @@ describe('Outbound over SES', () => {
       ConfigurationSetName: 'notices-tracking',
       Destination: { ToAddresses: ['alice@acme.example'] },
     });
-    expect(String(commands[0].Content.Raw.Data)).toContain('X-Notification-ID: 42');
+    expect(String(commands[0].Content.Raw.Data)).toContain(`X-Notification-ID: ${signedTrackingId(42, Buffer.from('k'))}`);
     expect(moves).toEqual([[42, 'sent', expect.stringMatching(/^Sent over SES \(Message-ID <notification-42\./)]]);
   });
 });
@@ -195,5 +239,95 @@ describe('BucketSource', () => {
     flakyFails = false;
     expect(await source.pollOnce(now)).toEqual({ posted: 1, deleted: 0, failed: 0 });
     expect(received).toEqual(['raw new', 'raw flaky']);
+  });
+});
+
+describe('signed tracking ids', () => {
+  const key = Buffer.from('a-tracking-key');
+  it('a signed id verifies under its key only; a bare or altered id does not', () => {
+    const signed = signedTrackingId(42, key);
+    expect(signed).toMatch(/^42\.[0-9a-f]{32}$/);
+    expect(verifiedTrackingId(signed, key)).toBe(42);
+    expect(verifiedTrackingId(signed, Buffer.from('another-key'))).toBeNull();
+    expect(verifiedTrackingId('42', key)).toBeNull();
+    expect(verifiedTrackingId(signed.replace(/^42/, '43'), key)).toBeNull();
+    expect(verifiedTrackingId(`${signed}0`, key)).toBeNull();
+  });
+});
+
+describe('readDeliveryReport', () => {
+  const dsn = (statusPart: string, human = 'The message could not be delivered.') =>
+    [
+      'From: MAILER-DAEMON@relay.example.net',
+      'Message-ID: <dsn-1@relay.example.net>',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b"',
+      '',
+      '--b',
+      'Content-Type: text/plain',
+      '',
+      human,
+      '--b',
+      'Content-Type: message/delivery-status',
+      '',
+      statusPart,
+      '--b--',
+      '',
+    ].join('\r\n');
+
+  it('reads the delivery-status part only: fields in the human-readable part are not believed', async () => {
+    const report = await readDeliveryReport(
+      dsn(
+        'Reporting-MTA: dns; relay.example.net\r\n\r\nFinal-Recipient: rfc822; a@acme.example\r\nAction: delayed\r\nStatus: 4.4.1',
+        'Original-Envelope-Id: 9.forged\r\n\r\nFinal-Recipient: rfc822; x@acme.example\r\nAction: failed\r\nStatus: 5.1.1',
+      ),
+    );
+    expect(report).toMatchObject({
+      type: 'delivery-status',
+      envelopeId: null,
+      recipients: [{ recipient: 'a@acme.example', action: 'delayed', status: '4.4.1', diagnostic: '' }],
+    });
+  });
+
+  it('64 000 Final-Recipient lines without an Action are read in well under a second, recipients capped', async () => {
+    const flood = `Original-Envelope-Id: 7.x\r\n\r\n${'Final-Recipient: rfc822; a@acme.example\r\n'.repeat(64_000)}`;
+    const started = Date.now();
+    const report = await readDeliveryReport(dsn(flood));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(report).toMatchObject({ envelopeId: '7.x', recipients: [] });
+    const many = `Original-Envelope-Id: 7.x\r\n\r\n${'Final-Recipient: rfc822; a@acme.example\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n'.repeat(5_000)}`;
+    expect((await readDeliveryReport(dsn(many)))!.recipients).toHaveLength(REPORT_MAX_RECIPIENTS);
+  });
+
+  it('a message that is not a report is not read', async () => {
+    expect(await readDeliveryReport('From: a@b.example\r\nContent-Type: text/plain\r\n\r\nAction: failed\r\n')).toBeNull();
+  });
+});
+
+describe('InboundMail and the platform answers', () => {
+  const settings = { providerMap: [], maxMessageBytes: 1024 * 1024, authentication: { policy: 'none' as const } };
+  const inboundWith = (answer: (raw: string) => Promise<unknown>) =>
+    new InboundMail({ postInboundEmail: answer } as unknown as PlatformClient, settings, pino({ level: 'silent' }));
+  const raw = 'From: a@b.example\r\nMessage-ID: <m@b.example>\r\n\r\nbody\0with a NUL\r\n';
+
+  it('a NUL is posted as U+FFFD; a 4xx refusal of the message is permanent; 5xx, throttling and its own credentials are temporary', async () => {
+    const posted: string[] = [];
+    await inboundWith(async (text) => {
+      posted.push(text);
+      return { status: 'unparsed', inbound_email: 1 };
+    }).receive(raw);
+    expect(posted).toEqual([raw.replace('\0', '\uFFFD')]);
+    for (const status of [400, 413, 415]) {
+      await expect(
+        inboundWith(async () => {
+          throw new PlatformError(status, '', 'inbound email');
+        }).receive(raw),
+      ).rejects.toBeInstanceOf(PermanentRefusal);
+    }
+    for (const status of [500, 503, 401, 429]) {
+      const error = inboundWith(async () => {
+        throw new PlatformError(status, '', 'inbound email');
+      }).receive(raw);
+      await expect(error).rejects.toBeInstanceOf(PlatformError);
+    }
   });
 });

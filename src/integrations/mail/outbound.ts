@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { HttpAnswer } from './http-server';
+import { signedTrackingId } from './tracking-id';
 import type { Logger } from './logger';
 import { statusValue, type PlatformClient, type PreparedNotification } from './platform-client';
 import { WORKER_METRICS } from './worker-metrics';
@@ -15,9 +16,14 @@ import { WORKER_METRICS } from './worker-metrics';
  * its maximum of attempts).
  */
 
-/** Headers the composition owns: a notification's own `headers` cannot replace them. */
+/**
+ * Headers the composition or the transport owns: a notification's own `headers` cannot set them
+ * (Sender and Return-Path would speak for another mailbox than MAIL_FROM_ADDRESS).
+ */
 const OWN_HEADERS = new Set([
   'from',
+  'sender',
+  'return-path',
   'to',
   'cc',
   'bcc',
@@ -36,6 +42,8 @@ export interface OutboundSettings {
   mailFromAddress: string;
   webhookSecret: string;
   claimLeaseSeconds: number;
+  /** Key of the signed notification id (tracking-id.ts). */
+  trackingIdKey: Buffer;
 }
 
 /** The iCalendar METHOD of a calendar (RFC 6047: the MIME `method` parameter must match it); PUBLISH when absent. */
@@ -52,8 +60,12 @@ export function htmlWithStyle(html: string, css: string): string {
   return `<!DOCTYPE html><html><head>${style}</head><body>${html}</body></html>`;
 }
 
-/** One email of a notification: every recipient in To, text and HTML alternatives, the calendar attached. */
-export function composeMessage(notification: PreparedNotification, from: string): Mail.Options & { messageId: string } {
+/** One email of a notification: every recipient in To, text and HTML alternatives, the calendar attached; X-Notification-ID the signed id. */
+export function composeMessage(
+  notification: PreparedNotification,
+  from: string,
+  trackingId: string = String(notification.id),
+): Mail.Options & { messageId: string } {
   const recipients = (notification.recipients ?? []).filter((recipient) => recipient.email);
   const domain = from.split('@')[1] ?? 'localhost';
   const extra: Record<string, string> = {};
@@ -68,7 +80,7 @@ export function composeMessage(notification: PreparedNotification, from: string)
     html: notification.body_html ? htmlWithStyle(notification.body_html, notification.css ?? '') : undefined,
     date: new Date(),
     messageId: `<notification-${notification.id}.${randomBytes(6).toString('hex')}@${domain}>`,
-    headers: { ...extra, 'X-Notification-ID': String(notification.id) },
+    headers: { ...extra, 'X-Notification-ID': trackingId },
     attachments: notification.ical_content
       ? [
           {
@@ -109,7 +121,7 @@ export class Outbound {
   private async claimAndSend(id: number): Promise<SendOutcome> {
     const claim = await this.platform.claim(id, this.settings.claimLeaseSeconds);
     if (!claim) return 'skipped';
-    const message = composeMessage(claim.notification, this.settings.mailFromAddress);
+    const message = composeMessage(claim.notification, this.settings.mailFromAddress, signedTrackingId(id, this.settings.trackingIdKey));
     const to = (claim.notification.recipients ?? []).map((recipient) => recipient.email).filter(Boolean);
     try {
       if (!to.length) throw new Error('the notification has no recipients');
@@ -143,9 +155,14 @@ export class Outbound {
           ...(this.settings.mailConfigurationSet ? { ConfigurationSetName: this.settings.mailConfigurationSet } : {}),
         },
       };
-    // Delivery status notifications come back to the sender with our notification id (RFC 3461 ENVID).
+    // Delivery status notifications come back to the sender with our signed notification id (RFC 3461 ENVID).
     return {
-      dsn: { id: String(id), return: 'headers', notify: ['success', 'failure', 'delay'], recipient: this.settings.mailFromAddress },
+      dsn: {
+        id: signedTrackingId(id, this.settings.trackingIdKey),
+        return: 'headers',
+        notify: ['success', 'failure', 'delay'],
+        recipient: this.settings.mailFromAddress,
+      },
     };
   }
 

@@ -67,15 +67,18 @@ export class PlatformClient {
     if (!ok.includes(answer.status)) throw new PlatformError(answer.status, answer.text, answer.what);
   }
 
-  /** Posts one raw email; `parser` is the provider map's choice (null: none matched). */
-  async postInboundEmail(raw: string, parser: string | null): Promise<InboundOutcome> {
-    const answer = await this.call(
-      'POST',
-      `${NOTICES}/inbound-email/?parser=${encodeURIComponent(parser ?? '')}`,
-      'inbound email',
-      raw,
-      'message/rfc822',
-    );
+  /**
+   * Posts one raw email; `parser` is the provider map's choice (null: none matched); `authentication`
+   * the sender's results and, when the policy refused the sender, why (the platform keeps it unparsed).
+   */
+  async postInboundEmail(
+    raw: string,
+    parser: string | null,
+    authentication: { results: string; failed?: string } = { results: '' },
+  ): Promise<InboundOutcome> {
+    const query = new URLSearchParams({ parser: parser ?? '', authentication: authentication.results });
+    if (authentication.failed) query.set('auth_failed', authentication.failed);
+    const answer = await this.call('POST', `${NOTICES}/inbound-email/?${query}`, 'inbound email', raw, 'message/rfc822');
     PlatformClient.expect(answer, 200, 201);
     return answer.json();
   }
@@ -142,13 +145,18 @@ export class PlatformClient {
     return { ok: answer.status === 200, status: answer.status, text: answer.text };
   }
 
-  /** A delivery event (tracking.ts); the platform applies it in one locked step. */
-  async deliveryEvent(id: number, event: string, message: string): Promise<{ status: string; changed: boolean } | null> {
+  /** A delivery event (tracking.ts); the platform applies it in one locked step, once per `eventId`. */
+  async deliveryEvent(
+    id: number,
+    event: string,
+    message: string,
+    eventId?: string,
+  ): Promise<{ status: string; changed: boolean; duplicate?: boolean } | null> {
     const answer = await this.call(
       'POST',
       `${NOTICES}/prepared-notifications/${id}/delivery-event/`,
       `delivery event on ${id}`,
-      JSON.stringify({ event, message }),
+      JSON.stringify({ event, message, event_id: eventId }),
     );
     if (answer.status === 404) return null;
     PlatformClient.expect(answer, 200);

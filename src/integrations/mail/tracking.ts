@@ -1,9 +1,11 @@
-import { createVerify } from 'node:crypto';
+import { createHash, createVerify } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { HttpAnswer } from './http-server';
 import type { Logger } from './logger';
 import { validSignature } from './outbound';
+import { readDeliveryReport } from './delivery-report';
 import type { PlatformClient } from './platform-client';
+import { verifiedTrackingId } from './tracking-id';
 import { WORKER_METRICS } from './worker-metrics';
 
 /**
@@ -12,7 +14,12 @@ import { WORKER_METRICS } from './worker-metrics';
  * signature verified, v1 SHA1 and v2 SHA256, the certificate fetched only from an SNS host;
  * subscriptions confirmed; topics not in TRACKING_TOPIC_ARNS refused), SES event JSON posted
  * directly (signed like the outbound webhook: X-Hook-Signature with WEBHOOK_SECRET), and, over the
- * SMTP listener, RFC 3464 delivery status notifications and RFC 5965 complaint reports.
+ * SMTP listener, RFC 3464 delivery status notifications and RFC 5965 complaint reports (believed
+ * only when they carry our signed notification id, tracking-id.ts).
+ *
+ * Replays: an SNS notification or a signed SES event older (or further ahead) than
+ * TRACKING_MAX_EVENT_AGE_SECONDS is refused, and every event goes to the platform with its own id
+ * (the SNS MessageId, the hash of a signed body, the report's Message-ID), which applies it once.
  */
 export type DeliveryEventKind =
   'Delivery' | 'Bounce' | 'Complaint' | 'Reject' | 'Rendering Failure' | 'Send' | 'Open' | 'Click' | 'Delivery Delay';
@@ -62,7 +69,8 @@ const list = (values: unknown, key?: string) =>
 export function sesEvent(json: JsonObject): DeliveryEvent | null {
   const kind = SES_KINDS[String(json.eventType ?? json.notificationType ?? '')];
   const tag = at(json, 'mail', 'tags', 'notification_id', 0) ?? headerValue(at(json, 'mail', 'headers'), 'X-Notification-ID');
-  const notificationId = Number(tag);
+  // The header carries the signed form `<id>.<tag>`; the SES event itself is authenticated (SNS or X-Hook-Signature).
+  const notificationId = Number(String(tag ?? '').split('.')[0]);
   if (!kind || !Number.isInteger(notificationId) || notificationId < 1) return null;
   const messages: Record<DeliveryEventKind, () => string> = {
     Delivery: () => `Delivered to ${list(at(json, 'delivery', 'recipients'))}. SMTP: ${or(at(json, 'delivery', 'smtpResponse'))}`,
@@ -116,20 +124,43 @@ export function snsStringToSign(envelope: Record<string, unknown>): string | nul
     .join('');
 }
 
+/** The time an SES event happened: its detail object's timestamp (bounce.timestamp…), else mail.timestamp; NaN when none. */
+export function sesEventTime(json: JsonObject): number {
+  const detail = Object.values(json).find(
+    (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && value !== json.mail && 'timestamp' in value,
+  );
+  return Date.parse(String(at(detail, 'timestamp') ?? at(json, 'mail', 'timestamp') ?? ''));
+}
+
+export interface TrackingSettings {
+  trackingTopicArns: readonly string[];
+  webhookSecret: string;
+  /** Key of the signed notification ids (tracking-id.ts). */
+  trackingIdKey: Buffer;
+  trackingMaxEventAgeSeconds: number;
+}
+
 export class Tracking {
   private readonly certificates = new Map<string, string>();
 
   constructor(
     private readonly platform: PlatformClient,
-    private readonly settings: { trackingTopicArns: readonly string[]; webhookSecret: string },
+    private readonly settings: TrackingSettings,
     private readonly logger: Logger,
     private readonly fetcher: Fetcher = httpsFetcher,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  async apply(event: DeliveryEvent): Promise<void> {
-    const result = await this.platform.deliveryEvent(event.notificationId, event.kind, event.message);
-    WORKER_METRICS.deliveryEvents.inc({ event_type: event.kind, status: result?.status ?? 'not_found' });
-    this.logger.info({ notification: event.notificationId, event: event.kind, status: result?.status ?? 'not found' }, 'delivery event');
+  async apply(event: DeliveryEvent, eventId?: string): Promise<void> {
+    const result = await this.platform.deliveryEvent(event.notificationId, event.kind, event.message, eventId);
+    const status = result === null ? 'not_found' : result.duplicate ? 'duplicate' : result.status;
+    WORKER_METRICS.deliveryEvents.inc({ event_type: event.kind, status });
+    this.logger.info({ notification: event.notificationId, event: event.kind, status }, 'delivery event');
+  }
+
+  /** Whether an event of `time` (epoch ms) is within TRACKING_MAX_EVENT_AGE_SECONDS of now, either way. */
+  private fresh(time: number): boolean {
+    return Number.isFinite(time) && Math.abs(this.now() - time) <= this.settings.trackingMaxEventAgeSeconds * 1000;
   }
 
   async verifySns(envelope: Record<string, unknown>): Promise<boolean> {
@@ -165,7 +196,8 @@ export class Tracking {
     // SES event JSON without an envelope: authenticated like the outbound webhook.
     if (!validSignature(raw, headers['x-hook-signature'], this.settings.webhookSecret))
       return { status: 403, body: { error: 'Invalid signature' } };
-    return this.sesMessage(body);
+    if (!this.fresh(sesEventTime(body))) return { status: 400, body: { error: 'Event timestamp missing or outside the accepted age' } };
+    return this.sesMessage(body, `ses:${createHash('sha256').update(raw).digest('hex')}`);
   }
 
   private async snsMessage(envelope: JsonObject): Promise<HttpAnswer> {
@@ -179,19 +211,21 @@ export class Tracking {
       return { status: 200, body: { confirmed: true } };
     }
     if (envelope.Type !== 'Notification') return { status: 200, body: { ignored: envelope.Type } };
+    if (!this.fresh(Date.parse(String(envelope.Timestamp ?? ''))))
+      return { status: 400, body: { error: 'Timestamp missing or outside the accepted age' } };
     let message: JsonObject;
     try {
       message = JSON.parse(String(envelope.Message)) as JsonObject;
     } catch {
       return { status: 400, body: { error: 'The SNS Message is not JSON' } };
     }
-    return this.sesMessage(message);
+    return this.sesMessage(message, `sns:${String(envelope.MessageId ?? '').slice(0, 150)}`);
   }
 
-  private async sesMessage(json: JsonObject): Promise<HttpAnswer> {
+  private async sesMessage(json: JsonObject, eventId: string): Promise<HttpAnswer> {
     const event = sesEvent(json);
     if (!event) return { status: 200, body: { processed: 0, reason: 'not a tracked SES event (type or notification_id tag missing)' } };
-    await this.apply(event);
+    await this.apply(event, eventId);
     return { status: 200, body: { processed: 1, event: event.kind, notification: event.notificationId } };
   }
 
@@ -199,49 +233,64 @@ export class Tracking {
    * A message at the SMTP listener that is a delivery report: an RFC 3464 DSN (report-type
    * delivery-status; Action delivered / failed / delayed → Delivery / Bounce / Delivery Delay) or an
    * RFC 5965 complaint (report-type feedback-report → Complaint). The notification is the DSN's
-   * Original-Envelope-Id (our ENVID) or the X-Notification-ID of the returned headers. False: not a report.
+   * Original-Envelope-Id (our signed ENVID) or the X-Notification-ID of the returned headers, and
+   * only a signed id that verifies is believed: anything else is ignored. False: not a report.
    */
   async report(raw: string): Promise<boolean> {
-    const head = raw.slice(0, raw.search(/\r?\n\r?\n/) + 1 || raw.length);
-    const type = /^Content-Type:\s*multipart\/report\s*;([^\n]*(?:\n[ \t][^\n]*)*)/im.exec(head)?.[1] ?? '';
-    const reportType = /report-type\s*=\s*"?([a-z-]+)"?/i.exec(type)?.[1]?.toLowerCase();
-    if (reportType !== 'delivery-status' && reportType !== 'feedback-report') return false;
-    const envelopeId = /^Original-Envelope-Id:\s*(\d+)\s*$/im.exec(raw)?.[1] ?? /^X-Notification-ID:\s*(\d+)\s*$/im.exec(raw)?.[1];
-    if (!envelopeId) {
-      this.logger.warn('delivery report without a notification id; ignored');
+    const report = await readDeliveryReport(raw);
+    if (!report) return false;
+    const notificationId =
+      [report.envelopeId, report.headerId]
+        .map((claimed) => (claimed ? verifiedTrackingId(claimed, this.settings.trackingIdKey) : null))
+        .find((id) => id !== null) ?? null;
+    if (notificationId === null) {
+      WORKER_METRICS.deliveryEvents.inc({ event_type: report.type, status: 'unverified' });
+      this.logger.warn(
+        { report_type: report.type, message_id: report.messageId },
+        'delivery report without a verifiable notification id; ignored',
+      );
       return true;
     }
-    const notificationId = Number(envelopeId);
-    if (reportType === 'feedback-report') {
-      const feedback = /^Feedback-Type:\s*(\S+)/im.exec(raw)?.[1] ?? 'unknown';
-      const from = /^Original-Rcpt-To:\s*(\S+)/im.exec(raw)?.[1] ?? 'unknown';
-      await this.apply({ notificationId, kind: 'Complaint', message: `Complaint (${feedback}) from ${from}` });
+    const reportId = `report:${(report.messageId ?? createHash('sha256').update(raw).digest('hex')).slice(0, 150)}`;
+    if (report.type === 'feedback-report') {
+      await this.apply(
+        { notificationId, kind: 'Complaint', message: `Complaint (${report.feedbackType}) from ${report.originalRecipient}` },
+        reportId,
+      );
       return true;
     }
-    const recipients = [...raw.matchAll(/^Final-Recipient:\s*[^;]*;\s*(\S+)[\s\S]*?^Action:\s*(\S+)\s*$[\s\S]*?^Status:\s*(\S+)/gim)];
-    const actions = recipients.map((match) => ({ recipient: match[1], action: match[2].toLowerCase(), status: match[3] }));
-    const diagnostic = /^Diagnostic-Code:\s*(.+)$/im.exec(raw)?.[1]?.trim() ?? '';
+    const actions = report.recipients;
+    const diagnostic = actions.find((a) => a.diagnostic)?.diagnostic ?? '';
     const delivered = actions.filter((a) => a.action === 'delivered' || a.action === 'relayed' || a.action === 'expanded');
     const failed = actions.filter((a) => a.action === 'failed');
     const delayed = actions.filter((a) => a.action === 'delayed');
     if (delivered.length)
-      await this.apply({
-        notificationId,
-        kind: 'Delivery',
-        message: `Delivered to ${delivered.map((a) => a.recipient).join(', ')}. DSN status ${delivered[0].status}`,
-      });
+      await this.apply(
+        {
+          notificationId,
+          kind: 'Delivery',
+          message: `Delivered to ${delivered.map((a) => a.recipient).join(', ')}. DSN status ${delivered[0].status}`,
+        },
+        `${reportId}:delivery`,
+      );
     if (failed.length)
-      await this.apply({
-        notificationId,
-        kind: 'Bounce',
-        message: `Bounce (${failed[0].status.startsWith('5') ? 'Permanent' : 'Transient'}/${failed[0].status}) for ${failed.map((a) => a.recipient).join(', ')}${diagnostic ? `: ${diagnostic}` : ''}`,
-      });
+      await this.apply(
+        {
+          notificationId,
+          kind: 'Bounce',
+          message: `Bounce (${failed[0].status.startsWith('5') ? 'Permanent' : 'Transient'}/${failed[0].status}) for ${failed.map((a) => a.recipient).join(', ')}${diagnostic ? `: ${diagnostic}` : ''}`,
+        },
+        `${reportId}:bounce`,
+      );
     if (delayed.length)
-      await this.apply({
-        notificationId,
-        kind: 'Delivery Delay',
-        message: `Delivery delayed: ${delayed.map((a) => `${a.recipient} ${a.status}`).join(', ')}`,
-      });
+      await this.apply(
+        {
+          notificationId,
+          kind: 'Delivery Delay',
+          message: `Delivery delayed: ${delayed.map((a) => `${a.recipient} ${a.status}`).join(', ')}`,
+        },
+        `${reportId}:delay`,
+      );
     return true;
   }
 }

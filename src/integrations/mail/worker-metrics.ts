@@ -23,7 +23,7 @@ export class WorkerMetrics {
   /** Inbound provider emails by what the platform made of them. */
   readonly inbound = new Counter({
     name: 'mail_inbound_total',
-    help: 'Inbound emails by result (processed, duplicate, unparsed, report: a delivery report for tracking)',
+    help: 'Inbound emails by result (processed, duplicate, unparsed, report: a delivery report for tracking, refused: refused for good by the platform)',
     labelNames: ['result'] as const,
     registers: [this.registry],
   });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { MailWorkerConfig } from './config';
 import { startHttpServer, type PostHandler } from './http-server';
@@ -30,18 +31,27 @@ async function bucketSource(config: MailWorkerConfig, inbound: InboundMail, logg
 export async function runMailWorker(config: MailWorkerConfig, logger: Logger, beforeExit: () => Promise<void>): Promise<void> {
   const platform = new PlatformClient(config.platformUrl, config.platformApiToken);
   const tracking = new Tracking(platform, config, logger);
-  const inbound = new InboundMail(platform, config.providerMap, logger, (raw) => tracking.report(raw));
+  const inbound = new InboundMail(
+    platform,
+    {
+      providerMap: config.providerMap,
+      maxMessageBytes: config.inboundMaxMessageBytes,
+      authentication: { policy: config.requireAuth, hostname: hostname() },
+    },
+    logger,
+    (raw) => tracking.report(raw),
+  );
   const routes: Record<string, PostHandler> = { '/webhook/tracking': (raw, headers) => tracking.webhook(raw, headers) };
   const sending = config.enableOutboundPolling || config.webhookSecret !== '';
   const outbound = sending ? new Outbound(platform, await mailTransport(config), { ...config }, logger) : null;
   // Without a secret the webhook does not exist (404), as the spec's gateway is not deployed then.
   if (outbound && config.webhookSecret) routes['/webhook/outbound'] = (raw, headers) => outbound.webhook(raw, headers);
-  const http = await startHttpServer(config.port, routes, logger);
+  const http = await startHttpServer(config.port, config.bindHost, routes, logger);
   const stopPolling =
     outbound && config.enableOutboundPolling ? outbound.startPolling(config.outboundPollIntervalSeconds) : () => undefined;
-  const smtp = config.inboundSmtpPort === null ? null : await inbound.listen(config.inboundSmtpPort);
+  const smtp = config.inboundSmtpPort === null ? null : await inbound.listen(config.inboundSmtpPort, config.bindHost);
   const stopBucket = config.bucketName ? await bucketSource(config, inbound, logger) : () => undefined;
-  logger.info({ http_port: http.port, smtp_port: smtp?.port ?? null }, 'mail worker listening');
+  logger.info({ host: config.bindHost, http_port: http.port, smtp_port: smtp?.port ?? null }, 'mail worker listening');
   const stop = () => {
     logger.info('mail worker stopping');
     stopPolling();

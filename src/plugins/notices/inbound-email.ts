@@ -104,20 +104,23 @@ async function claimRow(
   raw: string,
   email: ParsedEmail | null,
   messageId: string,
+  authentication: string | undefined,
 ): Promise<InboundRow | null> {
   const inserted = (await context.manager.query(
-    `INSERT INTO notices_inboundemail (message_id, email_from, subject, email_received, status, reason, detail, attempts, results, raw, parser)
-     VALUES ($1, $2, $3, $4, 'unparsed', '', '', 1, '[]', $5, '') ON CONFLICT (message_id) DO NOTHING RETURNING id`,
-    [messageId, (email?.from ?? '').slice(0, 254), (email?.subject ?? '').slice(0, 255), email?.date ?? null, raw],
+    `INSERT INTO notices_inboundemail (message_id, email_from, subject, email_received, status, reason, detail, attempts, results, raw, parser, authentication)
+     VALUES ($1, $2, $3, $4, 'unparsed', '', '', 1, '[]', $5, '', $6) ON CONFLICT (message_id) DO NOTHING RETURNING id`,
+    [messageId, (email?.from ?? '').slice(0, 254), (email?.subject ?? '').slice(0, 255), email?.date ?? null, raw, authentication ?? ''],
   )) as Array<{ id: number }>;
   if (inserted.length) return { id: Number(inserted[0].id), status: 'new' };
   const [existing] = (await context.manager.query(`SELECT id, status FROM notices_inboundemail WHERE message_id = $1 FOR UPDATE`, [
     messageId,
   ])) as Array<{ id: number; status: string }>;
   if (existing.status === 'processed') return null;
+  // A re-submission by the worker brings this delivery's authentication; a reprocess (undefined) keeps the stored one.
   await context.manager.query(
-    `UPDATE notices_inboundemail SET attempts = attempts + 1, raw = CASE WHEN raw = '' THEN $2 ELSE raw END, last_updated = now() WHERE id = $1`,
-    [existing.id, raw],
+    `UPDATE notices_inboundemail SET attempts = attempts + 1, raw = CASE WHEN raw = '' THEN $2 ELSE raw END,
+            authentication = COALESCE($3, authentication), last_updated = now() WHERE id = $1`,
+    [existing.id, raw, authentication ?? null],
   );
   return { id: Number(existing.id), status: existing.status };
 }
@@ -272,8 +275,22 @@ async function markUnparsed(context: PluginRouteContext, rowId: number, reason: 
   );
 }
 
+/** What the mail worker found of the sender (the inbound route's `authentication` and `auth_failed`). */
+export interface SenderAuthentication {
+  /** The results, stored on the email (undefined: keep what is stored). */
+  results?: string;
+  /** Why the worker's MAIL_REQUIRE_AUTH policy refused the sender: the email is kept unparsed (auth_failed), never applied. */
+  failed?: string;
+}
+
+const AUTHENTICATION_MAX = 4000;
+
 /** Takes one raw email; the answer says what came of it (201 processed, 200 duplicate or unparsed). */
-export async function receiveInboundEmail(context: PluginRouteContext, raw: string): Promise<RouteResponse> {
+export async function receiveInboundEmail(
+  context: PluginRouteContext,
+  raw: string,
+  authentication: SenderAuthentication = {},
+): Promise<RouteResponse> {
   const map = providerMapFor(context);
   await purgeExpiredRaw(context);
   let email: ParsedEmail | null = null;
@@ -283,12 +300,16 @@ export async function receiveInboundEmail(context: PluginRouteContext, raw: stri
     if (!(error instanceof MailParseError)) throw error;
   }
   const messageId = (email?.messageId ?? `<sha256:${createHash('sha256').update(raw).digest('hex')}>`).slice(0, 255);
-  const row = await claimRow(context, raw, email, messageId);
+  const row = await claimRow(context, raw, email, messageId, authentication.results);
   if (!row) {
     const [existing] = (await context.manager.query(`SELECT id FROM notices_inboundemail WHERE message_id = $1`, [messageId])) as Array<{
       id: number;
     }>;
     return RouteResponse.json({ status: 'duplicate', inbound_email: Number(existing.id), message_id: messageId }, 'application/json', 200);
+  }
+  if (authentication.failed) {
+    await markUnparsed(context, row.id, 'auth_failed', authentication.failed);
+    return unparsedAnswer(row.id, messageId, 'auth_failed', authentication.failed);
   }
   let parsed: MaintenanceEmail;
   try {
@@ -332,6 +353,19 @@ function unparsedAnswer(id: number, messageId: string, reason: string, detail: s
   return RouteResponse.json({ status: 'unparsed', inbound_email: id, message_id: messageId, reason, detail }, 'application/json', 200);
 }
 
+function senderAuthentication(context: PluginRouteContext): SenderAuthentication {
+  const results = first(context.query.authentication);
+  const failed = first(context.query.auth_failed);
+  for (const [name, value] of [
+    ['authentication', results],
+    ['auth_failed', failed],
+  ] as const) {
+    if (value !== undefined && value.length > AUTHENTICATION_MAX)
+      throw new ResourceValidationError({ [name]: [`At most ${AUTHENTICATION_MAX} characters.`] });
+  }
+  return { results: results?.trim(), failed: failed?.trim() || undefined };
+}
+
 function rawBody(context: PluginRouteContext): string {
   const type = String(first(context.headers['content-type']) ?? '').toLowerCase();
   if (!type.startsWith('message/rfc822') || typeof context.body !== 'string' || !context.body.trim())
@@ -366,12 +400,23 @@ export const INBOUND_EMAIL_ROUTE: PluginRoute = {
         description: "The parser to read it with (the mail worker's provider map chose it); empty: none. Absent: the provider_map setting",
         schema: { type: 'string' },
       },
+      {
+        name: 'authentication',
+        description: "The mail worker's DKIM / SPF / DMARC results for the sender, stored on the inbound email",
+        schema: { type: 'string', maxLength: AUTHENTICATION_MAX },
+      },
+      {
+        name: 'auth_failed',
+        description:
+          "Why the mail worker's authentication policy refused the sender: the email is kept unparsed (auth_failed), nothing applied",
+        schema: { type: 'string', maxLength: AUTHENTICATION_MAX },
+      },
     ],
     requestMediaType: 'message/rfc822',
     request: { type: 'string' },
     response: OUTCOME_SCHEMA,
   },
-  handle: async (context) => receiveInboundEmail(context, rawBody(context)),
+  handle: async (context) => receiveInboundEmail(context, rawBody(context), senderAuthentication(context)),
 };
 
 const ALL = { limit: 1000, offset: 0 };
@@ -401,6 +446,11 @@ export const REPROCESS_UNPARSED_ROUTE: PluginRoute = {
     pathParameters: { id: { description: 'The inbound email', schema: { type: 'integer', minimum: 1 } } },
     parameters: [
       { name: 'parser', description: 'The parser to read it with; absent: the provider_map setting', schema: { type: 'string' } },
+      {
+        name: 'accept_unauthenticated',
+        description: 'true: parse an email whose sender failed authentication (auth_failed) all the same',
+        schema: { type: 'boolean' },
+      },
     ],
     response: OUTCOME_SCHEMA,
   },
@@ -408,6 +458,11 @@ export const REPROCESS_UNPARSED_ROUTE: PluginRoute = {
     const [row] = await context.visibleRows('notices.inboundemail', { id: [context.params.id], status: ['unparsed'] }, ALL);
     if (!row) throw new NotFoundError('No unparsed email with this id.');
     if (!row.raw) throw new ResourceValidationError({ raw: ['The raw message is no longer kept (past raw_mail_retention_days).'] });
+    // Applying a possibly forged notice is the caller's explicit decision, never a side effect of a retry.
+    if (row.reason === 'auth_failed' && first(context.query.accept_unauthenticated) !== 'true')
+      throw new ResourceValidationError({
+        accept_unauthenticated: ['The sender failed authentication; give accept_unauthenticated=true to parse it all the same.'],
+      });
     return receiveInboundEmail(context, String(row.raw));
   },
 };

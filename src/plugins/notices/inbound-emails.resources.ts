@@ -15,6 +15,8 @@ export const UNPARSED_REASONS = [
   ['unsupported_format', 'Unsupported format'],
   ['no_maintenance_data', 'No maintenance data'],
   ['provider_not_found', 'Provider not on the platform'],
+  ['provider_mismatch', "Calendar names another provider than the sender's"],
+  ['auth_failed', 'Sender not authenticated (DKIM/SPF/DMARC)'],
 ] as const;
 
 /**
@@ -44,6 +46,8 @@ export const InboundEmailResource = defineResource({
     detail: longText(),
     attempts: integer({ min: 1, max: 2_147_483_647, default: 1 }),
     results: json({ default: () => [] }),
+    // The mail worker's sender authentication (DKIM, SPF, DMARC results, Authentication-Results style); empty: not checked.
+    authentication: longText(),
     raw: longText({ writeOnly: true, noFilter: true }),
   },
   display: (row) => String(row.subject || row.message_id),

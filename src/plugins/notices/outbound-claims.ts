@@ -184,6 +184,9 @@ const DELIVERED_EVENTS = new Set(['Delivery']);
 const FAILED_EVENTS = new Set(['Bounce', 'Complaint', 'Reject', 'Rendering Failure']);
 const INFO_EVENTS = new Set(['Send', 'Open', 'Click', 'Delivery Delay']);
 export const DELIVERY_EVENT_KINDS = [...DELIVERED_EVENTS, ...FAILED_EVENTS, ...INFO_EVENTS];
+/** How many applied event ids a notification remembers (replays of older ones are refused by their age at the worker). */
+const REMEMBERED_EVENT_IDS = 500;
+const EVENT_ID_MAX = 200;
 
 /**
  * A delivery event reported by the mail worker (SES/SNS or an SMTP DSN/complaint report), applied in
@@ -192,6 +195,7 @@ export const DELIVERY_EVENT_KINDS = [...DELIVERED_EVENTS, ...FAILED_EVENTS, ...I
  * recipient, a per-recipient failure stays in the journal); Bounce, Complaint, Reject, Rendering
  * Failure → failed unless already delivered (then a warning journal entry only); Send, Open, Click,
  * Delivery Delay → an info journal entry. Every event is a journal entry `[<kind>] <message>`.
+ * An event given with an `event_id` already applied to the notification is a replay: nothing changes.
  */
 export const deliveryEventAction: ResourceAction = {
   name: 'delivery-event',
@@ -202,12 +206,16 @@ export const deliveryEventAction: ResourceAction = {
     request: {
       type: 'object',
       required: ['event', 'message'],
-      properties: { event: { type: 'string', enum: DELIVERY_EVENT_KINDS }, message: { type: 'string' } },
+      properties: {
+        event: { type: 'string', enum: DELIVERY_EVENT_KINDS },
+        message: { type: 'string' },
+        event_id: { type: 'string', maxLength: EVENT_ID_MAX, description: "The event's own id (SNS MessageId and the like): applied once" },
+      },
     },
     response: {
       type: 'object',
       required: ['status', 'changed'],
-      properties: { status: { type: 'string' }, changed: { type: 'boolean' } },
+      properties: { status: { type: 'string' }, changed: { type: 'boolean' }, duplicate: { type: 'boolean' } },
     },
   },
   handle: async (context: ResourceActionContext) => {
@@ -216,10 +224,22 @@ export const deliveryEventAction: ResourceAction = {
     if (!DELIVERY_EVENT_KINDS.includes(event))
       throw new ResourceValidationError({ event: [`Give one of: ${DELIVERY_EVENT_KINDS.join(', ')}.`] });
     const message = typeof body.message === 'string' && body.message.trim() ? body.message.trim().slice(0, 2000) : 'unknown';
-    const [row] = (await context.manager.query(`SELECT status FROM notices_preparednotification WHERE id = $1 FOR UPDATE`, [
-      context.row.id,
-    ])) as Array<{ status: string }>;
+    if (body.event_id !== undefined && (typeof body.event_id !== 'string' || !body.event_id || body.event_id.length > EVENT_ID_MAX))
+      throw new ResourceValidationError({ event_id: [`A non-empty string of at most ${EVENT_ID_MAX} characters.`] });
+    const eventId = body.event_id as string | undefined;
+    const [row] = (await context.manager.query(
+      `SELECT status, delivery_event_ids FROM notices_preparednotification WHERE id = $1 FOR UPDATE`,
+      [context.row.id],
+    )) as Array<{ status: string; delivery_event_ids: unknown }>;
     const from = row.status;
+    const applied = Array.isArray(row.delivery_event_ids) ? (row.delivery_event_ids as string[]) : [];
+    if (eventId !== undefined) {
+      if (applied.includes(eventId)) return { status: from, changed: false, duplicate: true };
+      await context.manager.query(`UPDATE notices_preparednotification SET delivery_event_ids = $2 WHERE id = $1`, [
+        context.row.id,
+        JSON.stringify([...applied, eventId].slice(-REMEMBERED_EVENT_IDS)),
+      ]);
+    }
     let to = from;
     if (DELIVERED_EVENTS.has(event) && ['ready', 'sent', 'failed'].includes(from)) to = 'delivered';
     if (FAILED_EVENTS.has(event) && ['ready', 'sent'].includes(from)) to = 'failed';

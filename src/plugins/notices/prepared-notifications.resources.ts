@@ -44,6 +44,8 @@ export const PreparedNotificationResource = defineResource({
     claim_token: text({ maxLength: 64, readOnly: true, writeOnly: true, noFilter: true }),
     next_attempt_at: datetime({ nullable: true, readOnly: true }),
     last_error: longText({ readOnly: true }),
+    // Ids of the delivery events applied (the newest ones), so a replayed event is applied once: internal, never in the API.
+    delivery_event_ids: json({ default: () => [], readOnly: true, writeOnly: true, noFilter: true }),
     // Carried by a status change only (journal message; when it happened), never kept on the row.
     message: longText({ writeOnly: true }),
     timestamp: datetime({ nullable: true, writeOnly: true }),
