@@ -2,8 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Records who last wrote each event rule and webhook: deliveries carry only what those users may
- * view. Existing rules and webhooks have no owner (null), and deliver nothing until a user saves
- * them again and so becomes their owner.
+ * view. Existing rows take the user of their latest create or update in the change log, the owner
+ * they would have had; a row the change log names no user for stays without owner and delivers
+ * nothing until a user saves it.
  */
 export class WebhookOwners1795900001100 implements MigrationInterface {
   name = 'WebhookOwners1795900001100';
@@ -19,6 +20,20 @@ export class WebhookOwners1795900001100 implements MigrationInterface {
     await queryRunner.query(
       `ALTER TABLE "extras_eventrule" ADD CONSTRAINT "extras_eventrule_owner_id_fkey" FOREIGN KEY ("owner_id") REFERENCES "users"("id") ON DELETE SET NULL ON UPDATE NO ACTION`,
     );
+    for (const [table, model] of [
+      ['extras_webhook', 'webhook'],
+      ['extras_eventrule', 'eventrule'],
+    ]) {
+      await queryRunner.query(
+        `UPDATE "${table}" AS row SET "owner_id" = (
+           SELECT change."user_id" FROM "core_objectchange" AS change
+           JOIN "core_objecttype" AS type ON type."id" = change."changed_object_type_id"
+           WHERE type."app_label" = 'extras' AND type."model" = $1 AND change."changed_object_id" = row."id"
+             AND change."action" IN ('create', 'update') AND change."user_id" IS NOT NULL
+           ORDER BY change."time" DESC, change."id" DESC LIMIT 1)`,
+        [model],
+      );
+    }
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -3,6 +3,8 @@ import { AddressInfo } from 'node:net';
 import { PASSWORD } from './support/api-client';
 import { PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
+import { WebhookOwners1795900001100 } from '../migrations/1795900001100-WebhookOwners';
+import type { QueryRunner } from 'typeorm';
 
 const R = '/api/plugins/routing';
 const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100' };
@@ -221,5 +223,25 @@ describe('platform event rules: deliveries limited to what the owners may see', 
     expect({ status: saved.status, owner: saved.body.owner?.id }).toEqual({ status: 200, owner: hookerId });
     await peer('owned-again', 'shown-owned-again');
     expect((await jobsFor(hook.id)).some((payload) => payload.includes('owned-again'))).toBe(true);
+  });
+
+  it('the owners migration gives existing rules and webhooks the user who last wrote them, per the change log', async () => {
+    const migration = new WebhookOwners1795900001100();
+    const runner = { query: (sql: string, parameters?: unknown[]) => seeded.db.query(sql, parameters) } as unknown as QueryRunner;
+    const unlogged = await root.created('/api/extras/webhooks/', { name: 'unlogged', payload_url: `${receiver.url}/unlogged` });
+    await seeded.db.query(
+      `DELETE FROM core_objectchange WHERE changed_object_id = $1
+         AND changed_object_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'extras' AND model = 'webhook')`,
+      [unlogged.id],
+    );
+    await migration.down(runner);
+    await migration.up(runner);
+    const owners = async (table: string, ids: number[]) =>
+      (await seeded.db.query(`SELECT id, owner_id FROM ${table} WHERE id = ANY($1) ORDER BY id`, [ids])).rows;
+    expect(await owners('extras_eventrule', [rule.id])).toEqual([{ id: rule.id, owner_id: hookerId }]);
+    expect(await owners('extras_webhook', [hook.id, unlogged.id])).toEqual([
+      { id: hook.id, owner_id: hookerId },
+      { id: unlogged.id, owner_id: null },
+    ]);
   });
 });
