@@ -274,6 +274,10 @@ describe('login rate limit', () => {
         AUTH_ADDRESS_RATE_LIMIT: '6/minute',
         AUTH_USERNAME_RATE_LIMIT: '4/hour',
         TRUST_PROXY: 'loopback',
+        // Short, so that logins queueing on a lock would run into it as they do under load.
+        DATABASE_LOCK_TIMEOUT_MS: '100',
+        AUTH_HASH_CONCURRENCY: '1',
+        AUTH_HASH_QUEUE: '2',
       },
     });
     api = new ApiClient(testApp.baseUrl);
@@ -337,5 +341,33 @@ describe('login rate limit', () => {
     const checked = statuses.length - refused;
     expect(checked).toBe(3);
     expect(statuses.filter((status) => status !== 429).every((status) => status === 401 || status === 403)).toBe(true);
+  });
+
+  it('a burst of 60 wrong passwords for one user from 60 addresses never answers 503, and the right password then logs in at once', async () => {
+    expect(
+      (await api.post('/users/', { username: 'carol', email: 'carol@example.com', password: PASSWORD }, await api.token('root', PASSWORD)))
+        .status,
+    ).toBe(201);
+    const timed = async (address: string) => {
+      const started = Date.now();
+      const response = await api.login('carol', PASSWORD, from(address));
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), seconds: (Date.now() - started) / 1000 };
+    };
+    // One hash at a time and two waiting (below): a login waits for at most three hashes, not for the burst's sixty.
+    const baseline = (await timed('198.18.1.3')).seconds;
+    const bursting = Promise.all(Array.from({ length: 60 }, (_, i) => api.login('carol', `wrong-${i}`, from(`198.18.0.${i + 1}`))));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // During the burst the right password is either checked at once or refused at once with a time to retry.
+    const during = await timed('198.18.1.1');
+    const burst = await bursting;
+    expect(burst.map((response) => response.status).filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    for (const refused of burst.filter((response) => response.status === 429)) {
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(during.status === 200 || (during.status === 429 && Number(during.retryAfter) >= 1)).toBe(true);
+    expect(during.seconds).toBeLessThan(Math.max(2, 10 * baseline));
+    const after = await timed('198.18.1.2');
+    expect(after.status).toBe(200);
+    expect(after.seconds).toBeLessThan(Math.max(2, 3 * baseline));
   });
 });

@@ -341,6 +341,36 @@ describe('organizations', () => {
       expect((await api.get(`/users/${stray.id}`, w.admin1.token)).status).toBe(200);
     });
 
+    it('answers re-adding a member with 200 and the user, and audits the membership once', async () => {
+      const member = await newUser(null, 'user', false);
+      const first = await api.post(`/organizations/${w.org1.id}/users/${member.id}`, undefined, w.admin1.token);
+      expect(first.status).toBe(200);
+      for (const token of [w.admin1.token, w.root.token]) {
+        const again = await api.post(`/organizations/${w.org1.id}/users/${member.id}`, undefined, token);
+        expect(again.status).toBe(200);
+        expect(again.body).toEqual(first.body);
+      }
+      const concurrent = await Promise.all(
+        Array.from({ length: 5 }, () => api.post(`/organizations/${w.org1.id}/users/${member.id}`, undefined, w.admin1.token)),
+      );
+      expect(concurrent.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(await auditRows('org_add_user', member.id)).toEqual([
+        { organization_id: w.org1.id, detail: expect.stringContaining('Added') },
+      ]);
+    });
+
+    it('audits concurrent adds of one user to one organization once, and answers each with 200', async () => {
+      const stray = await newUser(null, 'user', false);
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          api.post(`/organizations/${w.org1.id}/users/${stray.id}`, undefined, i % 2 ? w.root.token : w.admin1.token),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      expect(responses.map((response) => response.body.organization_id)).toEqual(Array(6).fill(w.org1.id));
+      expect(await auditRows('org_add_user', stray.id)).toHaveLength(1);
+    });
+
     it("hides another organization's user from an admin with 404", async () => {
       const response = await api.post(`/organizations/${w.org1.id}/users/${w.user2.id}`, undefined, w.admin1.token);
       expect(response.status).toBe(404);
@@ -398,7 +428,10 @@ describe('organizations', () => {
       const moves = (
         await db.query("SELECT organization_id FROM audit_logs WHERE action = 'org_add_user' AND resource_id = $1 ORDER BY id", [mover.id])
       ).rows;
-      expect(moves).toHaveLength(statuses.filter((status) => status === 200).length);
+      // A move into the organization the user is already in answers 200 and changes (and audits) nothing.
+      expect(moves.length).toBeGreaterThanOrEqual(1);
+      expect(moves.length).toBeLessThanOrEqual(statuses.filter((status) => status === 200).length);
+      expect(moves.filter((move, index) => index > 0 && move.organization_id === moves[index - 1].organization_id)).toEqual([]);
       expect(await userOrganization(mover.id)).toBe(moves[moves.length - 1].organization_id);
     });
 

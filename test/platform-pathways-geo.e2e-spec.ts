@@ -68,9 +68,14 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       path: line([10.05, 10.05], [10.4, 10.05]),
     });
     fx.buriedFar = await root.created(`${P}/direct-buried/`, { label: 'far buried', path: line([30, 30], [30.1, 30]) });
-    const provider = await root.created('/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
-    const type = await root.created('/api/circuits/circuit-types/', { name: 'Dark fiber', slug: 'dark-fiber' });
-    fx.circuit = await root.created('/api/circuits/circuits/', { cid: 'DF-1', provider: provider.id, type: type.id, status: 'active' });
+    fx.provider = await root.created('/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
+    fx.circuitType = await root.created('/api/circuits/circuit-types/', { name: 'Dark fiber', slug: 'dark-fiber' });
+    fx.circuit = await root.created('/api/circuits/circuits/', {
+      cid: 'DF-1',
+      provider: fx.provider.id,
+      type: fx.circuitType.id,
+      status: 'active',
+    });
     await root.created(`${P}/circuit-geometries/`, { circuit: fx.circuit.id, path: line([10, 10], [10.3, 10.4]) });
   });
 
@@ -191,7 +196,26 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       expect(await names(`${G}/structures/?bbox=-179,-1,179,1`)).toEqual([]);
     });
 
+    it('takes a line over the antimeridian the short way: found at ±180, not at Greenwich', async () => {
+      const pacific = await root.created(`${P}/aerial-spans/`, { label: 'pacific', path: line([179.9, 0.1], [-179.9, -0.1]) });
+      try {
+        expect(await names(`${G}/aerial-spans/?bbox=-1,-1,1,1`)).toEqual([]);
+        expect(await names(`${G}/aerial-spans/?bbox=-90,-1,90,1`)).toEqual([]);
+        expect(await names(`${G}/aerial-spans/?bbox=179,-1,-179,1`)).toEqual(['pacific']);
+        expect(await names(`${G}/aerial-spans/?bbox=179.95,-1,180,1`)).toEqual(['pacific']);
+        expect(await names(`${G}/aerial-spans/?bbox=-180,-1,-179.95,1`)).toEqual(['pacific']);
+        // Where it crosses ±180 it is at latitude 0; a box north of that misses it.
+        expect(await names(`${G}/aerial-spans/?bbox=179.99,0.05,-179.99,1`)).toEqual([]);
+        expect((await root.get(`${G}/info/?bbox=-1,-1,1,1`)).body.counts.aerial_spans).toBe(0);
+      } finally {
+        expect((await root.delete(`${P}/aerial-spans/${pacific.id}/`)).status).toBe(204);
+      }
+    });
+
     it.each([
+      ['0x10,0,20,10', /four comma-separated numbers/],
+      ['0,0,1e1,0b1', /four comma-separated numbers/],
+      ['Infinity,0,1,1', /four comma-separated numbers/],
       ['1,2,3', /four comma-separated numbers/],
       ['a,b,c,d', /four comma-separated numbers/],
       ['1,2,3,4,5', /four comma-separated numbers/],
@@ -206,10 +230,41 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       expect(response.body.bbox[0]).toMatch(message);
     });
 
+    it('accepts decimal numbers in any of their usual spellings', async () => {
+      expect(await names(`${G}/structures/?bbox=9.9,+9.9,1.06e1,10.60`)).toEqual(['S-in', 'S-retired']);
+      expect(await names(`${G}/structures/?bbox=-0.5,-.5,.5,0.5`)).toEqual([]);
+    });
+
     it('answers 400 for a bad zoom or format', async () => {
       expect((await root.get(`${G}/structures/?zoom=25`)).body).toEqual({ zoom: [expect.stringMatching(/0 to 24/)] });
       expect((await root.get(`${G}/structures/?format=kml`)).body).toEqual({ format: [expect.stringMatching(/json/)] });
       expect((await root.get(`${G}/structures/?format=json&zoom=12`)).status).toBe(200);
+    });
+  });
+
+  describe('path size', () => {
+    const positions = (count: number) => Array.from({ length: count }, (_, i) => [10 + i / 1e5, 10]);
+
+    it.each([
+      ['aerial-spans', (path: object) => ({ label: 'long', path })],
+      ['circuit-geometries', (path: object) => ({ circuit: fx.unrouted.id, path })],
+    ])('refuses a path of more than 10 000 positions on %s with 400 naming path', async (model, body) => {
+      fx.unrouted ??= await root.created('/api/circuits/circuits/', { cid: 'DF-2', provider: fx.provider.id, type: fx.circuitType.id });
+      const response = await root.post(`${P}/${model}/`, body(line(...positions(10_001))));
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ path: [expect.stringMatching(/at most 10000 positions \(got 10001\)/)] });
+    });
+
+    it('refuses it on update too, and takes 10 000', async () => {
+      const span = await root.created(`${P}/aerial-spans/`, { label: 'long', path: line(...positions(10_000)) });
+      try {
+        const response = await root.patch(`${P}/aerial-spans/${span.id}/`, { path: line(...positions(10_001)) });
+        expect(response.status).toBe(400);
+        expect(Object.keys(response.body)).toEqual(['path']);
+        expect((await root.get(`${P}/aerial-spans/${span.id}/`)).body.path.coordinates).toHaveLength(10_000);
+      } finally {
+        expect((await root.delete(`${P}/aerial-spans/${span.id}/`)).status).toBe(204);
+      }
     });
   });
 
@@ -293,6 +348,21 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       const user = root.as(await provisionToken(seeded.api, w.user2.username, PASSWORD));
       expect(await names(`${G}/structures/`, user)).toEqual(['S-out', 'S-retired']);
       expect(await names(`${G}/pathways/`, user)).toEqual([]);
+    });
+
+    it('info/ counts for a user who may view some layer models and not others only what they may view', async () => {
+      const { w } = seeded;
+      const user = root.as(await provisionToken(seeded.api, w.user2.username, PASSWORD));
+      const response = await user.get(`${G}/info/`);
+      expect(response.status).toBe(200);
+      expect(response.body.counts).toEqual({
+        structures: 2,
+        conduit_banks: 0,
+        conduits: 0,
+        aerial_spans: 0,
+        direct_buried: 0,
+        circuits: 0,
+      });
     });
   });
 

@@ -37,6 +37,8 @@ describe('readConfig', () => {
       authRateLimit: { limit: 5, windowSeconds: 60 },
       authAddressRateLimit: { limit: 20, windowSeconds: 60 },
       authUsernameRateLimit: { limit: 100, windowSeconds: 3600 },
+      authHashConcurrency: 4,
+      authHashQueue: 16,
       backendCorsOrigins: [],
       databaseUrl: undefined,
       dataDir: './data',

@@ -80,6 +80,10 @@ export class AppConfig {
   readonly authAddressRateLimit: RateLimit;
   /** Failed logins per username across addresses past which addresses that failed for it are refused. */
   readonly authUsernameRateLimit: RateLimit;
+  /** Password hashes (argon2) run at once in this process. */
+  readonly authHashConcurrency: number;
+  /** Password hashes that may wait for a slot; one more is refused with 429. */
+  readonly authHashQueue: number;
   readonly backendCorsOrigins: string[];
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
@@ -189,6 +193,8 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     authRateLimit: readRateLimit(r, 'AUTH_RATE_LIMIT', { limit: 5, windowSeconds: 60 }),
     authAddressRateLimit: readRateLimit(r, 'AUTH_ADDRESS_RATE_LIMIT', { limit: 20, windowSeconds: 60 }),
     authUsernameRateLimit: readRateLimit(r, 'AUTH_USERNAME_RATE_LIMIT', { limit: 100, windowSeconds: 3600 }),
+    authHashConcurrency: r.int('AUTH_HASH_CONCURRENCY', 4, { min: 1, max: 1024 }),
+    authHashQueue: r.int('AUTH_HASH_QUEUE', 16, { min: 0, max: 100_000 }),
     serviceAccountTokenPepper: readPepper(r) ?? secretKey,
     apiTokenDefaultExpiryDays: r.int('API_TOKEN_DEFAULT_EXPIRY_DAYS', 90, { min: 0, max: 36500 }),
     backendCorsOrigins: readCorsOrigins(r),

@@ -34,8 +34,17 @@ export class AuthService {
       if (error instanceof TooManyRequestsError) this.metrics.loginFailures.inc({ reason: 'rate_limited' });
       throw error;
     });
-    const user = await this.users.findOne({ where: { username } });
-    const passwordMatches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyNothing(password);
+    let user: UserEntity | null;
+    let passwordMatches: boolean;
+    try {
+      user = await this.users.findOne({ where: { username } });
+      passwordMatches = user ? await this.hasher.verify(user.passwordHash, password) : await this.hasher.verifyNothing(password);
+    } catch (error) {
+      // Not checked (hashing busy, database gone): no failure to count. A release that fails too leaves one counted.
+      await this.rateLimiter.release(reservation).catch(() => undefined);
+      if (error instanceof TooManyRequestsError) this.metrics.loginFailures.inc({ reason: 'rate_limited' });
+      throw error;
+    }
     if (user && passwordMatches && user.isActive) {
       await this.rateLimiter.release(reservation);
       return user;

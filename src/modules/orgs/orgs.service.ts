@@ -122,7 +122,8 @@ export class OrgsService {
 
   /**
    * Puts a user into the organization. Admins may take in users without an organization or
-   * already in theirs; a user of another organization does not exist for them.
+   * already in theirs; a user of another organization does not exist for them. Adding a member
+   * again changes nothing and audits nothing: the answer is the member.
    */
   async addUser(actor: Principal, organizationId: number, userId: number): Promise<UserEntity> {
     const organization = await this.findManageable(actor, organizationId);
@@ -132,6 +133,7 @@ export class OrgsService {
       if (user.organizationId !== null && user.organizationId !== organization.id) throw userNotFound();
       if (user.role === 'superuser') throw new ForbiddenError('Only superusers can change a superuser', 'superuser_target');
     }
+    if (user.organizationId === organization.id) return user;
     return this.setMembership(actor, user, organization, 'org_add_user');
   }
 
@@ -178,7 +180,10 @@ export class OrgsService {
         .where('id = :id AND organization_id IS NOT DISTINCT FROM :seen', { id: user.id, seen: user.organizationId })
         .execute();
       if (!result.affected) {
-        if (!(await manager.exists(UserEntity, { where: { id: user.id } }))) throw userNotFound();
+        const current = await manager.findOne(UserEntity, { where: { id: user.id } });
+        if (!current) throw userNotFound();
+        // A concurrent add to the same organization won: this one is a repeat, answered as one.
+        if (adding && current.organizationId === organization.id) return current;
         throw new ConflictError(
           `User '${user.username}' changed organization while this request ran; nothing was changed`,
           'membership_changed_concurrently',

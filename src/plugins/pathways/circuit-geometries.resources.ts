@@ -1,7 +1,7 @@
 import { CircuitResource } from '../../platform/circuits/circuits.resources';
 import { json, relation } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { lineStringProblems, storeBoundingBox } from './geometry';
+import { assertPathSize, lineStringProblems, storeBoundingBox } from './geometry';
 import { bboxFilter, boundingBoxField, PATHWAYS_API_PREFIX } from './structures.resources';
 
 /** The route of a provider circuit on the map (the `circuits/` layer): one LineString per circuit. */
@@ -25,6 +25,12 @@ export const CircuitGeometryResource = defineResource({
   indexes: [{ name: 'pathways_circuitgeometry_bbox_gist', columns: ['bbox'], method: 'gist' }],
   extraFilters: { bbox: bboxFilter },
   validate: (values): Record<string, string[]> => (values.path ? {} : { path: ['This field is required: a GeoJSON LineString.'] }),
-  afterCreate: async ({ manager }, row) => storeBoundingBox(manager, 'pathways_circuitgeometry', 'path', row.id),
-  afterUpdate: async ({ manager }, _before, row) => storeBoundingBox(manager, 'pathways_circuitgeometry', 'path', row.id),
+  afterCreate: async ({ manager, settings }, row) => {
+    assertPathSize(row.path, settings);
+    await storeBoundingBox(manager, 'pathways_circuitgeometry', 'path', row.id);
+  },
+  afterUpdate: async ({ manager, settings }, _before, row) => {
+    assertPathSize(row.path, settings);
+    await storeBoundingBox(manager, 'pathways_circuitgeometry', 'path', row.id);
+  },
 });

@@ -315,7 +315,8 @@ async function scanSource(
       where: located,
       prepared: true,
     });
-    return { features, total: counted.count as number };
+    // No row at all, not even a count's, when the caller may view none of the model.
+    return { features, total: counted ? (counted.count as number) : 0 };
   }
   // Lines the box's index found are candidates: their geometry, tested here, decides.
   const features: string[] = [];

@@ -4,6 +4,8 @@ import distance from '@turf/distance';
 import length from '@turf/length';
 import type { EntityManager } from 'typeorm';
 import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { DEFAULT_MAX_PATH_POSITIONS } from './manifest';
 
 /**
  * The geometry store: how the plugin keeps, checks, measures and searches geometry. Geometry is
@@ -73,7 +75,8 @@ export function lineStringProblems(value: unknown): string[] {
 /** The smallest box holding the geometry, as the `box` column's literal (`(east,north),(west,south)`). */
 export function boxLiteral(geometry: Geometry | null): string | null {
   if (!geometry) return null;
-  const positions = geometry.type === 'Point' ? [geometry.coordinates] : geometry.coordinates;
+  // A line over the antimeridian touches both -180 and 180: its box spans every longitude, and the exact test decides.
+  const positions = geometry.type === 'Point' ? [geometry.coordinates] : antimeridianParts(geometry.coordinates).flat();
   const longitudes = positions.map((position) => position[0]);
   const latitudes = positions.map((position) => position[1]);
   return `(${Math.max(...longitudes)},${Math.max(...latitudes)}),(${Math.min(...longitudes)},${Math.min(...latitudes)})`;
@@ -109,13 +112,17 @@ export function distanceMetres(from: Position, to: Position): number {
   return distance(from.slice(0, 2), to.slice(0, 2), { units: 'meters' });
 }
 
+/** A number in decimal notation, optionally signed, with an optional exponent (`-0.5`, `.5`, `1e1`). */
+const DECIMAL_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 /**
  * Parses `bbox=W,S,E,N`: four finite numbers, longitudes within ±180, latitudes within ±90, south
  * not above north. West may exceed east: that box crosses the antimeridian.
  */
 export function parseBoundingBox(raw: string): BoundingBox | { problem: string } {
   const parts = raw.split(',');
-  if (parts.length !== 4 || parts.some((part) => part.trim() === '' || !Number.isFinite(Number(part))))
+  // Decimal notation only: Number() alone would also read `0x10`, `0b1` and `Infinity`.
+  if (parts.length !== 4 || parts.some((part) => !DECIMAL_NUMBER.test(part.trim())))
     return { problem: `bbox must be four comma-separated numbers west,south,east,north (got "${raw}").` };
   const [west, south, east, north] = parts.map(Number) as BoundingBox;
   if ([west, east].some((longitude) => longitude < -180 || longitude > 180))
@@ -148,7 +155,52 @@ export function boxCondition(alias: string, box: BoundingBox, parameterPrefix: s
   return { where: `(${parts.join(' OR ')})`, params };
 }
 
+/**
+ * A line's positions cut where it crosses the antimeridian (RFC 7946 §3.1.9), each part within
+ * -180…180. A segment whose longitudes differ by more than 180° crosses it: it is taken the shorter
+ * way round, as its geodesic length measures it, rather than the long way across Greenwich.
+ */
+export function antimeridianParts(coordinates: readonly Position[]): Position[][] {
+  const parts: Position[][] = [[coordinates[0]]];
+  for (const [index, position] of coordinates.entries()) {
+    if (index === 0) continue;
+    const [fromLongitude, fromLatitude] = coordinates[index - 1];
+    const [toLongitude, toLatitude] = position;
+    if (Math.abs(fromLongitude) === 180 && Math.abs(toLongitude) === 180) {
+      // Along the antimeridian itself: 180 and -180 are one meridian.
+      parts[parts.length - 1].push([fromLongitude, ...position.slice(1)] as Position);
+      continue;
+    }
+    if (Math.abs(toLongitude - fromLongitude) > 180) {
+      const edge = fromLongitude > 0 ? 180 : -180;
+      const unwrapped = toLongitude + 2 * edge;
+      const latitude = fromLatitude + ((toLatitude - fromLatitude) * (edge - fromLongitude)) / (unwrapped - fromLongitude);
+      if (fromLongitude !== edge) parts[parts.length - 1].push([edge, latitude]);
+      parts.push(toLongitude === -edge ? [] : [[-edge, latitude]]);
+    }
+    parts[parts.length - 1].push(position);
+  }
+  // A part can be a lone position where the line starts or ends on the antimeridian: the next or previous part holds it.
+  const lines = parts.filter((part) => part.length > 1);
+  return lines.length > 0 ? lines : parts;
+}
+
 /** Whether the geometry meets the box itself, not only its bounding box (a line passing by a corner does not). */
 export function intersects(geometry: Geometry, box: BoundingBox): boolean {
-  return boxParts(box).some((part) => booleanIntersects({ type: 'Feature', properties: {}, geometry }, bboxPolygon(part)));
+  const pieces: Geometry[] =
+    geometry.type === 'Point'
+      ? [geometry]
+      : antimeridianParts(geometry.coordinates).map((coordinates) =>
+          coordinates.length > 1 ? { type: 'LineString', coordinates } : { type: 'Point', coordinates: coordinates[0] },
+        );
+  return boxParts(box).some((part) =>
+    pieces.some((piece) => booleanIntersects({ type: 'Feature', properties: {}, geometry: piece }, bboxPolygon(part))),
+  );
+}
+
+/** The 400 on `path` for a line of more positions than the `max_path_positions` setting allows. */
+export function assertPathSize(path: unknown, settings: Readonly<Record<string, unknown>>): void {
+  const max = Number(settings.max_path_positions ?? DEFAULT_MAX_PATH_POSITIONS);
+  const count = (path as LineStringGeometry | null)?.coordinates.length ?? 0;
+  if (count > max) throw new ResourceValidationError({ path: [`A path may hold at most ${max} positions (got ${count}).`] });
 }

@@ -1,6 +1,9 @@
 import type { PluginManifest } from '../../platform/plugins/plugin-declaration';
 import { setting } from '../../platform/plugins/plugin-settings';
 
+/** Positions a stored line may hold unless `PLUGIN_PATHWAYS_MAX_PATH_POSITIONS` says otherwise. */
+export const DEFAULT_MAX_PATH_POSITIONS = 10_000;
+
 /** What the configuration check needs of the plugin (name, dependencies, settings), without loading its models. */
 export const PATHWAYS_MANIFEST: PluginManifest = {
   name: 'pathways',
@@ -25,6 +28,12 @@ export const PATHWAYS_MANIFEST: PluginManifest = {
       min: 0,
       max: 1000000,
       description: 'Reported by geo/info/: from how many features in view a map should hide a pathway or circuit layer',
+    }),
+    max_path_positions: setting.integer({
+      default: DEFAULT_MAX_PATH_POSITIONS,
+      min: 2,
+      max: 1000000,
+      description: 'Positions a pathway or circuit path may hold; a longer one is refused with 400 on path',
     }),
     snap_tolerance_cm: setting.integer({
       default: 100,

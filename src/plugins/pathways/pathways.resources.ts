@@ -17,7 +17,14 @@ import type { ResourceDeclaration, ResourceHookContext, ResourceRow } from '../.
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import { TenantResource } from '../../platform/tenancy/tenancy.resources';
-import { distanceMetres, type LineStringGeometry, lineStringProblems, type PointGeometry, storePathDerivatives } from './geometry';
+import {
+  assertPathSize,
+  distanceMetres,
+  type LineStringGeometry,
+  lineStringProblems,
+  type PointGeometry,
+  storePathDerivatives,
+} from './geometry';
 import {
   AERIAL_TYPE_CHOICES,
   ARMOR_TYPE_CHOICES,
@@ -67,11 +74,17 @@ export function snapToleranceMetres(settings: Readonly<Record<string, unknown>>)
 
 /**
  * The path with each end replaced by its structure's point, when that end lies within the
- * tolerance of it; an end farther away is a 400 on `path`.
+ * tolerance of it; an end farther away, or a path longer than `max_path_positions`, is a 400 on `path`.
  */
-async function snappedPath(manager: EntityManager, values: Record<string, unknown>, tolerance: number): Promise<LineStringGeometry | null> {
+async function snappedPath(
+  manager: EntityManager,
+  values: Record<string, unknown>,
+  settings: Readonly<Record<string, unknown>>,
+): Promise<LineStringGeometry | null> {
   const path = values.path as LineStringGeometry | null;
   if (!path) return null;
+  assertPathSize(path, settings);
+  const tolerance = snapToleranceMetres(settings);
   const coordinates = path.coordinates.map((position) => [...position]) as LineStringGeometry['coordinates'];
   const ends = [
     { key: 'start_structure_id', index: 0, name: 'start' },
@@ -98,7 +111,7 @@ async function snappedPath(manager: EntityManager, values: Record<string, unknow
 }
 
 async function snapCreated(context: ResourceHookContext, row: ResourceRow, table: string): Promise<void> {
-  const path = await snappedPath(context.manager, row, snapToleranceMetres(context.settings));
+  const path = await snappedPath(context.manager, row, context.settings);
   if (path) {
     await context.manager.query(`UPDATE "${table}" SET path = $2 WHERE id = $1`, [row.id, JSON.stringify(path)]);
     row.path = path;
@@ -165,7 +178,7 @@ function definePathwayKind(kind: PathwayKind) {
     afterCreate: (context, row) => snapCreated(context, row, table),
     beforeUpdate: async (context, existing, changes) => {
       if (!SNAPPED_KEYS.some((key) => Object.hasOwn(changes, key))) return;
-      const path = await snappedPath(context.manager, { ...existing, ...changes }, snapToleranceMetres(context.settings));
+      const path = await snappedPath(context.manager, { ...existing, ...changes }, context.settings);
       return path ? { path } : undefined;
     },
     afterUpdate: async ({ manager }, _before, row) => storePathDerivatives(manager, table, row),
