@@ -49,6 +49,7 @@ describe('refusedRange', () => {
     ['fec0::1', 'site-local'],
     ['ff02::1', 'multicast (ff00::/8)'],
     ['[::1]', 'loopback (::1)'],
+    ['fe80::1%eth0', 'link-local (fe80::/10)'],
   ])('refuses %s (%s)', (address, name) => {
     expect(refusedRange(address)).toContain(name);
   });
@@ -96,9 +97,12 @@ describe('allowEntryProblem', () => {
     expect(allowEntryProblem(entry)).toBeUndefined();
   });
 
-  it.each(['10.0.0.0/33', '::1/129', '10.0.0.0/8/1', 'http://hooks.example', 'hooks..example', 'name/8', '*.example'])('refuses %s', (entry) => {
-    expect(allowEntryProblem(entry)).toBeDefined();
-  });
+  it.each(['10.0.0.0/33', '::1/129', '10.0.0.0/8/1', 'http://hooks.example', 'hooks..example', 'name/8', '*.example'])(
+    'refuses %s',
+    (entry) => {
+      expect(allowEntryProblem(entry)).toBeDefined();
+    },
+  );
 });
 
 describe('EgressPolicy.addressProblem and urlProblem', () => {
@@ -246,6 +250,13 @@ describe('EgressPolicy.request', () => {
       new EgressDeniedError(
         'metadata.test may not be reached: 169.254.169.254 is a link-local (169.254.0.0/16) address, which EGRESS_ALLOW does not list',
       ),
+    );
+  });
+
+  it('refuses a name whose resolver answers something that is not an address', async () => {
+    const policy = new EgressPolicy({ allow: [], caDirectory: undefined }, () => Promise.resolve([{ address: 'bogus', family: 4 }]));
+    await expect(policy.request('http://odd.test/', options)).rejects.toThrow(
+      new EgressDeniedError('odd.test may not be reached: the resolver answered "bogus", which is not an IP address'),
     );
   });
 

@@ -27,9 +27,7 @@ export interface EgressSettings {
 export type ResolveAll = (hostname: string, family: number) => Promise<LookupAddress[]>;
 
 const resolveWithSystem: ResolveAll = (hostname, family) =>
-  new Promise((done, fail) =>
-    dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? fail(error) : done(addresses))),
-  );
+  new Promise((done, fail) => dnsLookup(hostname, { all: true, family }, (error, addresses) => (error ? fail(error) : done(addresses))));
 
 /** A request the policy refuses: its target (or every address its name resolves to) is in a refused range. */
 export class EgressDeniedError extends Error {
@@ -119,12 +117,15 @@ function embeddedIpv4(address: string): string | undefined {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
+/** The address without URL brackets or an IPv6 zone (`fe80::1%eth0`, as resolvers may answer). */
+const bareAddress = (address: string): string => address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+
 /**
  * Why an address must not be reached (the refused range's name, e.g. "loopback (127.0.0.0/8)"), or undefined for a
  * public address. IPv6 addresses that embed an IPv4 address are judged by it. Not an address: a TypeError.
  */
 export function refusedRange(address: string): string | undefined {
-  const bare = address.replace(/^\[|\]$/g, '');
+  const bare = bareAddress(address);
   const family = isIP(bare);
   if (family === 0) throw new TypeError(`not an IP address: ${JSON.stringify(address)}`);
   if (family === 6) {
@@ -202,15 +203,16 @@ export class EgressPolicy {
   }
 
   /** Why `address` (reached as `hostname`) must not be connected to, or undefined. */
-  addressProblem(address: string, hostname?: string): string | undefined {
+  addressProblem(shown: string, hostname?: string): string | undefined {
     if (hostname !== undefined && this.allowedHosts.has(hostname.toLowerCase())) return undefined;
+    const address = bareAddress(shown);
     const range = refusedRange(address);
     if (range === undefined) return undefined;
     const family = isIP(address) === 4 ? 'ipv4' : 'ipv6';
     if (this.allowedAddresses.check(address, family)) return undefined;
     const ipv4 = family === 'ipv6' ? embeddedIpv4(address) : undefined;
     if (ipv4 !== undefined && this.allowedAddresses.check(ipv4, 'ipv4')) return undefined;
-    return `${address} is a ${range} address, which EGRESS_ALLOW does not list`;
+    return `${shown} is a ${range} address, which EGRESS_ALLOW does not list`;
   }
 
   /**
@@ -295,7 +297,10 @@ export class EgressPolicy {
         outgoing.destroy();
       };
       const fail = (error: Error) => settle(() => reject(error));
-      const timer = setTimeout(() => fail(new EgressTimeoutError(`no complete response within ${options.timeoutMs} ms`)), options.timeoutMs);
+      const timer = setTimeout(
+        () => fail(new EgressTimeoutError(`no complete response within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
 
       outgoing.on('response', (response) => {
         const status = response.statusCode ?? 0;
@@ -328,6 +333,15 @@ export class EgressPolicy {
     });
   }
 
+  /** A resolver's answer that is not an address the policy can judge is refused like a refused range. */
+  private resolvedAddressProblem(address: string, hostname: string): string | undefined {
+    try {
+      return this.addressProblem(address, hostname);
+    } catch {
+      return `the resolver answered ${JSON.stringify(address)}, which is not an IP address`;
+    }
+  }
+
   /**
    * net's `lookup` for the policy's connections: resolves once and hands net only the addresses the policy allows,
    * so the connection goes to a checked address. A name none of whose addresses is allowed fails with
@@ -337,9 +351,10 @@ export class EgressPolicy {
     const done = callback as (error: Error | null, address: string | LookupAddress[], family?: number) => void;
     this.resolveAll(hostname, options.family === 4 || options.family === 6 ? options.family : 0).then(
       (addresses) => {
-        const allowed = addresses.filter(({ address }) => this.addressProblem(address, hostname) === undefined);
+        const problems = addresses.map(({ address }) => this.resolvedAddressProblem(address, hostname));
+        const allowed = addresses.filter((_, index) => problems[index] === undefined);
         if (allowed.length === 0) {
-          const reason = addresses.length === 0 ? 'it has no address' : this.addressProblem(addresses[0].address, hostname);
+          const reason = addresses.length === 0 ? 'it has no address' : problems[0];
           done(new EgressDeniedError(`${hostname} may not be reached: ${reason}`), []);
         } else if (options.all) done(null, allowed);
         else done(null, allowed[0].address, allowed[0].family);

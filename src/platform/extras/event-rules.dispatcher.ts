@@ -92,10 +92,12 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     // NetBox renders the body template with the event payload's keys as the template context.
     const renderedBody =
       webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
-    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody), this.egress).catch((error: unknown) => {
-      this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
-      throw error;
-    });
+    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody), this.egress).catch(
+      (error: unknown) => {
+        this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
+        throw error;
+      },
+    );
     this.metrics.webhookDeliveries.inc({ outcome: 'delivered' });
     this.logger.info({ webhook_id: payload.webhook_id, status: response.status }, 'webhook delivered');
   }

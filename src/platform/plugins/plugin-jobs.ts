@@ -17,7 +17,9 @@ export class PluginJobs implements OnModuleInit {
   onModuleInit(): void {
     for (const { plugin, settings } of this.plugins.mounted) {
       for (const job of plugin.jobs ?? []) {
-        this.worker.register(job.queue, (payload, run) => job.handle(payload, { dataSource: this.dataSource, settings, job: run, egress: this.egress }));
+        this.worker.register(job.queue, (payload, run) =>
+          job.handle(payload, { dataSource: this.dataSource, settings, job: run, egress: this.egress }),
+        );
       }
     }
   }

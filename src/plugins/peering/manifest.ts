@@ -13,7 +13,8 @@ export const PEERING_MANIFEST: PluginManifest = {
       default: 16 * 1024 * 1024,
       min: 1024,
       max: 1024 * 1024 * 1024,
-      description: 'Largest answer of an IRR generator read, in bytes; a longer one fails the synchronisation and the prefix list keeps its entries',
+      description:
+        'Largest answer of an IRR generator read, in bytes; a longer one fails the synchronisation and the prefix list keeps its entries',
     }),
     render_config_requires_view: setting.boolean({
       default: false,

@@ -78,7 +78,8 @@ export async function sendWebhookRequest(
       ca,
     });
   } catch (error) {
-    const reason = error instanceof EgressDeniedError ? `refused by the egress policy: ${error.message}` : describeNetworkError(error as Error);
+    const reason =
+      error instanceof EgressDeniedError ? `refused by the egress policy: ${error.message}` : describeNetworkError(error as Error);
     return fail(reason, null, error);
   }
   const body = response.body.toString('utf8');

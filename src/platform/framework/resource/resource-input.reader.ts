@@ -111,7 +111,8 @@ export class ResourceInputReader {
 
     const merged = { ...(existing ?? {}), ...plan.columns };
     await this.checkUniqueness(manager, definition, merged, existing?.id ?? null, plan, fail);
-    for (const [field, messages] of Object.entries(definition.validate?.(merged, { egress: this.egress }) ?? {})) messages.forEach((m) => fail(field, m));
+    for (const [field, messages] of Object.entries(definition.validate?.(merged, { egress: this.egress }) ?? {}))
+      messages.forEach((m) => fail(field, m));
     if (Object.keys(errors).length === 0 && definition.validateAsync) {
       for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged)))
         messages.forEach((m) => fail(field, m));
