@@ -46,7 +46,12 @@ describe('platform notices plugin: templates and prepared notifications', () => 
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhook/outbound`;
-    ({ seeded, api: root } = await startPlatformApp({ JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100' }));
+    // The receiver listens on loopback, which the egress policy refuses unless it is listed.
+    ({ seeded, api: root } = await startPlatformApp({
+      JOB_POLL_INTERVAL_MS: '100',
+      JOB_BACKOFF_BASE_MS: '100',
+      EGRESS_ALLOW: '127.0.0.1',
+    }));
     fx.provider = await root.created('/api/circuits/providers/', { name: 'Zayo', slug: 'zayo' });
     fx.tenant = await root.created('/api/tenancy/tenants/', { name: 'Acme', slug: 'acme' });
     fx.otherTenant = await root.created('/api/tenancy/tenants/', { name: 'Globex', slug: 'globex' });

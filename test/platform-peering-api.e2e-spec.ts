@@ -29,7 +29,8 @@ interface PeeringWorld {
  * `api_endpoint`, `peerdb`, render-config, the synchronisations) are in platform-peering.e2e-spec.ts.
  */
 describe('platform peering plugin: the REST and GraphQL contract of each model', () => {
-  const app = usePlatformApp();
+  // The Lab source's generator is on loopback, which the egress policy refuses unless it is listed.
+  const app = usePlatformApp({ EGRESS_ALLOW: '127.0.0.1' });
 
   let worldMade: Promise<PeeringWorld> | undefined;
   const world = (api: PlatformClient): Promise<PeeringWorld> => (worldMade ??= makeWorld(api));
@@ -353,6 +354,11 @@ describe('platform peering plugin: the REST and GraphQL contract of each model',
       { body: { name: 'No endpoint', slug: 'no-endpoint' }, field: 'api_endpoint' },
       { body: { name: 'Bad endpoint', slug: 'bad-endpoint', api_endpoint: 'ftp://x' }, field: 'api_endpoint' },
       { body: { name: 'Zero interval', slug: 'zero', api_endpoint: 'http://x.example/', sync_interval: 0 }, field: 'sync_interval' },
+      // Refused by the egress policy (EGRESS_ALLOW lists 127.0.0.1 only): the cloud metadata address, other loopback and private addresses.
+      { body: { name: 'Metadata', slug: 'metadata', api_endpoint: 'http://169.254.169.254/latest/' }, field: 'api_endpoint' },
+      { body: { name: 'Loopback v6', slug: 'loopback-v6', api_endpoint: 'http://[::1]:8080/' }, field: 'api_endpoint' },
+      { body: { name: 'Mapped', slug: 'mapped', api_endpoint: 'http://[::ffff:10.0.0.1]/' }, field: 'api_endpoint' },
+      { body: { name: 'Other loopback', slug: 'other-loopback', api_endpoint: 'http://127.0.0.2/' }, field: 'api_endpoint' },
     ],
   });
 

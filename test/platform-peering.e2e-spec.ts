@@ -36,7 +36,8 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
   const count = (table: string, where = '', params: unknown[] = []) => countRows(seeded.db, table, where, params);
 
   beforeAll(async () => {
-    ({ seeded, api: root } = await startPlatformApp());
+    // The stub IRR generators listen on loopback, which the egress policy refuses unless it is listed.
+    ({ seeded, api: root } = await startPlatformApp({ EGRESS_ALLOW: '127.0.0.1', PLUGIN_PEERING_IRR_MAX_RESPONSE_BYTES: '4096' }));
     user = root.as(await provisionToken(seeded.api, seeded.w.user1.username, PASSWORD));
     const site = await root.created('/api/dcim/sites/', { name: 'AMS1', slug: 'ams1' });
     const manufacturer = await root.created('/api/dcim/manufacturers/', { name: 'Cisco', slug: 'cisco' });
@@ -497,7 +498,7 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
 
     describe('IRR', () => {
       let stub: Server;
-      let answer: { status: number; body: unknown };
+      let answer: { status: number; body: unknown; headers?: Record<string, string> };
       const requests: string[] = [];
       const entries = async (listId: number) =>
         (
@@ -510,7 +511,12 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       beforeAll(async () => {
         stub = createServer((request, response) => {
           requests.push(request.url ?? '');
-          response.writeHead(answer.status, { 'content-type': 'application/json' });
+          // Where the redirect test points: a valid answer, which following the redirect would apply.
+          if (request.url?.startsWith('/elsewhere')) {
+            response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ prefixes: ['192.0.2.128/25'] }));
+            return;
+          }
+          response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
           response.end(JSON.stringify(answer.body));
         });
         await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
@@ -564,6 +570,25 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
         answer = { status: 200, body: { prefixes: ['192.0.2.0/25'] } };
         expect((await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id })).last_error).toMatch(/disabled/);
         await root.patch(`${P}/irr-source/${fx.stubSource.id}/`, { enabled: true });
+        expect(await entries(fx.stubList.id)).toEqual(before);
+      });
+
+      it('does not follow a redirect from the generator: the job fails and the list keeps its entries', async () => {
+        const before = await entries(fx.stubList.id);
+        const { port } = stub.address() as AddressInfo;
+        answer = { status: 302, body: {}, headers: { location: `http://127.0.0.1:${port}/elsewhere` } };
+        const job = await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id });
+        expect(job.last_error).toMatch(/IRR generator answered 302/);
+        expect(requests.filter((url) => url.startsWith('/elsewhere'))).toEqual([]);
+        expect(await entries(fx.stubList.id)).toEqual(before);
+      });
+
+      it('refuses an answer over PLUGIN_PEERING_IRR_MAX_RESPONSE_BYTES: the job fails and the list keeps its entries', async () => {
+        const before = await entries(fx.stubList.id);
+        // About 7 KB of valid prefixes, over this app's limit of 4096 bytes.
+        answer = { status: 200, body: { prefixes: Array.from({ length: 400 }, (_, i) => `10.${i >> 8}.${i & 255}.0/24`) } };
+        const job = await runJob(IRR_SYNC_QUEUE, { config_id: fx.stubConfig.id });
+        expect(job.last_error).toMatch(/the response is larger than the limit of 4096 bytes/);
         expect(await entries(fx.stubList.id)).toEqual(before);
       });
 

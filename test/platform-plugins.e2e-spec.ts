@@ -260,7 +260,10 @@ describe('platform plugins', () => {
     let api: PlatformClient;
 
     beforeAll(async () => {
-      ({ seeded, api } = await startPlatformApp({ PLUGIN_PROBE_GREETING: 'hi' }, { plugins: [...AVAILABLE_PLUGINS, ProbePlugin] }));
+      ({ seeded, api } = await startPlatformApp(
+        { PLUGIN_PROBE_GREETING: 'hi', EGRESS_ALLOW: '127.0.0.1' },
+        { plugins: [...AVAILABLE_PLUGINS, ProbePlugin] },
+      ));
     });
 
     afterAll(async () => {

@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PASSWORD } from './support/api-client';
 import { PlatformClient, provisionToken } from './support/platform-client';
 import { SeededApp, startSeededApp } from './support/seeded-app';
@@ -108,7 +111,10 @@ async function waitFor<T>(what: string, condition: () => T | Promise<T>, timeout
   }
 }
 
-const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100' };
+/** The folder of CA files webhooks may name (WEBHOOK_CA_DIR). */
+const CA_DIR = realpathSync(mkdtempSync(join(tmpdir(), 'webhook-cas-')));
+// The receiver listens on 127.0.0.1, which the egress policy refuses unless it is listed.
+const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100', EGRESS_ALLOW: '127.0.0.1', WEBHOOK_CA_DIR: CA_DIR };
 /** NetBox sends str(timezone.now()): "2024-05-01 12:00:00.123456+00:00" (no fraction when it is zero). */
 const NETBOX_TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{6})?\+00:00$/;
 
@@ -132,6 +138,7 @@ describe('platform webhooks (event rules over the job queue)', () => {
     await seeded?.db.end();
     await seeded?.testApp.close();
     await receiver.stop();
+    rmSync(CA_DIR, { recursive: true, force: true });
   });
 
   async function created(pending: Promise<{ status: number; body: any; text: string }>): Promise<any> {
@@ -352,6 +359,97 @@ describe('platform webhooks (event rules over the job queue)', () => {
       const jobs = await jobsOf(hook.id);
       expect(jobs).toHaveLength(1);
       expect(jobs[0]).toMatchObject({ status: 'succeeded', attempts: 2, last_error: null });
+    });
+  });
+
+  describe('the egress policy', () => {
+    const count = async (name: string) =>
+      (await seeded.db.query<{ n: number }>('SELECT count(*)::int AS n FROM extras_webhook WHERE name = $1', [name])).rows[0].n;
+
+    it.each([
+      'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+      'http://127.0.0.2:8080/',
+      'http://[::1]/hook',
+      'http://10.0.0.5/hook',
+      'https://192.168.1.1/hook',
+      'http://[::ffff:169.254.169.254]/',
+      'http://[fd00::1]/',
+      'http://0.0.0.0:9/',
+    ])('refuses payload_url %s (a refused literal address not in EGRESS_ALLOW) with 400 naming the field', async (url) => {
+      const response = await root.post('/api/extras/webhooks/', { name: 'internal', payload_url: url });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({ payload_url: [expect.stringContaining('The server may not send requests there:')] });
+      expect(response.body.payload_url[0]).toContain('which EGRESS_ALLOW does not list');
+      expect(await count('internal')).toBe(0);
+    });
+
+    it('refuses to move an existing webhook onto the metadata address', async () => {
+      const hook = await webhook('moved', receiver.expect('/moved', 's'), 's');
+      const response = await root.patch(`/api/extras/webhooks/${hook.id}/`, { payload_url: 'http://169.254.169.254/' });
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body)).toEqual(['payload_url']);
+      const { rows } = await seeded.db.query('SELECT payload_url FROM extras_webhook WHERE id = $1', [hook.id]);
+      expect(rows[0].payload_url).toBe(receiver.expect('/moved', 's'));
+    });
+
+    it('refuses ca_file_path outside WEBHOOK_CA_DIR (/etc/shadow, .., a symbolic link leading out) with 400 naming the field', async () => {
+      symlinkSync('/etc/passwd', join(CA_DIR, 'escape.pem'));
+      for (const caFile of ['/etc/shadow', `${CA_DIR}/../../etc/shadow`, '../etc/passwd', join(CA_DIR, 'escape.pem')]) {
+        const response = await root.post('/api/extras/webhooks/', {
+          name: 'ca',
+          payload_url: 'https://hooks.example.com/',
+          ca_file_path: caFile,
+        });
+        expect(response.status).toBe(400);
+        expect(response.body).toEqual({ ca_file_path: [`Not usable: must name a file inside the CA folder ${CA_DIR}.`] });
+      }
+      expect(await count('ca')).toBe(0);
+    });
+
+    it('accepts a ca_file_path inside WEBHOOK_CA_DIR, absolute or relative to it', async () => {
+      writeFileSync(join(CA_DIR, 'internal-ca.pem'), '-----BEGIN CERTIFICATE-----\n');
+      const absolute = await created(
+        root.post('/api/extras/webhooks/', {
+          name: 'ca absolute',
+          payload_url: 'https://hooks.example.com/',
+          ca_file_path: join(CA_DIR, 'internal-ca.pem'),
+        }),
+      );
+      expect(absolute.ca_file_path).toBe(join(CA_DIR, 'internal-ca.pem'));
+      const relative = await created(
+        root.post('/api/extras/webhooks/', {
+          name: 'ca relative',
+          payload_url: 'https://hooks.example.com/',
+          ca_file_path: 'internal-ca.pem',
+        }),
+      );
+      expect(relative.ca_file_path).toBe('internal-ca.pem');
+      const missing = await root.post('/api/extras/webhooks/', {
+        name: 'ca missing',
+        payload_url: 'https://hooks.example.com/',
+        ca_file_path: 'nope.pem',
+      });
+      expect(missing.status).toBe(400);
+      expect(missing.body).toEqual({ ca_file_path: ['Not usable: no such file in the CA folder.'] });
+    });
+
+    it('does not deliver to a refused address stored before the policy, and records why', async () => {
+      const hook = await webhook('stored internal', receiver.expect('/stored', 's'), 's');
+      await seeded.db.query('UPDATE extras_webhook SET payload_url = $1 WHERE id = $2', ['http://169.254.169.254/latest/', hook.id]);
+      await eventRule('stored internal', hook.id, { conditions: { and: [{ attr: 'name', value: 'Egress site' }] } });
+      await created(root.post('/api/dcim/sites/', { name: 'Egress site', slug: 'egress-site', status: 'planned' }));
+      const [job] = await waitFor('the refused attempt', async () => {
+        const jobs = await jobsOf(hook.id);
+        return jobs[0]?.last_error ? jobs : undefined;
+      });
+      expect(job.last_error).toContain(
+        'Webhook POST http://169.254.169.254 failed: refused by the egress policy: 169.254.169.254 is a link-local (169.254.0.0/16) address',
+      );
+      expect(receiver.at('/stored')).toHaveLength(0);
+      // The queue would retry it for a while; deleted, its next attempt drops it and the queue drains.
+      expect((await root.delete(`/api/extras/webhooks/${hook.id}/`)).status).toBe(204);
+      await allDelivered();
+      expect(receiver.at('/stored')).toHaveLength(0);
     });
   });
 

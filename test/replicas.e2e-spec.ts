@@ -88,6 +88,8 @@ onServerDatabase('three replicas on one PostgreSQL behind a round-robin proxy', 
       JOB_POLL_INTERVAL_MS: '100',
       JOB_BACKOFF_BASE_MS: '200',
       AUTH_RATE_LIMIT: '4/minute',
+      // The webhook receiver listens on loopback, which the egress policy refuses unless it is listed.
+      EGRESS_ALLOW: '127.0.0.1',
     };
     replicas = await Promise.all(
       Array.from({ length: REPLICAS }, async () => ServerProcess.spawn({ ...env, PORT: String(await freePort()) }, workDir)),

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from './app-config';
 import { InvalidConfigurationError } from './env-reader';
@@ -86,6 +87,10 @@ describe('readConfig', () => {
     ['AUTH_ADDRESS_RATE_LIMIT', '20', 'AUTH_ADDRESS_RATE_LIMIT must look like 5/minute'],
     ['AUTH_USERNAME_RATE_LIMIT', '0/hour', 'AUTH_USERNAME_RATE_LIMIT must look like 5/minute'],
     ['BOOTSTRAP_TOKEN', 'too-short', 'BOOTSTRAP_TOKEN must be at least 16 characters long (got 9)'],
+    ['EGRESS_ALLOW', '10.0.0.0/33', 'EGRESS_ALLOW must list addresses, CIDRs and host names: "10.0.0.0/33" is not an address or CIDR'],
+    ['EGRESS_ALLOW', 'http://hooks.example', 'EGRESS_ALLOW must list addresses, CIDRs and host names'],
+    ['WEBHOOK_CA_DIR', 'relative/cas', 'WEBHOOK_CA_DIR must be an absolute path'],
+    ['WEBHOOK_CA_DIR', '/nonexistent/cas', 'WEBHOOK_CA_DIR /nonexistent/cas does not exist or cannot be read'],
   ])('rejects %s=%s naming the variable', (name, value, expected) => {
     const lines = problemsOf({ [name]: value });
     expect(lines).toHaveLength(1);
@@ -143,6 +148,12 @@ describe('readConfig', () => {
     expect(config.databaseUrl).toBe('postgresql://app:pw@db.internal:5433/pki');
     expect(readConfig({ TRUST_PROXY: '2' }).config.trustProxy).toBe(2);
     expect(readConfig({ BACKEND_CORS_ORIGINS: 'https://a.example,https://b.example' }).config.backendCorsOrigins).toHaveLength(2);
+  });
+
+  it('reads EGRESS_ALLOW and WEBHOOK_CA_DIR, denying everything internal and every CA file by default', () => {
+    expect(readConfig({}).config.egress).toEqual({ allow: [], caDirectory: undefined });
+    const { config } = readConfig({ EGRESS_ALLOW: '10.0.0.0/8, mail-worker,::1', WEBHOOK_CA_DIR: tmpdir() });
+    expect(config.egress).toEqual({ allow: ['10.0.0.0/8', 'mail-worker', '::1'], caDirectory: realpathSync(tmpdir()) });
   });
 
   it('treats empty values as unset', () => {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { allowEntryProblem, caDirectoryProblem, type EgressSettings } from '../http/egress-policy';
 import { readTracingSettings, type TracingSettings } from '../tracing/tracing-settings';
 import { ConfigProblem, EnvReader } from './env-reader';
 
@@ -116,6 +118,8 @@ export class AppConfig {
   readonly plugins: readonly string[] | undefined;
   /** Every `PLUGIN_<NAME>_<SETTING>` variable, raw: each plugin reads and validates its own settings at boot. */
   readonly pluginVariables: Readonly<Record<string, string>>;
+  /** What the server's own requests to user-chosen URLs may reach (EGRESS_ALLOW) and which CA files webhooks may use (WEBHOOK_CA_DIR). */
+  readonly egress: EgressSettings;
   /** OpenTelemetry trace export (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off, the SDK is never loaded. */
   readonly tracing: TracingSettings | undefined;
 
@@ -222,6 +226,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
         Object.entries(env).filter((entry): entry is [string, string] => PLUGIN_VARIABLE.test(entry[0]) && entry[1] !== undefined),
       ),
     ),
+    egress: readEgressSettings(r),
     tracing: readTracingSettings(
       { value: (name) => r.raw(name), problem: (variable, message) => r.problem(variable, message) },
       'pki-inventory',
@@ -359,6 +364,22 @@ function readCorsOrigins(r: EnvReader): string[] {
     }
   }
   return origins.map((origin) => origin.replace(/\/$/, ''));
+}
+
+function readEgressSettings(r: EnvReader): EgressSettings {
+  const allow = r.list('EGRESS_ALLOW');
+  for (const entry of allow) {
+    const problem = allowEntryProblem(entry);
+    if (problem !== undefined) r.problem('EGRESS_ALLOW', `must list addresses, CIDRs and host names: ${problem}`);
+  }
+  const caDirectory = r.optionalString('WEBHOOK_CA_DIR');
+  const problem = caDirectory === undefined ? undefined : caDirectoryProblem(caDirectory);
+  if (problem !== undefined) r.problem('WEBHOOK_CA_DIR', problem);
+  return {
+    allow,
+    // Resolved once, so that ca_file_path is compared with the folder's real path.
+    caDirectory: caDirectory === undefined || problem !== undefined ? undefined : realpathSync(caDirectory),
+  };
 }
 
 function readTrustProxy(r: EnvReader): TrustProxy {

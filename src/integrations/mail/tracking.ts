@@ -1,5 +1,6 @@
 import { createHash, createVerify } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { EgressPolicy } from '../../common/http/egress-policy';
 import type { HttpAnswer } from './http-server';
 import type { Logger } from './logger';
 import { validSignature } from './outbound';
@@ -33,9 +34,12 @@ export interface DeliveryEvent {
 /** How SNS envelopes are fetched (certificates, subscription confirmations): injectable for tests. */
 export type Fetcher = (url: string) => Promise<{ status: number; text: string }>;
 
+/** Through the egress policy without an allow-list: SNS hosts are public. */
+const SNS_EGRESS = new EgressPolicy({ allow: [], caDirectory: undefined });
+
 export const httpsFetcher: Fetcher = async (url) => {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  return { status: response.status, text: await response.text() };
+  const response = await SNS_EGRESS.request(url, { timeoutMs: 10_000, maxResponseBytes: 1024 * 1024, overflow: 'fail' });
+  return { status: response.status, text: response.body.toString('utf8') };
 };
 
 const SES_KINDS: Readonly<Record<string, DeliveryEventKind>> = {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
+import { EgressPolicy } from '../../common/http/egress-policy';
 import { JobQueue } from '../../common/jobs/job-queue';
 import { JobWorker } from '../../common/jobs/job-worker';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
@@ -63,6 +64,7 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     private readonly dataSource: DataSource,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
     private readonly metrics: Metrics,
+    private readonly egress: EgressPolicy,
   ) {}
 
   onModuleInit(): void {
@@ -174,10 +176,12 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     // NetBox renders the body template with the event payload's keys as the template context.
     const renderedBody =
       webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
-    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody)).catch((error: unknown) => {
-      this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
-      throw error;
-    });
+    const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody), this.egress).catch(
+      (error: unknown) => {
+        this.metrics.webhookDeliveries.inc({ outcome: 'failed' });
+        throw error;
+      },
+    );
     this.metrics.webhookDeliveries.inc({ outcome: 'delivered' });
     this.logger.info({ webhook_id: payload.webhook_id, status: response.status }, 'webhook delivered');
   }

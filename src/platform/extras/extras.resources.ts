@@ -160,10 +160,16 @@ export const WebhookResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'description'],
   ordering: ['name'],
-  validate: (values): Record<string, string[]> => {
+  validate: (values, { egress }): Record<string, string[]> => {
     const problems: Record<string, string[]> = {};
     const headerProblems = typeof values.additional_headers === 'string' ? validateAdditionalHeaders(values.additional_headers) : [];
     if (headerProblems.length > 0) problems.additional_headers = headerProblems;
+    // A literal address is judged now; a host name when a delivery connects (it may resolve elsewhere by then).
+    const urlProblem = typeof values.payload_url === 'string' ? egress.urlProblem(values.payload_url) : undefined;
+    if (urlProblem !== undefined) problems.payload_url = [`The server may not send requests there: ${urlProblem}.`];
+    const caFileProblem =
+      typeof values.ca_file_path === 'string' && values.ca_file_path !== '' ? egress.caFileProblem(values.ca_file_path) : undefined;
+    if (caFileProblem !== undefined) problems.ca_file_path = [`Not usable: ${caFileProblem}.`];
     return problems;
   },
 });

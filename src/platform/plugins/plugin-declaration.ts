@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
+import type { EgressPolicy } from '../../common/http/egress-policy';
 import type { ObjectEvent } from '../framework/resource/object-events';
 import type { ResourceHooks } from '../framework/resource/resource-declaration';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
@@ -13,6 +14,8 @@ export interface PluginJobContext {
   dataSource: DataSource;
   settings: PluginSettingValues;
   job: { id: string; attempt: number };
+  /** Every request the job makes to a URL a user chose goes through it. */
+  egress: EgressPolicy;
 }
 
 /** A queue of the PostgreSQL job queue served by the plugin (named `<plugin>.<name>`). */

@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { EgressPolicy } from '../../common/http/egress-policy';
 import { JobWorker } from '../../common/jobs/job-worker';
 import { PluginSet } from './plugin-set';
 
@@ -10,12 +11,15 @@ export class PluginJobs implements OnModuleInit {
     private readonly plugins: PluginSet,
     private readonly worker: JobWorker,
     private readonly dataSource: DataSource,
+    private readonly egress: EgressPolicy,
   ) {}
 
   onModuleInit(): void {
     for (const { plugin, settings } of this.plugins.mounted) {
       for (const job of plugin.jobs ?? []) {
-        this.worker.register(job.queue, (payload, run) => job.handle(payload, { dataSource: this.dataSource, settings, job: run }));
+        this.worker.register(job.queue, (payload, run) =>
+          job.handle(payload, { dataSource: this.dataSource, settings, job: run, egress: this.egress }),
+        );
       }
     }
   }

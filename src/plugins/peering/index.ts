@@ -22,8 +22,11 @@ export const PeeringPlugin = definePlugin({
     },
     {
       queue: IRR_SYNC_QUEUE,
-      handle: async (payload, { dataSource }) => {
-        await syncPrefixList(dataSource, Number(payload.config_id));
+      handle: async (payload, { dataSource, egress, settings }) => {
+        await syncPrefixList(dataSource, Number(payload.config_id), {
+          egress,
+          maxResponseBytes: settings.irr_max_response_bytes as number,
+        });
       },
     },
     {

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { EgressPolicy } from '../../common/http/egress-policy';
 import { JobQueue } from '../../common/jobs/job-queue';
 import { parseIpNetwork } from '../../platform/ipam/ip-network';
 
@@ -9,6 +10,12 @@ export const IRR_SYNC_ALL_QUEUE = 'peering.irr-sync-all';
 
 /** How long the generator may take to answer. */
 const GENERATOR_TIMEOUT_MS = 30_000;
+
+/** How the generator is asked: through the egress policy, reading at most `maxResponseBytes` of its answer. */
+export interface GeneratorAccess {
+  egress: EgressPolicy;
+  maxResponseBytes: number;
+}
 
 export interface IrrSyncResult {
   as_set: string;
@@ -55,18 +62,24 @@ export function generatorUrl(apiEndpoint: string, asSet: string, family: string,
   return url.toString();
 }
 
-async function fetchPrefixes(config: ConfigRow): Promise<string[]> {
+async function fetchPrefixes(config: ConfigRow, access: GeneratorAccess): Promise<string[]> {
   const url = generatorUrl(config.api_endpoint!, config.source_as_set, config.family, config.sources);
-  let response: Response;
+  let response;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(GENERATOR_TIMEOUT_MS), headers: { accept: 'application/json' } });
+    // No redirect is followed: a 3xx is an error status below.
+    response = await access.egress.request(url, {
+      headers: { accept: 'application/json' },
+      timeoutMs: GENERATOR_TIMEOUT_MS,
+      maxResponseBytes: access.maxResponseBytes,
+      overflow: 'fail',
+    });
   } catch (error) {
     throw new IrrSyncError(`IRR generator unreachable (${url}): ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!response.ok) throw new IrrSyncError(`IRR generator answered ${response.status} for ${url}`);
+  if (response.status < 200 || response.status > 299) throw new IrrSyncError(`IRR generator answered ${response.status} for ${url}`);
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(response.body.toString('utf8'));
   } catch {
     throw new IrrSyncError(`IRR generator answered something other than JSON for ${url}`);
   }
@@ -103,13 +116,13 @@ async function loadConfig(manager: EntityManager, configId: number): Promise<Con
  * 1..n (no ge/le). Any failure (unreachable, an error status, a bad answer) throws before the
  * transaction, so the list keeps its entries.
  */
-export async function syncPrefixList(dataSource: DataSource, configId: number): Promise<IrrSyncResult> {
+export async function syncPrefixList(dataSource: DataSource, configId: number, access: GeneratorAccess): Promise<IrrSyncResult> {
   const config = await loadConfig(dataSource.manager, configId);
   if (!config) throw new IrrSyncError(`IRR prefix list config ${configId} does not exist`);
   if (config.source_name === null || !config.source_as_set)
     throw new IrrSyncError(`IRR prefix list config ${configId} has no IRR source and AS-SET`);
   if (!config.enabled) throw new IrrSyncError(`IRR source ${config.source_name} is disabled`);
-  const prefixes = await fetchPrefixes(config);
+  const prefixes = await fetchPrefixes(config, access);
   return dataSource.transaction(async (manager) => {
     const [{ deleted }] = (await manager.query(
       'WITH gone AS (DELETE FROM routing_prefixlistentry WHERE prefix_list_id = $1 RETURNING id) SELECT count(*)::int AS deleted FROM gone',

@@ -9,6 +9,13 @@ export const PEERING_MANIFEST: PluginManifest = {
     'Peering management: relationships, peer ASNs, peering sessions on BGP peers, fabrics, IRR prefix lists, config rendering and PeeringDB/IRR synchronisation.',
   dependencies: ['routing'],
   settings: {
+    irr_max_response_bytes: setting.integer({
+      default: 16 * 1024 * 1024,
+      min: 1024,
+      max: 1024 * 1024 * 1024,
+      description:
+        'Largest answer of an IRR generator read, in bytes; a longer one fails the synchronisation and the prefix list keeps its entries',
+    }),
     render_config_requires_view: setting.boolean({
       default: true,
       description:

@@ -86,6 +86,11 @@ export const IrrSourceResource = defineResource({
   ordering: ['name'],
   extraFilters: { url: columnFilter('url', 'text') },
   extensions: [countsOf({ prefix_list_count: { table: 'peering_irrprefixlistconfig', column: 'irr_source_id' } })],
+  // A literal address is judged now; a host name when a synchronisation connects. Values are by column.
+  validate: (values, { egress }): Record<string, string[]> => {
+    const problem = typeof values.url === 'string' ? egress.urlProblem(values.url) : undefined;
+    return problem === undefined ? {} : { api_endpoint: [`The server may not send requests there: ${problem}.`] };
+  },
 });
 
 export const RelationshipResource = defineResource({

@@ -1,15 +1,14 @@
 /**
- * Sends a built webhook request. node:http / node:https rather than fetch, so that a webhook without SSL
- * verification can turn certificate checks off for its own request only.
+ * Sends a built webhook request through the egress policy, which refuses internal addresses, reads the CA file only
+ * from WEBHOOK_CA_DIR and follows no redirect (a 3xx answer is a failed delivery). Certificate checks are turned off
+ * for a webhook's own request only when it asks so.
  */
-import { readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { EgressDeniedError, type EgressPolicy } from '../../../common/http/egress-policy';
 import type { WebhookRequest } from './webhook-request';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
-/** Receivers' replies are only kept for logs and error messages; the rest is not read. */
+/** The part of a receiver's reply that is read. */
 export const MAX_RESPONSE_BODY_BYTES = 64 * 1024;
 
 const ERROR_BODY_EXCERPT_CHARACTERS = 200;
@@ -41,6 +40,7 @@ export class WebhookDeliveryError extends Error {
  */
 export async function sendWebhookRequest(
   request: WebhookRequest,
+  egress: EgressPolicy,
   timeoutMs: number = DEFAULT_WEBHOOK_TIMEOUT_MS,
 ): Promise<WebhookResponse> {
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
@@ -51,71 +51,40 @@ export async function sendWebhookRequest(
     throw new WebhookDeliveryError(`Webhook ${request.method} failed: the URL is not an http:// or https:// URL`, null);
   }
   const target = `${request.method} ${url.origin}`;
+  const fail = (reason: string, status: number | null, cause?: unknown): never => {
+    throw new WebhookDeliveryError(`Webhook ${target} failed: ${reason}`, status, cause === undefined ? undefined : { cause });
+  };
 
   let ca: Buffer | undefined;
   if (url.protocol === 'https:' && request.caFilePath !== null) {
     try {
-      ca = await readFile(request.caFilePath);
+      ca = await egress.readCaFile(request.caFilePath);
     } catch (error) {
-      throw new WebhookDeliveryError(`Webhook ${target} failed: cannot read the CA file: ${(error as Error).message}`, null, {
-        cause: error,
-      });
+      fail(`cannot read the CA file: ${(error as Error).message}`, null, error);
     }
   }
 
-  return new Promise<WebhookResponse>((resolve, reject) => {
-    const options: RequestOptions = {
+  let response;
+  try {
+    response = await egress.request(request.url, {
       method: request.method,
-      headers: { ...request.headers, 'Content-Length': String(request.body.length) },
-      // A fresh connection per delivery: nothing lingers in a shared pool between retries.
-      agent: false,
+      headers: request.headers,
+      body: request.body,
+      timeoutMs,
+      // Receivers' replies are only kept for logs and error messages; the rest is not read.
+      maxResponseBytes: MAX_RESPONSE_BODY_BYTES,
+      overflow: 'truncate',
       rejectUnauthorized: request.verifyTls,
       ca,
-    };
-    const outgoing = url.protocol === 'https:' ? httpsRequest(url, options) : httpRequest(url, options);
-
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-    };
-    const fail = (reason: string, status: number | null, cause?: unknown) => {
-      const errorOptions = cause === undefined ? undefined : { cause };
-      settle(() => reject(new WebhookDeliveryError(`Webhook ${target} failed: ${reason}`, status, errorOptions)));
-    };
-
-    const timer = setTimeout(() => {
-      fail(`no complete response within ${timeoutMs} ms`, null);
-      outgoing.destroy();
-    }, timeoutMs);
-
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let received = 0;
-      const finish = () => {
-        const status = response.statusCode ?? 0;
-        const body = Buffer.concat(chunks, received).toString('utf8');
-        if (status >= 200 && status <= 299) settle(() => resolve({ status, body }));
-        else fail(`status ${status}, ${describeBody(body)}`, status);
-      };
-      response.on('data', (chunk: Buffer) => {
-        const kept = chunk.subarray(0, MAX_RESPONSE_BODY_BYTES - received);
-        chunks.push(kept);
-        received += kept.length;
-        if (received >= MAX_RESPONSE_BODY_BYTES) {
-          finish();
-          // Stops a receiver that keeps sending from holding the delivery until the timeout.
-          response.destroy();
-        }
-      });
-      response.on('end', finish);
-      response.on('error', (error) => fail(describeNetworkError(error), null, error));
     });
-    outgoing.on('error', (error) => fail(describeNetworkError(error), null, error));
-    outgoing.end(request.body);
-  });
+  } catch (error) {
+    const reason =
+      error instanceof EgressDeniedError ? `refused by the egress policy: ${error.message}` : describeNetworkError(error as Error);
+    return fail(reason, null, error);
+  }
+  const body = response.body.toString('utf8');
+  if (response.status < 200 || response.status > 299) fail(`status ${response.status}, ${describeBody(body)}`, response.status);
+  return { status: response.status, body };
 }
 
 function describeBody(body: string): string {

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../../common/auth/principal';
 import type { QueryParameters } from '../query/filter-parser';
+import type { EgressPolicy } from '../../../common/http/egress-policy';
 
 /**
  * The vocabulary of platform declarations: field specs, resource declarations, hooks, actions and
@@ -478,7 +479,13 @@ export interface ResourceDeclaration extends ResourceHooks {
    */
   searchRelated?: ReadonlyArray<{ relation: string; column: string }>;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
-  validate?: (values: Record<string, unknown>) => Record<string, string[]>;
+  validate?: (values: Record<string, unknown>, context: ResourceValidationContext) => Record<string, string[]>;
+}
+
+/** What cross-field rules may consult besides the values: the server's configured policies. */
+export interface ResourceValidationContext {
+  /** Which URLs the server may request and which CA files it may read for them. */
+  egress: EgressPolicy;
 }
 
 export interface ResourceDefinition extends ResourceDeclaration {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { EgressPolicy } from '../../../common/http/egress-policy';
 import { customFieldProblem } from './custom-field-values';
 import { parseScalarInput, readObjectId } from './field-input';
 import { ManyField, RelationField } from './fields';
@@ -38,6 +39,7 @@ export class ResourceInputReader {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly serializer: ResourceSerializer,
+    private readonly egress: EgressPolicy,
   ) {}
 
   async read(
@@ -109,7 +111,8 @@ export class ResourceInputReader {
 
     const merged = { ...(existing ?? {}), ...plan.columns };
     await this.checkUniqueness(manager, definition, merged, existing?.id ?? null, plan, fail);
-    for (const [field, messages] of Object.entries(definition.validate?.(merged) ?? {})) messages.forEach((m) => fail(field, m));
+    for (const [field, messages] of Object.entries(definition.validate?.(merged, { egress: this.egress }) ?? {}))
+      messages.forEach((m) => fail(field, m));
     if (Object.keys(errors).length === 0 && definition.validateAsync) {
       for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged)))
         messages.forEach((m) => fail(field, m));
