@@ -87,6 +87,42 @@ describe('API requests when the database is unavailable', () => {
     await eventuallyAnswers();
   });
 
+  async function scrapeMetrics(): Promise<{ status: number; text: string; ms: number }> {
+    const started = Date.now();
+    const response = await fetch(`${testApp.baseUrl}/metrics`);
+    return { status: response.status, text: await response.text(), ms: Date.now() - started };
+  }
+
+  function expectProcessMetricsOnly(scrape: { status: number; text: string }): void {
+    expect(scrape.status).toBe(200);
+    expect(scrape.text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(scrape.text).toMatch(/^nodejs_heap_size_used_bytes \d+/m);
+    expect(scrape.text).toMatch(/^http_request_duration_seconds_count\{/m);
+    // The queue depth needs the database: left out, and said so.
+    expect(scrape.text).toContain('metrics_gauge_read_ok{gauge="jobs_queue_depth"} 0');
+    expect(scrape.text).not.toMatch(/^jobs_queue_depth\{/m);
+  }
+
+  it('serves the process metrics on /metrics while the database refuses connections or never answers', async () => {
+    const before = await scrapeMetrics();
+    expect(before.status).toBe(200);
+    expect(before.text).toContain('metrics_gauge_read_ok{gauge="jobs_queue_depth"} 1');
+
+    await proxy.stop();
+    const refused = await scrapeMetrics();
+    expectProcessMetricsOnly(refused);
+    expect(refused.ms).toBeLessThan(3000);
+    await proxy.start();
+    await eventuallyAnswers();
+
+    proxy.blackhole(true);
+    const frozen = await scrapeMetrics();
+    proxy.blackhole(false);
+    expectProcessMetricsOnly(frozen);
+    expect(frozen.ms).toBeLessThan(4000);
+    await eventuallyAnswers();
+  });
+
   it('answers 503 within a few seconds while the database accepts but never answers, and recovers', async () => {
     expect((await api.get('/users/me', token)).status).toBe(200);
     proxy.blackhole(true);
@@ -159,8 +195,9 @@ describe('API requests behind a lock another session holds', () => {
       });
       await locker.query('ROLLBACK');
       // Execution had started, so GraphQL over HTTP (application/json) answers 200 with the error; see docs/architecture.md.
-      expect({ status: blocked.status, body: await blocked.json() }).toEqual({
+      expect({ status: blocked.status, retryAfter: blocked.headers.get('retry-after'), body: await blocked.json() }).toEqual({
         status: 200,
+        retryAfter: expect.stringMatching(/^\d+$/),
         body: {
           data: null,
           errors: [

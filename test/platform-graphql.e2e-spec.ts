@@ -1,3 +1,4 @@
+import { getIntrospectionQuery } from 'graphql';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { PASSWORD } from './support/api-client';
 import { PlatformClient, provisionToken } from './support/platform-client';
@@ -154,6 +155,58 @@ describe('platform GraphQL', () => {
     );
     expect(response.status).toBe(400);
     expect(response.body.errors[0].message).toMatch(/complexity/i);
+  });
+
+  it('refuses 1 500 aliases of the schema introspection from a user without permissions, at once and in a few bytes', async () => {
+    const query = `{ ${Array.from({ length: 1500 }, (_, index) => `s${index}: __schema { types { fields { name } } }`).join(' ')} }`;
+    const started = Date.now();
+    const response = await graphql(user, query);
+    const ms = Date.now() - started;
+    expect({ status: response.status, message: response.body.errors?.[0]?.message }).toEqual({
+      status: 400,
+      message: 'The operation selects 1500 root fields (aliases included); the limit is 100',
+    });
+    expect(response.text.length).toBeLessThan(2000);
+    expect(ms).toBeLessThan(3000);
+  });
+
+  it('refuses an operation of 101 root fields with 400, and answers one of 100', async () => {
+    const aliases = (count: number) =>
+      `{ ${Array.from({ length: count }, (_, index) => `s${index}: site(id: ${index + 1}) { id }`).join(' ')} }`;
+    const over = await graphql(root, aliases(101));
+    expect({ status: over.status, message: over.body.errors?.[0]?.message }).toEqual({
+      status: 400,
+      message: 'The operation selects 101 root fields (aliases included); the limit is 100',
+    });
+    const at = await graphql(root, aliases(100));
+    expect(at.body.errors).toBeUndefined();
+    expect(at.status).toBe(200);
+    expect(Object.keys(at.body.data)).toHaveLength(100);
+  });
+
+  it('costs a page size given in a variable: 100 aliases of a 1000-object page are refused before anything runs', async () => {
+    const aliases = Array.from({ length: 100 }, (_, index) => `s${index}: site_list(pagination: $p) { id name }`).join(' ');
+    const response = await graphql(root, `query ($p: OffsetPaginationInput) { ${aliases} }`, { p: { limit: 1000 } });
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400,
+      body: { errors: [{ message: 'Query complexity 200100 exceeds the maximum of 100000', extensions: { code: 'QUERY_TOO_COMPLEX' } }] },
+    });
+    // The same variable with a small page is a normal query.
+    const small = await graphql(root, `query ($p: OffsetPaginationInput) { ${aliases} }`, { p: { limit: 2 } });
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.s99).toHaveLength(2);
+  });
+
+  it('answers the full introspection query, and refuses the schema repeated in aliases', async () => {
+    const full = await graphql(user, getIntrospectionQuery());
+    expect(full.body.errors).toBeUndefined();
+    expect(full.status).toBe(200);
+    expect(full.body.data.__schema.types.length).toBeGreaterThan(100);
+    const repeated = `{ ${Array.from({ length: 100 }, (_, index) => `s${index}: __schema { types { inputFields { name type { name } } } }`).join(' ')} }`;
+    const response = await graphql(user, repeated);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].message).toMatch(/^Introspection complexity \d+ exceeds the maximum of \d+$/);
+    expect(response.text.length).toBeLessThan(2000);
   });
 
   it('rejects queries over the depth limit and has no mutations', async () => {

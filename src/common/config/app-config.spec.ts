@@ -166,6 +166,23 @@ describe('readConfig', () => {
     expect(problemsOf({ MAX_BODY_SIZE: '100' })[0]).toContain('MAX_BODY_SIZE must be an integer from 1024 to 104857600');
   });
 
+  it('reads the GraphQL limits, with defaults that refuse a document of more than 100 root fields', () => {
+    expect(readConfig({}).config.graphqlLimits).toEqual({
+      maxCost: 100_000,
+      maxRootFields: 100,
+      maxResponseBytes: 16_777_216,
+      rootFieldConcurrency: 4,
+    });
+    const set = readConfig({
+      GRAPHQL_MAX_COST: '5000',
+      GRAPHQL_MAX_ROOT_FIELDS: '20',
+      GRAPHQL_MAX_RESPONSE_BYTES: '1048576',
+      GRAPHQL_ROOT_FIELD_CONCURRENCY: '2',
+    }).config.graphqlLimits;
+    expect(set).toEqual({ maxCost: 5000, maxRootFields: 20, maxResponseBytes: 1_048_576, rootFieldConcurrency: 2 });
+    expect(problemsOf({ GRAPHQL_MAX_ROOT_FIELDS: '0' })[0]).toContain('GRAPHQL_MAX_ROOT_FIELDS must be an integer from 1 to 10000');
+  });
+
   it('reads WEB_CONCURRENCY as a process count, unset meaning one per CPU', () => {
     expect(readConfig({}).config.webConcurrency).toBeUndefined();
     expect(readConfig({ WEB_CONCURRENCY: '1' }).config.webConcurrency).toBe(1);

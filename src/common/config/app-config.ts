@@ -29,6 +29,18 @@ export interface DatabaseTimeouts {
   connectMs: number;
 }
 
+/** Bounds on one GraphQL request (see docs/configuration.md#graphql). */
+export interface GraphqlLimits {
+  /** Largest estimated cost (fields × the items of the lists they are under) of an operation's data. */
+  maxCost: number;
+  /** Root fields an operation may select, each alias counted. */
+  maxRootFields: number;
+  /** Largest serialised answer, in bytes; a larger one is replaced by an error. */
+  maxResponseBytes: number;
+  /** Root fields of one request resolved at once. */
+  rootFieldConcurrency: number;
+}
+
 /** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
 export type TrustProxy = boolean | number | string[];
 
@@ -111,6 +123,7 @@ export class AppConfig {
   readonly maxInboundEmailSize: number;
   /** Requests one keep-alive connection carries before the server closes it (0: no limit). */
   readonly keepAliveMaxRequests: number;
+  readonly graphqlLimits: GraphqlLimits;
   /**
    * The plugins to mount, by name (PLUGINS); undefined (unset) means every available plugin, an
    * empty list none. Checked against the available plugins when the platform is built.
@@ -220,6 +233,12 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),
     maxInboundEmailSize: r.int('MAX_INBOUND_EMAIL_SIZE', 33_554_432, { min: 1024, max: 104_857_600 }),
     keepAliveMaxRequests: r.int('KEEPALIVE_MAX_REQUESTS', 1000, { min: 0, max: 1_000_000 }),
+    graphqlLimits: {
+      maxCost: r.int('GRAPHQL_MAX_COST', 100_000, { min: 1, max: 100_000_000 }),
+      maxRootFields: r.int('GRAPHQL_MAX_ROOT_FIELDS', 100, { min: 1, max: 10_000 }),
+      maxResponseBytes: r.int('GRAPHQL_MAX_RESPONSE_BYTES', 16_777_216, { min: 1024, max: 1_073_741_824 }),
+      rootFieldConcurrency: r.int('GRAPHQL_ROOT_FIELD_CONCURRENCY', 4, { min: 1, max: 100 }),
+    },
     plugins: readPluginSelection(r, env),
     pluginVariables: Object.freeze(
       Object.fromEntries(

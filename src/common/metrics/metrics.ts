@@ -4,6 +4,9 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 /** Sets a gauge from the state it describes, just before a scrape reads it. */
 export type GaugeReader = () => Promise<void> | void;
 
+/** A reader that has not finished by then (a frozen database) is given up, so the scrape still answers. */
+const READ_TIMEOUT_MS = 2_000;
+
 /**
  * The process's Prometheus instruments, in one registry. Counters are incremented where the event
  * happens; gauges that describe shared state (the job queue, the database pool) are read at scrape
@@ -14,6 +17,7 @@ export type GaugeReader = () => Promise<void> | void;
 export class Metrics {
   readonly registry = new Registry();
   private readonly readers = new Map<object, GaugeReader>();
+  private readonly pendingReads = new Set<Promise<void>>();
 
   readonly httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -57,7 +61,7 @@ export class Metrics {
     help: "This process's database pool: total, idle, and requests waiting for a connection",
     labelNames: ['state'] as const,
     registers: [this.registry],
-    collect: (): Promise<void> => this.read(this.databasePool),
+    collect: (): Promise<void> => this.read(this.databasePool, 'database_pool_connections'),
   });
   readonly jobQueueDepth: Gauge<'queue' | 'status'> = new Gauge({
     name: 'jobs_queue_depth',
@@ -66,7 +70,19 @@ export class Metrics {
     registers: [this.registry],
     // Every worker reads the same table: a cluster reports it once, not summed.
     aggregator: 'max',
-    collect: (): Promise<void> => this.read(this.jobQueueDepth),
+    collect: (): Promise<void> => this.read(this.jobQueueDepth, 'jobs_queue_depth'),
+  });
+  // Declared after the gauges read at scrape time: a scrape starts their reads first, and this one waits for them.
+  readonly gaugeReadOk = new Gauge({
+    name: 'metrics_gauge_read_ok',
+    help: 'Whether this scrape read the gauge from its source (1), or the source failed or did not answer in time (0: the gauge is left out)',
+    labelNames: ['gauge'] as const,
+    registers: [this.registry],
+    // One worker that could not read makes the pod's value 0.
+    aggregator: 'min',
+    collect: async (): Promise<void> => {
+      await Promise.all(this.pendingReads);
+    },
   });
   readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
@@ -84,7 +100,34 @@ export class Metrics {
     this.readers.set(gauge, read);
   }
 
-  private async read(gauge: object): Promise<void> {
-    await this.readers.get(gauge)?.();
+  /**
+   * Runs the gauge's reader. A reader that fails or outlasts READ_TIMEOUT_MS (the database is down
+   * or frozen) leaves the gauge without series rather than failing the whole scrape, which must
+   * still report the process while the database is away.
+   */
+  private read(gauge: Gauge<string>, name: string): Promise<void> {
+    const reader = this.readers.get(gauge);
+    if (!reader) return Promise.resolve();
+    const reading = withinTimeout(reader, READ_TIMEOUT_MS).then(
+      () => this.gaugeReadOk.set({ gauge: name }, 1),
+      () => {
+        gauge.reset();
+        this.gaugeReadOk.set({ gauge: name }, 0);
+      },
+    );
+    this.pendingReads.add(reading);
+    return reading.finally(() => this.pendingReads.delete(reading));
+  }
+}
+
+async function withinTimeout(run: () => Promise<void> | void, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(run), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,4 +1,5 @@
 import {
+  defaultFieldResolver,
   GraphQLBoolean,
   GraphQLFieldConfig,
   GraphQLFieldConfigMap,
@@ -20,10 +21,13 @@ import { FieldSpec } from '../framework/resource/fields';
 import { genericColumns, ResourceDefinition, ResourceRow } from '../framework/resource/resource-definition';
 import { filterSetOf } from '../framework/resource/resource-filters';
 import { OBJECT_TYPE_OBJECT } from '../framework/resource/resource-serializer';
+import type { ConcurrencyLimit } from './concurrency-limit';
 import type { GraphqlLoaders } from './graphql-loaders';
 
 export interface GraphqlContext {
   loaders: GraphqlLoaders;
+  /** Bounds how many of the request's root fields resolve at once (each may hold a database connection). */
+  rootFields: ConcurrencyLimit;
 }
 
 /** What a query extension may use: the generated object types and the served models, by object type. */
@@ -45,7 +49,7 @@ const JsonScalar = new GraphQLScalarType({
   parseValue: (value) => value,
 });
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
 
 /**
@@ -53,7 +57,8 @@ export const MAX_LIMIT = 1000;
  * a type with snake_case fields, `<name>(id: Int!)` and `<name>_list(filters, pagination)`. Filters
  * are the REST filter parameters (each a list of strings, as repeated query parameters), so both
  * APIs select the same rows; related objects are resolved through per-request batch loaders.
- * `extensions` add root fields of their own (plugins' custom queries).
+ * `extensions` add root fields of their own (plugins' custom queries). Every root field resolves
+ * through the request's `rootFields` limit, so one request's aliases cannot take every connection.
  */
 export function buildGraphqlSchema(
   definitions: readonly ResourceDefinition[],
@@ -118,7 +123,13 @@ export function buildGraphqlSchema(
       queryFields[name] = field;
     }
   }
-  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: queryFields }) });
+  const limitedFields = Object.fromEntries(Object.entries(queryFields).map(([name, field]) => [name, withinRootFieldLimit(field)]));
+  return new GraphQLSchema({ query: new GraphQLObjectType({ name: 'Query', fields: limitedFields }) });
+}
+
+function withinRootFieldLimit(field: GraphQLFieldConfig<unknown, GraphqlContext>): GraphQLFieldConfig<unknown, GraphqlContext> {
+  const resolve = field.resolve ?? defaultFieldResolver;
+  return { ...field, resolve: (source, args, context, info) => context.rootFields.run(() => resolve(source, args, context, info)) };
 }
 
 function objectFields(

@@ -1,26 +1,38 @@
 import {
+  DocumentNode,
   FieldNode,
+  FragmentDefinitionNode,
+  getArgumentValues,
+  getIntrospectionQuery,
   getNamedType,
   getNullableType,
   GraphQLCompositeType,
   GraphQLError,
+  GraphQLField,
+  GraphQLSchema,
+  isAbstractType,
   isCompositeType,
+  isEnumType,
+  isInputObjectType,
   isInterfaceType,
+  isIntrospectionType,
   isListType,
   isObjectType,
   Kind,
+  OperationDefinitionNode,
+  parse,
+  SchemaMetaFieldDef,
   SelectionSetNode,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
   ValidationRule,
-  ValueNode,
 } from 'graphql';
 
 /*
- * Validation rules bounding what one GraphQL document may ask for. Introspection fields are
- * exempt so GraphiQL's schema query passes; graphql-js's own MaxIntrospectionDepthRule (part
- * of `specifiedRules`, which Apollo Server always runs) bounds introspection nesting instead.
- *
- * Both rules are invalid-document tolerant: other rules report unknown fragments, unknown
- * fields and fragment cycles, so here those count as nothing rather than throwing or looping.
+ * Bounds on what one GraphQL operation may ask for. The validation rules (depth, root fields) need
+ * no variables and are invalid-document tolerant: other rules report unknown fragments, unknown
+ * fields and fragment cycles, so here those count as nothing rather than throwing or looping. The
+ * cost needs the request's variables, so it is computed after validation (query-limits.plugin.ts).
  */
 
 function isIntrospectionField(field: FieldNode): boolean {
@@ -80,94 +92,30 @@ export function maxDepthRule(maxDepth: number): ValidationRule {
 }
 
 /**
- * Rejects an operation whose estimated cost exceeds `maxComplexity`. Every field costs 1,
- * introspection fields cost nothing, and the cost of the fields selected under a list-typed
- * field is multiplied by the number of items it may return: its `pagination: { limit }`
- * argument when that is a positive integer, else `listMultiplier` (also for a limit of 0 or
- * less, which bounds nothing).
- *
- * graphql-js runs validation rules without the request's variables, so a limit given as a
- * variable (`limit: $n`, `pagination: $page`) counts as `listMultiplier` unless
- * `variableValues` is passed — which a caller holding the request (an Apollo Server plugin's
- * `didResolveOperation`, running `validate` itself) can do.
+ * Rejects an operation that selects more than `maxRootFields` root fields, counting every alias
+ * (and introspection field) as one, through fragments: each root field is a resolver run, however
+ * cheap the cost estimate finds it. A response key selected twice is run once, so counts once.
  */
-export function maxComplexityRule(
-  maxComplexity: number,
-  listMultiplier: number,
-  variableValues?: Readonly<Record<string, unknown>>,
-): ValidationRule {
+export function maxRootFieldsRule(maxRootFields: number): ValidationRule {
   return (context) => {
-    const schema = context.getSchema();
-    // A fragment's cost depends only on its own type condition, so each is walked once.
-    const fragmentCosts = new Map<string, number>();
-    const fragmentsInProgress = new Set<string>();
-
-    const compositeType = (name: string): GraphQLCompositeType | undefined => {
-      const type = schema.getType(name);
-      return isCompositeType(type) ? type : undefined;
-    };
-
-    const fragmentCost = (name: string): number => {
-      const known = fragmentCosts.get(name);
-      if (known !== undefined) return known;
-      const fragment = context.getFragment(name);
-      if (!fragment || fragmentsInProgress.has(name)) return 0;
-      fragmentsInProgress.add(name);
-      const cost = selectionSetCost(fragment.selectionSet, compositeType(fragment.typeCondition.name.value));
-      fragmentsInProgress.delete(name);
-      fragmentCosts.set(name, cost);
-      return cost;
-    };
-
-    const fieldCost = (field: FieldNode, parentType: GraphQLCompositeType | undefined): number => {
-      if (isIntrospectionField(field)) return 0;
-      if (!field.selectionSet) return 1;
-      const definition =
-        parentType && (isObjectType(parentType) || isInterfaceType(parentType)) ? parentType.getFields()[field.name.value] : undefined;
-      const childType = definition ? getNamedType(definition.type) : undefined;
-      const childrenCost = selectionSetCost(field.selectionSet, isCompositeType(childType) ? childType : undefined);
-      const itemCount = definition && isListType(getNullableType(definition.type)) ? listSize(field) : 1;
-      return 1 + itemCount * childrenCost;
-    };
-
-    const selectionSetCost = (selectionSet: SelectionSetNode, parentType: GraphQLCompositeType | undefined): number => {
-      let cost = 0;
+    const collectKeys = (selectionSet: SelectionSetNode, keys: Set<string>, fragmentsSeen: Set<string>): void => {
       for (const selection of selectionSet.selections) {
-        if (selection.kind === Kind.FIELD) cost += fieldCost(selection, parentType);
-        else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          const type = selection.typeCondition ? compositeType(selection.typeCondition.name.value) : parentType;
-          cost += selectionSetCost(selection.selectionSet, type);
-        } else cost += fragmentCost(selection.name.value);
+        if (selection.kind === Kind.FIELD) keys.add((selection.alias ?? selection.name).value);
+        else if (selection.kind === Kind.INLINE_FRAGMENT) collectKeys(selection.selectionSet, keys, fragmentsSeen);
+        else if (!fragmentsSeen.has(selection.name.value)) {
+          fragmentsSeen.add(selection.name.value);
+          const fragment = context.getFragment(selection.name.value);
+          if (fragment) collectKeys(fragment.selectionSet, keys, fragmentsSeen);
+        }
       }
-      return cost;
     };
-
-    const listSize = (field: FieldNode): number => {
-      const pagination = field.arguments?.find((argument) => argument.name.value === 'pagination')?.value;
-      let limit: unknown;
-      if (pagination?.kind === Kind.OBJECT) {
-        const limitNode = pagination.fields.find((objectField) => objectField.name.value === 'limit')?.value;
-        limit = limitNode && literalOrVariableValue(limitNode);
-      } else if (pagination?.kind === Kind.VARIABLE) {
-        const page = variableValues?.[pagination.name.value];
-        limit = typeof page === 'object' && page !== null ? (page as Record<string, unknown>).limit : undefined;
-      }
-      return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0 ? limit : listMultiplier;
-    };
-
-    const literalOrVariableValue = (value: ValueNode): unknown => {
-      if (value.kind === Kind.INT) return Number(value.value);
-      if (value.kind === Kind.VARIABLE) return variableValues?.[value.name.value];
-      return undefined;
-    };
-
     return {
       OperationDefinition(operation) {
-        const rootType = schema.getRootType(operation.operation) ?? undefined;
-        const complexity = selectionSetCost(operation.selectionSet, rootType);
-        if (complexity > maxComplexity) {
+        const keys = new Set<string>();
+        collectKeys(operation.selectionSet, keys, new Set());
+        if (keys.size > maxRootFields) {
           context.reportError(
-            new GraphQLError(`Query complexity ${complexity} exceeds the maximum of ${maxComplexity}`, {
+            new GraphQLError(`The operation selects ${keys.size} root fields (aliases included); the limit is ${maxRootFields}`, {
               nodes: operation,
             }),
           );
@@ -175,4 +123,220 @@ export function maxComplexityRule(
       },
     };
   };
+}
+
+/** How the item count of a list field is estimated. */
+export interface QueryCostOptions {
+  /** Items assumed for a list field without a pagination argument (nested relations, tags). */
+  listMultiplier: number;
+  /** Items of a paginated list field (one with a `pagination: { limit }` or `limit` argument) given no positive limit. */
+  defaultPageSize: number;
+  /** The most items a paginated list field returns, whatever limit it is given. */
+  maxPageSize: number;
+}
+
+/** An operation's estimated cost: its data fields, and its `__schema` and `__type` subtrees. */
+export interface QueryCost {
+  data: number;
+  introspection: number;
+}
+
+/**
+ * Estimates what an operation may produce, with the request's coerced variables: every field costs
+ * 1, and the cost of the fields selected under a list field is multiplied by the number of items
+ * it may return. For a paginated list that is its limit (literal or variable) capped to
+ * `maxPageSize`; for another list, `listMultiplier`. Introspection lists count what this schema
+ * holds: `types` every type, a type's `fields` (`inputFields`, …) the most any type has, or the
+ * average when reached through `types`, where the sum over all types is what is returned.
+ *
+ * Meant for a validated document (an Apollo Server plugin's `didResolveOperation`); unknown
+ * fragments and fields count as nothing and fragment cycles end, all the same.
+ */
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variableValues: Readonly<Record<string, unknown>>,
+  options: QueryCostOptions,
+): QueryCost {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const sizes = introspectionSizes(schema);
+  // A fragment's cost depends only on its type condition and whether all types are being enumerated.
+  const fragmentCosts = new Map<string, QueryCost>();
+  const fragmentsInProgress = new Set<string>();
+
+  const compositeType = (name: string): GraphQLCompositeType | undefined => {
+    const type = schema.getType(name);
+    return isCompositeType(type) ? type : undefined;
+  };
+
+  const fragmentCost = (name: string, enumerating: boolean): QueryCost => {
+    const key = `${enumerating}:${name}`;
+    const known = fragmentCosts.get(key);
+    if (known) return known;
+    const fragment = fragments.get(name);
+    if (!fragment || fragmentsInProgress.has(key)) return { data: 0, introspection: 0 };
+    fragmentsInProgress.add(key);
+    const cost = selectionSetCost(fragment.selectionSet, compositeType(fragment.typeCondition.name.value), enumerating);
+    fragmentsInProgress.delete(key);
+    fragmentCosts.set(key, cost);
+    return cost;
+  };
+
+  const selectionSetCost = (
+    selectionSet: SelectionSetNode,
+    parentType: GraphQLCompositeType | undefined,
+    enumerating: boolean,
+  ): QueryCost => {
+    const cost: QueryCost = { data: 0, introspection: 0 };
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const name = selection.name.value;
+        const fieldTotal = fieldCost(selection, parentType, enumerating);
+        if (name === SchemaMetaFieldDef.name || name === TypeMetaFieldDef.name) cost.introspection += fieldTotal;
+        else cost.data += fieldTotal;
+        continue;
+      }
+      const inner =
+        selection.kind === Kind.INLINE_FRAGMENT
+          ? selectionSetCost(
+              selection.selectionSet,
+              selection.typeCondition ? compositeType(selection.typeCondition.name.value) : parentType,
+              enumerating,
+            )
+          : fragmentCost(selection.name.value, enumerating);
+      cost.data += inner.data;
+      cost.introspection += inner.introspection;
+    }
+    return cost;
+  };
+
+  const fieldCost = (field: FieldNode, parentType: GraphQLCompositeType | undefined, enumerating: boolean): number => {
+    if (!field.selectionSet || !parentType) return 1;
+    const definition = fieldDefinition(schema, parentType, field.name.value);
+    if (!definition) return 1;
+    const childType = getNamedType(definition.type);
+    const listed = isListType(getNullableType(definition.type));
+    const introspective = isIntrospectionType(parentType);
+    const enumeratingBelow = enumerating || (listed && parentType.name === '__Schema');
+    const children = selectionSetCost(field.selectionSet, isCompositeType(childType) ? childType : undefined, enumeratingBelow);
+    const childrenCost = children.data + children.introspection;
+    if (!listed) return 1 + childrenCost;
+    const items = introspective
+      ? introspectionListSize(sizes, parentType.name, field.name.value, enumerating)
+      : listSize(definition, field);
+    return 1 + items * childrenCost;
+  };
+
+  const listSize = (definition: GraphQLField<unknown, unknown>, field: FieldNode): number => {
+    const paginated = definition.args.some((argument) => argument.name === 'pagination' || argument.name === 'limit');
+    if (!paginated) return options.listMultiplier;
+    let limit: unknown;
+    try {
+      const args = getArgumentValues(definition, field, variableValues) as { pagination?: { limit?: unknown } | null; limit?: unknown };
+      limit = args.pagination?.limit ?? args.limit;
+    } catch {
+      // Arguments the variables cannot satisfy fail the execution; until then, assume the largest page.
+      return options.maxPageSize;
+    }
+    return typeof limit === 'number' && Number.isSafeInteger(limit) && limit > 0
+      ? Math.min(limit, options.maxPageSize)
+      : options.defaultPageSize;
+  };
+
+  const rootType = schema.getRootType(operation.operation) ?? undefined;
+  return selectionSetCost(operation.selectionSet, rootType, false);
+}
+
+/** A field of `parentType`, including the introspection fields graphql-js keeps outside the types. */
+function fieldDefinition(
+  schema: GraphQLSchema,
+  parentType: GraphQLCompositeType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
+  if (parentType === schema.getQueryType() && name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
+  if (parentType === schema.getQueryType() && name === TypeMetaFieldDef.name) return TypeMetaFieldDef;
+  if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
+  return isObjectType(parentType) || isInterfaceType(parentType) ? parentType.getFields()[name] : undefined;
+}
+
+/** A count of one kind of introspection item: its average per owner (type or field) and its most on one. */
+interface ItemCount {
+  average: number;
+  most: number;
+}
+
+interface IntrospectionSizes {
+  types: number;
+  directives: number;
+  /** Per type: `fields`, `inputFields`, `enumValues`, `interfaces`, `possibleTypes`. */
+  typeLists: Record<string, ItemCount>;
+  /** Per field or directive: `args`. */
+  args: ItemCount;
+}
+
+const introspectionSizesBySchema = new WeakMap<GraphQLSchema, IntrospectionSizes>();
+
+function introspectionSizes(schema: GraphQLSchema): IntrospectionSizes {
+  const known = introspectionSizesBySchema.get(schema);
+  if (known) return known;
+  const types = Object.values(schema.getTypeMap());
+  const directives = schema.getDirectives();
+  const count = (perOwner: number[]): ItemCount => ({
+    average: perOwner.length === 0 ? 0 : Math.ceil(perOwner.reduce((sum, n) => sum + n, 0) / perOwner.length),
+    most: Math.max(0, ...perOwner),
+  });
+  const fields = types.flatMap((type) => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []));
+  const sizes: IntrospectionSizes = {
+    types: types.length,
+    directives: directives.length,
+    typeLists: {
+      fields: count(types.map((type) => (isObjectType(type) || isInterfaceType(type) ? Object.keys(type.getFields()).length : 0))),
+      inputFields: count(types.map((type) => (isInputObjectType(type) ? Object.keys(type.getFields()).length : 0))),
+      enumValues: count(types.map((type) => (isEnumType(type) ? type.getValues().length : 0))),
+      interfaces: count(types.map((type) => (isObjectType(type) || isInterfaceType(type) ? type.getInterfaces().length : 0))),
+      possibleTypes: count(types.map((type) => (isAbstractType(type) ? schema.getPossibleTypes(type).length : 0))),
+    },
+    args: count([...fields, ...directives].map((owner) => owner.args.length)),
+  };
+  introspectionSizesBySchema.set(schema, sizes);
+  return sizes;
+}
+
+function introspectionListSize(sizes: IntrospectionSizes, parentType: string, field: string, enumerating: boolean): number {
+  const pick = (itemCount: ItemCount) => (enumerating ? itemCount.average : itemCount.most);
+  if (parentType === '__Schema') return field === 'directives' ? sizes.directives : sizes.types;
+  if (parentType === '__Type') return pick(sizes.typeLists[field] ?? { average: sizes.types, most: sizes.types });
+  return pick(sizes.args);
+}
+
+const introspectionLimits = new WeakMap<GraphQLSchema, number>();
+
+/**
+ * The most introspection one operation may cost on `schema`: twice the full introspection query
+ * (every option on), so GraphiQL and code generators work whatever the schema's size, with room
+ * for clients whose query asks a little more, while repeating the schema in aliases does not.
+ */
+export function introspectionCostLimit(schema: GraphQLSchema, options: QueryCostOptions): number {
+  const known = introspectionLimits.get(schema);
+  if (known !== undefined) return known;
+  const document = parse(
+    getIntrospectionQuery({
+      descriptions: true,
+      specifiedByUrl: true,
+      directiveIsRepeatable: true,
+      schemaDescription: true,
+      inputValueDeprecation: true,
+      oneOf: true,
+    }),
+  );
+  const operation = document.definitions.find(
+    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const limit = 2 * queryCost(schema, document, operation, {}, options).introspection;
+  introspectionLimits.set(schema, limit);
+  return limit;
 }
