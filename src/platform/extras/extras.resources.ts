@@ -17,6 +17,7 @@ import { defineResource } from '../framework/resource/resource-definition';
 import { UserResource } from '../users/users.resources';
 import { validateCondition } from './events/event-condition';
 import { validateAdditionalHeaders } from './events/webhook-request';
+import { templateFieldProblems } from './config-templates/config-template-renderer';
 
 export const TagResource = defineResource({
   appLabel: 'extras',
@@ -162,7 +163,7 @@ export const WebhookResource = defineResource({
     const problems: Record<string, string[]> = {};
     const headerProblems = typeof values.additional_headers === 'string' ? validateAdditionalHeaders(values.additional_headers) : [];
     if (headerProblems.length > 0) problems.additional_headers = headerProblems;
-    return problems;
+    return { ...problems, ...templateFieldProblems(values, ['body_template']) };
   },
 });
 
@@ -209,4 +210,5 @@ export const ConfigTemplateResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'description'],
   ordering: ['name'],
+  validate: (values) => templateFieldProblems(values, ['template_code']),
 });
