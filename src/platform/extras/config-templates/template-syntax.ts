@@ -123,7 +123,8 @@ function requireName(node: unknown, what: string, at: TemplateNode): string {
   if (!isNode(node) || node.typename !== 'Symbol') failAt(isNode(node) ? node : at, `${what} must be a plain name`);
   const value = node.value;
   if (typeof value !== 'string' || !TEMPLATE_NAME.test(value)) {
-    failAt(node, `${what} ${JSON.stringify(String(value))} is not allowed: names are letters, digits and "_", not starting with a digit`);
+    const shown = String(value).length > 40 ? `${String(value).slice(0, 40)}…` : String(value);
+    failAt(node, `${what} ${JSON.stringify(shown)} is not allowed: names are letters, digits and "_", not starting with a digit`);
   }
   return value;
 }
