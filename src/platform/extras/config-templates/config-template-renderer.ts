@@ -274,11 +274,20 @@ function processArguments(entry: string, memoryLimitMb: number, filterModules: r
   ];
   if (PERMISSION_FLAG) {
     readableDependencyDirs ??= nunjucksDependencyDirs();
-    const readable = [NUNJUCKS_DIR, ...readableDependencyDirs, dirname(entry)].map((dir) => `${dir}${sep}*`);
-    readable.push(...filterModules.map((file) => realpathSync(file)));
+    const dirs = [NUNJUCKS_DIR, ...readableDependencyDirs, dirname(entry)];
+    const files = filterModules.map((file) => realpathSync(file));
+    // The module loader looks for package.json files above each module (its "type").
+    const packageFiles = new Set([...dirs, ...files.map(dirname)].flatMap((dir) => ancestors(dir).map((up) => join(up, 'package.json'))));
+    const readable = [...dirs.map((dir) => `${dir}${sep}*`), ...files, ...packageFiles];
     args.push(PERMISSION_FLAG, ...readable.map((path) => `--allow-fs-read=${path}`));
   }
   return [...args, entry];
+}
+
+/** A directory and every directory above it. */
+function ancestors(dir: string): string[] {
+  const parent = dirname(dir);
+  return parent === dir ? [dir] : [dir, ...ancestors(parent)];
 }
 
 function renderProcessEntry(): string {
