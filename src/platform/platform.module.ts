@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiTokenResolver } from '../common/auth/api-token-resolver';
 import { JobsModule } from '../common/jobs/jobs.module';
 import { AuthModule } from '../modules/auth/auth.module';
+import { configureTemplateRendering, MAX_CONCURRENT_RENDERS } from './extras/config-templates/config-template-renderer';
 import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
 import { TaggedItemEntity } from './extras/tagged-item.entity';
 import { ObjectPermissions } from './framework/permissions/object-permissions';
@@ -89,7 +90,10 @@ function resourceBindings(plugins: PluginSet): ResourceBindings {
 @Global()
 @Module({})
 export class PlatformModule implements NestModule {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly config: AppConfig) {
+    const { concurrency, queueSize, perRequester } = config.templateRendering;
+    configureTemplateRendering({ concurrency: concurrency ?? MAX_CONCURRENT_RENDERS, queueSize, perRequester });
+  }
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(apiVersionHeader(this.config.apiV1Str)).forRoutes({ path: '{*path}', method: RequestMethod.ALL });

@@ -117,6 +117,11 @@ export class AppConfig {
   readonly jobPollIntervalMs: number;
   /** A failed job's n-th retry waits 2^n times this. */
   readonly jobBackoffBaseMs: number;
+  /**
+   * Config-template render processes: how many run at once (undefined: one per CPU, 2–8), how many
+   * renders may wait, and how many one requester may have running or waiting (more: 429).
+   */
+  readonly templateRendering: { concurrency: number | undefined; queueSize: number; perRequester: number };
   /** Largest JSON or form request body accepted, in bytes; larger ones get 413. */
   readonly maxBodySize: number;
   /** Largest raw email (message/rfc822) the notices plugin's inbound-email/ takes, in bytes: at least the mail worker's SMTP size. */
@@ -230,6 +235,11 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     webConcurrency: r.optionalInt('WEB_CONCURRENCY', { min: 1, max: 256 }),
     jobPollIntervalMs: r.int('JOB_POLL_INTERVAL_MS', 1000, { min: 0, max: 600_000 }),
     jobBackoffBaseMs: r.int('JOB_BACKOFF_BASE_MS', 1000, { min: 1, max: 600_000 }),
+    templateRendering: {
+      concurrency: r.optionalInt('TEMPLATE_RENDER_CONCURRENCY', { min: 1, max: 64 }),
+      queueSize: r.int('TEMPLATE_RENDER_QUEUE_SIZE', 32, { min: 1, max: 10_000 }),
+      perRequester: r.int('TEMPLATE_RENDER_PER_REQUESTER', 4, { min: 1, max: 1000 }),
+    },
     maxBodySize: r.int('MAX_BODY_SIZE', 2_621_440, { min: 1024, max: 104_857_600 }),
     maxInboundEmailSize: r.int('MAX_INBOUND_EMAIL_SIZE', 33_554_432, { min: 1024, max: 104_857_600 }),
     keepAliveMaxRequests: r.int('KEEPALIVE_MAX_REQUESTS', 1000, { min: 0, max: 1_000_000 }),

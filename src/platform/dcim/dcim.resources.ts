@@ -359,7 +359,7 @@ export const DeviceResource = defineResource({
       },
       handle: async ({ manager, row, scope, serializer }) => {
         const [device] = await serializer.serialize(manager, DeviceResource, [row], 'full', scope.baseUrl);
-        return renderDeviceConfig(manager, serializer, scope.baseUrl, row, device);
+        return renderDeviceConfig(manager, serializer, scope.baseUrl, row, device, `${scope.principal.kind}:${scope.principal.id}`);
       },
     },
   ],

@@ -24,6 +24,8 @@ export async function renderDeviceConfig(
   baseUrl: string,
   device: ResourceRow,
   deviceRepresentation: Record<string, unknown>,
+  /** Who asks (`user:5`): the render queue's per-requester bound. */
+  requester: string,
 ): Promise<Record<string, unknown>> {
   const templateId = device.config_template_id as number | null;
   if (templateId === null) throw new ConfigRenderError('No config template is assigned to this device.');
@@ -32,7 +34,7 @@ export async function renderDeviceConfig(
   }>;
   const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [templateId], baseUrl)).get(templateId) ?? null;
   try {
-    const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation });
+    const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation }, {}, { requester });
     return { configtemplate, content };
   } catch (error) {
     if (error instanceof ConfigTemplateError) throw new ConfigRenderError(error.message);

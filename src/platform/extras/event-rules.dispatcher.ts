@@ -19,6 +19,8 @@ import { renderConfigTemplate } from './config-templates/config-template-rendere
 import { Metrics } from '../../common/metrics/metrics';
 
 export const WEBHOOK_QUEUE = 'webhook';
+/** The render queue's requester for webhook bodies (one bound for the job worker, whoever changed the object). */
+const WEBHOOK_RENDER_REQUESTER = 'system:webhooks';
 
 interface MatchingRule {
   id: number;
@@ -175,7 +177,9 @@ export class EventRulesDispatcher implements ObjectEventSubscriber, OnModuleInit
     }
     // NetBox renders the body template with the event payload's keys as the template context.
     const renderedBody =
-      webhook.body_template.trim() === '' ? undefined : await renderConfigTemplate(webhook.body_template, { ...payload.body });
+      webhook.body_template.trim() === ''
+        ? undefined
+        : await renderConfigTemplate(webhook.body_template, { ...payload.body }, {}, { requester: WEBHOOK_RENDER_REQUESTER });
     const response = await sendWebhookRequest(buildWebhookRequest(webhook, payload.body, renderedBody), this.egress).catch(
       (error: unknown) => {
         this.metrics.webhookDeliveries.inc({ outcome: 'failed' });

@@ -17,6 +17,7 @@ import { defineResource } from '../framework/resource/resource-definition';
 import { UserResource } from '../users/users.resources';
 import { validateCondition } from './events/event-condition';
 import { validateAdditionalHeaders } from './events/webhook-request';
+import { templateFieldProblems } from './config-templates/config-template-renderer';
 
 export const TagResource = defineResource({
   appLabel: 'extras',
@@ -170,7 +171,7 @@ export const WebhookResource = defineResource({
     const caFileProblem =
       typeof values.ca_file_path === 'string' && values.ca_file_path !== '' ? egress.caFileProblem(values.ca_file_path) : undefined;
     if (caFileProblem !== undefined) problems.ca_file_path = [`Not usable: ${caFileProblem}.`];
-    return problems;
+    return { ...problems, ...templateFieldProblems(values, ['body_template']) };
   },
 });
 
@@ -219,4 +220,5 @@ export const ConfigTemplateResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'description'],
   ordering: ['name'],
+  validate: (values) => templateFieldProblems(values, ['template_code']),
 });

@@ -13,7 +13,7 @@ import {
   type MergedTemplate,
   type NotificationTemplate,
 } from './template-composition';
-import { NOTICES_TEMPLATE_FILTERS_SOURCE } from './template-filters';
+import { NOTICES_TEMPLATE_FILTERS_MODULE } from './template-filters';
 
 /**
  * Prepares the notifications of one event: matches and merges the templates for each recipient
@@ -149,10 +149,10 @@ async function tenantContacts(manager: EntityManager, tenantId: number, merged: 
   return rows.map((row) => ({ contact_id: Number(row.contact_id), name: row.name, email: row.email }));
 }
 
-async function render(source: string, context: Record<string, unknown>, field: string): Promise<string> {
+async function render(source: string, context: Record<string, unknown>, field: string, requester: string): Promise<string> {
   if (source.trim() === '') return '';
   try {
-    return await renderConfigTemplate(source, context, {}, { filterSources: [NOTICES_TEMPLATE_FILTERS_SOURCE] });
+    return await renderConfigTemplate(source, context, {}, { filterModules: [NOTICES_TEMPLATE_FILTERS_MODULE], requester });
   } catch (error) {
     if (error instanceof ConfigTemplateError) throw new ResourceValidationError({ [field]: [`Template error: ${error.message}`] });
     throw error;
@@ -203,6 +203,7 @@ export function prepareNotificationsAction(kind: 'maintenance' | 'outage'): Reso
 async function prepareNotifications(context: ResourceActionContext, kind: 'maintenance' | 'outage') {
   const { manager, row, scope } = context;
   const objectType = `notices.${kind}`;
+  const requester = `${scope.principal.kind}:${scope.principal.id}`;
   const impacts = await loadImpacts(manager, objectType, row.id);
   const templates = await loadTemplates(manager);
   const byId = new Map(templates.map((template) => [template.id, template]));
@@ -256,12 +257,12 @@ async function prepareNotifications(context: ResourceActionContext, kind: 'maint
       highest_impact: highestImpact(group.impacts.map((impact) => impact.impact)),
       message_sequence: sequence + items.length,
     };
-    const body = await render(merged.body, renderContext, 'body_template');
+    const body = await render(merged.body, renderContext, 'body_template', requester);
     const bodies =
       merged.bodyFormat === 'html'
         ? { body_text: '', body_html: body }
         : merged.bodyFormat === 'markdown'
-          ? { body_text: body, body_html: await render('{{ body | markdown }}', { body }, 'body_template') }
+          ? { body_text: body, body_html: await render('{{ body | markdown }}', { body }, 'body_template', requester) }
           : { body_text: body, body_html: '' };
     const icalSource = merged.includeIcal && kind === 'maintenance' ? merged.ical || DEFAULT_ICAL_TEMPLATE : '';
     items.push({
@@ -269,11 +270,11 @@ async function prepareNotifications(context: ResourceActionContext, kind: 'maint
       event_content_type: objectType,
       event_id: row.id,
       contacts: [...contacts.keys()],
-      subject: (await render(merged.subject, renderContext, 'subject_template')).trim().slice(0, 255),
+      subject: (await render(merged.subject, renderContext, 'subject_template', requester)).trim().slice(0, 255),
       ...bodies,
-      css: await render(merged.css, renderContext, 'css_template'),
+      css: await render(merged.css, renderContext, 'css_template', requester),
       headers: merged.headers,
-      ical_content: await render(icalSource, renderContext, 'ical_template'),
+      ical_content: await render(icalSource, renderContext, 'ical_template', requester),
     });
   }
   const created = items.length > 0 ? await context.create('notices.preparednotification', items) : [];

@@ -3,6 +3,7 @@ import { ContactRoleResource } from '../../platform/tenancy/tenancy.resources';
 import { computedProperties } from '../../platform/framework/resource/computed-properties';
 import { boolean, choice, integer, json, longText, many, relation, slug, stringList, text } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { templateFieldProblems } from '../../platform/extras/config-templates/config-template-renderer';
 import { NOTICES_API_PREFIX } from './api-prefix';
 
 /**
@@ -83,6 +84,7 @@ export const NotificationTemplateResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'slug', 'description'],
   ordering: ['-weight', 'name'],
+  validate: (values) => templateFieldProblems(values, ['subject_template', 'body_template', 'css_template', 'ical_template']),
   // `extends` may not lead back to the template itself.
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     const seen = new Set<number>(values.id === undefined ? [] : [Number(values.id)]);

@@ -2,7 +2,7 @@ import { ConfigTemplateError, renderConfigTemplate } from '../../platform/extras
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
 import { deviceSessionIds, peeringContext, sessionPeerIds } from './peering-context';
-import { PEERING_TEMPLATE_FILTERS_SOURCE } from './peering-template-filters';
+import { PEERING_TEMPLATE_FILTERS_MODULE } from './peering-template-filters';
 
 interface RenderRequest {
   template: number;
@@ -191,7 +191,11 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
         template.template_code,
         templateContext,
         {},
-        { ...environmentOptions(template.environment_params), filterSources: [PEERING_TEMPLATE_FILTERS_SOURCE] },
+        {
+          ...environmentOptions(template.environment_params),
+          filterModules: [PEERING_TEMPLATE_FILTERS_MODULE],
+          requester: `${scope.principal.kind}:${scope.principal.id}`,
+        },
       );
     } catch (error) {
       if (!(error instanceof ConfigTemplateError)) throw error;
