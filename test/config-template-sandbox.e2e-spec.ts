@@ -46,8 +46,18 @@ describe('config templates: injection, renderer crashes and the render queue', (
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    ({ seeded, api: root } = await startPlatformApp({ JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100' }));
-    // A user with no object permission at all: peering's render-config only needs authentication.
+    ({ seeded, api: root } = await startPlatformApp({
+      JOB_POLL_INTERVAL_MS: '100',
+      JOB_BACKOFF_BASE_MS: '100',
+      EGRESS_ALLOW: '127.0.0.1',
+    }));
+    // A user who may only view templates and devices: enough for peering's render-config, and for nothing else.
+    await root.created('/api/users/permissions/', {
+      name: 'view templates and devices',
+      object_types: ['extras.configtemplate', 'dcim.device'],
+      actions: ['view'],
+      users: [seeded.w.user1.id],
+    });
     user = root.as(await provisionToken(seeded.api, seeded.w.user1.username, PASSWORD));
     const site = await root.created('/api/dcim/sites/', { name: 'Lab', slug: 'lab' });
     const manufacturer = await root.created('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
@@ -125,7 +135,7 @@ describe('config templates: injection, renderer crashes and the render queue', (
   });
 
   describe('refused at render: rows stored before the check, each sink', () => {
-    it('peering render-config (asked by a user with no permission): an error answer, the code never runs', async () => {
+    it('peering render-config (asked by a user who may only view the template and the device): an error answer, the code never runs', async () => {
       await storeConfigTemplate(PWNED_PAYLOAD);
       const response = await user.post(PEERING_RENDER, { template: fx.template.id, device: fx.device.id });
       expect(response.status).not.toBe(200);

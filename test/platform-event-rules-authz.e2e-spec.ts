@@ -7,7 +7,7 @@ import { WebhookOwners1795900001100 } from '../migrations/1795900001100-WebhookO
 import type { QueryRunner } from 'typeorm';
 
 const R = '/api/plugins/routing';
-const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100' };
+const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100', EGRESS_ALLOW: '127.0.0.1' };
 
 /** A webhook receiver on a random loopback port that records the raw body of every request, by path. */
 class Receiver {
