@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { DomainError } from '../../common/errors/domain-error';
 import { ConfigTemplateError, renderConfigTemplate } from '../extras/config-templates/config-template-renderer';
 import { ResourceRow } from '../framework/resource/resource-definition';
-import type { ObjectSerializer } from '../framework/resource/resource-declaration';
+import { AfterTransaction, type ObjectSerializer } from '../framework/resource/resource-declaration';
 
 /** A render-config request that cannot produce a configuration: 400 with the reason. */
 export class ConfigRenderError extends DomainError {
@@ -15,8 +15,8 @@ export class ConfigRenderError extends DomainError {
 
 /**
  * NetBox's `POST /api/dcim/devices/{id}/render-config/`: the device's config template rendered in
- * the sandbox with the device's REST representation as `device`. The answer is
- * `{configtemplate, content}`.
+ * the sandbox with the device's REST representation as `device`, once the request's transaction
+ * has ended. The answer is `{configtemplate, content}`.
  */
 export async function renderDeviceConfig(
   manager: EntityManager,
@@ -26,18 +26,20 @@ export async function renderDeviceConfig(
   deviceRepresentation: Record<string, unknown>,
   /** Who asks (`user:5`): the render queue's per-requester bound. */
   requester: string,
-): Promise<Record<string, unknown>> {
+): Promise<AfterTransaction<Record<string, unknown>>> {
   const templateId = device.config_template_id as number | null;
   if (templateId === null) throw new ConfigRenderError('No config template is assigned to this device.');
   const [template] = (await manager.query('SELECT template_code FROM extras_configtemplate WHERE id = $1', [templateId])) as Array<{
     template_code: string;
   }>;
   const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [templateId], baseUrl)).get(templateId) ?? null;
-  try {
-    const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation }, {}, { requester });
-    return { configtemplate, content };
-  } catch (error) {
-    if (error instanceof ConfigTemplateError) throw new ConfigRenderError(error.message);
-    throw error;
-  }
+  return new AfterTransaction(async () => {
+    try {
+      const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation }, {}, { requester });
+      return { configtemplate, content };
+    } catch (error) {
+      if (error instanceof ConfigTemplateError) throw new ConfigRenderError(error.message);
+      throw error;
+    }
+  });
 }

@@ -1,4 +1,5 @@
 import { ConfigTemplateError, renderConfigTemplate } from '../../platform/extras/config-templates/config-template-renderer';
+import { AfterTransaction } from '../../platform/framework/resource/resource-declaration';
 import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
 import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
 import { deviceSessionIds, peeringContext, sessionPeerIds } from './peering-context';
@@ -185,37 +186,40 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
       environment_params: unknown;
     }>;
     const templateContext = await peeringContext(manager, request.device, sessionIds, secretPeerIds);
-    let content: string;
-    try {
-      content = await renderConfigTemplate(
-        template.template_code,
-        templateContext,
-        {},
-        {
-          ...environmentOptions(template.environment_params),
-          filterModules: [PEERING_TEMPLATE_FILTERS_MODULE],
-          requester: `${scope.principal.kind}:${scope.principal.id}`,
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof ConfigTemplateError)) throw error;
-      return text
-        ? RouteResponse.text(error.message, 'text/plain', 500)
-        : RouteResponse.json({ detail: error.message }, 'application/json', 500);
-    }
-    if (text) return RouteResponse.text(content);
     const includeContext =
       String(Array.isArray(query.include_context) ? query.include_context.at(-1) : (query.include_context ?? '')).toLowerCase() === 'true';
     const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [request.template], scope.baseUrl)).get(
       request.template,
     );
-    const device = templateContext.device as { id: number; name: string | null } | null;
-    return {
-      configtemplate,
-      content,
-      ...(device ? { device: { id: device.id, name: device.name } } : {}),
-      session_count: templateContext.sessions.length,
-      ...(includeContext ? { context: templateContext } : {}),
-    };
+    // Rendered once the transaction has ended: a render may take seconds and needs no connection.
+    return new AfterTransaction(async () => {
+      let content: string;
+      try {
+        content = await renderConfigTemplate(
+          template.template_code,
+          templateContext,
+          {},
+          {
+            ...environmentOptions(template.environment_params),
+            filterModules: [PEERING_TEMPLATE_FILTERS_MODULE],
+            requester: `${scope.principal.kind}:${scope.principal.id}`,
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof ConfigTemplateError)) throw error;
+        return text
+          ? RouteResponse.text(error.message, 'text/plain', 500)
+          : RouteResponse.json({ detail: error.message }, 'application/json', 500);
+      }
+      if (text) return RouteResponse.text(content);
+      const device = templateContext.device as { id: number; name: string | null } | null;
+      return {
+        configtemplate,
+        content,
+        ...(device ? { device: { id: device.id, name: device.name } } : {}),
+        session_count: templateContext.sessions.length,
+        ...(includeContext ? { context: templateContext } : {}),
+      };
+    });
   },
 };

@@ -331,6 +331,15 @@ export interface CollectionActionContext {
   remove(objectType: string, ids: readonly number[]): Promise<void>;
 }
 
+/**
+ * What an action or plugin route answers when the slow rest of its work needs no database: `finish`
+ * runs after the transaction has ended, so it holds no connection meanwhile (a config render, which
+ * may take seconds, would otherwise hold the embedded database's only one).
+ */
+export class AfterTransaction<T = unknown> {
+  constructor(readonly finish: () => Promise<T>) {}
+}
+
 export interface ResourceActionContext extends CollectionActionContext {
   row: ResourceRow;
 }

@@ -7,7 +7,13 @@ import { ObjectPermissions, Restriction } from '../permissions/object-permission
 import type { QueryParameters } from '../query/filter-parser';
 import { lastValue, pageLinks, parsePagination } from '../query/pagination';
 import { PermissionAction, ResourceAccess } from './resource-access';
-import type { CollectionActionContext, RequestScope, ResourceAction, ResourceCollectionAction } from './resource-declaration';
+import {
+  AfterTransaction,
+  type CollectionActionContext,
+  type RequestScope,
+  type ResourceAction,
+  type ResourceCollectionAction,
+} from './resource-declaration';
 import { ResourceDefinition, ResourceRow } from './resource-definition';
 import { ResourceDeleteCollector } from './resource-delete-collector';
 import { nonFieldError } from './resource-errors';
@@ -298,8 +304,10 @@ export class ResourceService {
    * A GET reads, as NetBox's GETs do, outside a transaction: under READ COMMITTED each statement
    * takes its own snapshot inside one as well, so a transaction would only add BEGIN and COMMIT.
    */
-  private transactionFor<T>(method: 'GET' | 'POST', work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return method === 'GET' ? work(this.dataSource.manager) : this.writeTransaction(work);
+  /** An action's work, in a transaction for a POST; an {@link AfterTransaction} answer is finished once that has ended. */
+  private async transactionFor<T>(method: 'GET' | 'POST', work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const answer = method === 'GET' ? await work(this.dataSource.manager) : await this.writeTransaction(work);
+    return answer instanceof AfterTransaction ? ((await answer.finish()) as T) : answer;
   }
 
   /**
