@@ -64,18 +64,25 @@ describe('explorerHtml', () => {
 
   describe('the mount script, run against stand-ins for React and GraphiQL', () => {
     const TOKEN = `Token ${'0123456789abcdef'.repeat(2)}01234567`;
+    /** The props the page gives GraphiQL. */
+    interface ExplorerProps {
+      schema: null | undefined;
+      onEditHeaders: (text: string) => void;
+      fetcher: (params: unknown, options: { headers?: Record<string, string> }) => Promise<unknown>;
+    }
+    type Rendered = () => { props: ExplorerProps };
     function mountExplorer() {
       const sent: Array<{ params: unknown; headers: unknown }> = [];
       let state: unknown;
       let setState: (value: unknown) => void = () => undefined;
-      let component: () => { props: any } = () => ({ props: {} });
+      let component: Rendered = () => ({ props: {} as ExplorerProps });
       const React = {
         useState: (initial: unknown) => {
           if (state === undefined) state = initial;
           setState = (value) => (state = value);
           return [state, (value: unknown) => setState(value)];
         },
-        createElement: (type: unknown, props: any) => (typeof type === 'function' ? { component: type } : { type, props }),
+        createElement: (type: unknown, props: unknown) => (typeof type === 'function' ? { component: type } : { type, props }),
       };
       const GraphiQL = {
         createFetcher: () => (params: unknown, options: { headers?: unknown }) => {
@@ -84,7 +91,7 @@ describe('explorerHtml', () => {
         },
       };
       const ReactDOM = {
-        createRoot: () => ({ render: (element: { component: () => { props: any } }) => (component = element.component) }),
+        createRoot: () => ({ render: (element: { component: Rendered }) => (component = element.component) }),
       };
       const document = { getElementById: () => ({ dataset: { endpoint: '/graphql/' } }) };
       runInNewContext(inlineScripts()[0], { React, ReactDOM, GraphiQL, document, fetch: () => undefined });
