@@ -10,6 +10,7 @@ const CA_FIELDS = [
   'created_at',
   'created_by_service_account_id',
   'created_by_user_id',
+  'crl_url',
   'description',
   'id',
   'is_root',
@@ -115,6 +116,7 @@ describe('certificate authorities', () => {
       expect(ca).toMatchObject({
         name: 'Défault Root CA!',
         slug: `default-root-ca-${ca.id}`,
+        crl_url: `${testApp.baseUrl}/crl/default-root-ca-${ca.id}`,
         description: 'the default',
         subject_dn: 'CN=Default Root,O=Test,C=US',
         key_type: 'rsa',

@@ -102,6 +102,18 @@ describe('pki command-line client: the remaining commands', () => {
     await testApp?.close();
   });
 
+  describe('capability flags of a superuser', () => {
+    it('user me in table output says what a bootstrapped superuser may do; -o json keeps the stored flags', async () => {
+      const stored = await pkiJson(['user', 'me']);
+      expect(stored).toMatchObject({ role: 'superuser', can_create_ca: false, can_delete_ca: false });
+      const table = await pki(['user', 'me']);
+      expect(table.code).toBe(0);
+      for (const flag of ['can_create_ca', 'can_create_cert', 'can_revoke_cert', 'can_export_private_key', 'can_delete_ca']) {
+        expect(table.stdout).toMatch(new RegExp(`^${flag}: +true \\(superusers bypass capability flags; flag: false\\)$`, 'm'));
+      }
+    });
+  });
+
   describe('users and organizations', () => {
     let orgId: number;
     let bobId: number;
@@ -344,6 +356,38 @@ describe('pki command-line client: the remaining commands', () => {
       expect(result.stdout.trim()).toBe(leaf.certificate.trim());
       const file = ssl.write('leaf.pem', result.stdout);
       expect(ssl.run('x509', '-in', file, '-noout', '-subject').output).toMatch(/CN ?= ?leaf\.cmd\.test/);
+    });
+
+    it("crl get prints a CA's current CRL (by ID or name, to stdout or --file), and ca show gives its CRL URL", async () => {
+      expect(await pki(['cert', 'revoke', String(renewedLeaf.id), '--reason', 'keyCompromise', '--force', '-o', 'json'])).toMatchObject({
+        code: 0,
+      });
+      const byId = await pki(['crl', 'get', String(childCa.id)]);
+      expect(byId).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: expect.stringMatching(/^-----BEGIN X509 CRL-----\n[\s\S]+-----END X509 CRL-----\n?$/),
+      });
+      const crlFile = join(ssl.dir, 'child.crl.pem');
+      expect(await pki(['crl', 'get', 'cmd child', '--file', crlFile])).toEqual({ code: 0, stdout: '', stderr: `Wrote ${crlFile}\n` });
+      expect(readFileSync(crlFile, 'utf8')).toBe(byId.stdout);
+      const text = ssl.run('crl', '-in', crlFile, '-noout', '-text');
+      expect(text.status).toBe(0);
+      expect(text.output).toMatch(/Issuer: .*CN ?= ?Cmd Child/);
+      const serial = BigInt(`0x${renewedLeaf.serial_number}`).toString(16).toUpperCase();
+      expect(text.output.replace(/:/g, '').toUpperCase()).toContain(serial);
+      expect(text.output).toContain('Key Compromise');
+      // The CRL a relying party fetches at the URL certificates carry is the one printed.
+      const slug = `cmd-child-${childCa.id}`;
+      expect((await pkiJson(['ca', 'show', String(childCa.id)])).crl_url).toBe(`${testApp.baseUrl}/crl/${slug}`);
+      expect((await pki(['ca', 'show', String(childCa.id)])).stdout).toContain(`crl_url`);
+      const published = await fetch(`${testApp.baseUrl}/crl/${slug}.pem`);
+      expect(await published.text()).toBe(byId.stdout);
+      expect(await pki(['crl', 'get', 'No Such CA'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: "Error: no CA named 'No Such CA' is visible to you\n",
+      });
     });
 
     it('ca delete --force deletes a CA without children (and its certificates), after which its parent can go', async () => {

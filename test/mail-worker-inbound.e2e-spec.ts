@@ -54,6 +54,9 @@ describe('mail worker: inbound over SMTP', () => {
       const provider = await root.created('/api/circuits/providers/', { name: slug.toUpperCase(), slug });
       for (const cid of cids) await root.created('/api/circuits/circuits/', { cid, provider: provider.id, type: type.id });
     }
+    // The sample email of docs/mail-integration.md: a BCOP carrier in no provider map entry.
+    const newcarrier = await root.created('/api/circuits/providers/', { name: 'newcarrier.example', slug: 'newcarrier' });
+    await root.created('/api/circuits/circuits/', { cid: 'NC-0001', provider: newcarrier.id, type: type.id });
     worker = await startWorker({
       PLATFORM_URL: base,
       PLATFORM_API_TOKEN: root.token!,
@@ -93,6 +96,16 @@ describe('mail worker: inbound over SMTP', () => {
     );
     expect(notifications.body.count).toBe(1);
     expect(notifications.body.results[0].subject).toBe(/^Subject: (.*)$/m.exec(mailFixture(file))![1]);
+  });
+
+  it("the documentation's sample, a BCOP email of a sender in no map entry, creates its maintenance for the sender's provider", async () => {
+    await send(mailFixture('newcarrier-bcop-unmapped.eml'));
+    const [maintenance] = await maintenanceNamed('NC-2026-0001');
+    expect(maintenance).toMatchObject({
+      status: { value: 'CONFIRMED' },
+      impact_count: 1,
+      provider: expect.objectContaining({ name: 'newcarrier.example' }),
+    });
   });
 
   it('the same emails again create nothing', async () => {
@@ -190,6 +203,26 @@ describe('mail worker: inbound over SMTP', () => {
       expect(await reachable('127.0.0.1', other.httpPort)).toBe(false);
     } finally {
       await other.stop();
+    }
+  });
+
+  it('starts inbound-only (INBOUND_SMTP_PORT, no sending settings) with sending disabled and a warning', async () => {
+    const inboundOnly = await startWorker({
+      PLATFORM_URL: 'http://127.0.0.1:1',
+      PLATFORM_API_TOKEN: 't',
+      INBOUND_SMTP_PORT: '0',
+    });
+    try {
+      expect(inboundOnly.smtpPort).toEqual(expect.any(Number));
+      const warning = inboundOnly
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":40'))
+        .map((line) => JSON.parse(line).msg as string);
+      expect(warning).toEqual([expect.stringContaining('sending is disabled')]);
+      expect((await fetch(`http://127.0.0.1:${inboundOnly.httpPort}/webhook/outbound`, { method: 'POST', body: '{}' })).status).toBe(404);
+    } finally {
+      await inboundOnly.stop();
     }
   });
 

@@ -258,6 +258,28 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
       expect(await tableCounts()).toEqual(before);
     });
 
+    it("a BCOP email from a sender in no map entry is read as BCOP for the sender's own domain only", async () => {
+      const carrier = await root.created('/api/circuits/providers/', { name: 'newcarrier.example', slug: 'newcarrier' });
+      const type = (await root.get('/api/circuits/circuit-types/?slug=transit')).body.results[0];
+      await root.created('/api/circuits/circuits/', { cid: 'NC-0001', provider: carrier.id, type: type.id });
+      const bcop = (provider: string, messageId: string, ticket: string) =>
+        variant(mailFixture('arelion-bcop-confirmed.eml'), { messageId })
+          .replace(/ncm@arelion\.com/g, 'noc@newcarrier.example')
+          .replace('X-MAINTNOTE-PROVIDER:arelion', `X-MAINTNOTE-PROVIDER:${provider}`)
+          .replace(/PWIC-2026-001122/g, ticket)
+          .replace(/IC-30012[34]/g, 'NC-0001');
+      const before = await tableCounts();
+      // As the worker posts it when no map entry matched the sender (`?parser=` empty).
+      const foreign = await postRaw(bcop('zayo', '<nc-forged@newcarrier.example>', 'NC-FORGED'), '?parser=');
+      expect(foreign.body).toMatchObject({ status: 'unparsed', reason: 'provider_mismatch' });
+      expect(await tableCounts()).toEqual(before);
+      const own = await postRaw(bcop('newcarrier.example', '<nc-1@newcarrier.example>', 'NC-MAINT-1'), '?parser=');
+      expect(own.status).toBe(201);
+      expect(own.body).toMatchObject({ status: 'processed', parser: 'bcop', results: [expect.objectContaining({ created: true })] });
+      const maintenance = await maintenanceNamed('NC-MAINT-1');
+      expect(maintenance).toMatchObject({ provider: expect.objectContaining({ id: carrier.id }), impact_count: 1 });
+    });
+
     it("the worker's sender authentication: results stored; a refused sender kept unparsed (auth_failed), never applied", async () => {
       const before = await tableCounts();
       const raw = variant(mailFixture('zayo-scheduled.eml'), { messageId: '<auth-refused@zayo.com>' }).replace(

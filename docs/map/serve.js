@@ -3,6 +3,9 @@
 // server, so the page loads the layers from the same origin: no CORS setting needed.
 //
 //   PATHWAYS_API=http://127.0.0.1:8000 MAP_PORT=8090 npm run map:pathways   # then open http://127.0.0.1:8090/
+//
+// No base map unless MAP_TILE_URL names a tile server ({z}/{x}/{y} template, e.g.
+// https://tile.openstreetmap.org/{z}/{x}/{y}.png), with MAP_TILE_ATTRIBUTION its credit line.
 'use strict';
 const http = require('node:http');
 const { readFile } = require('node:fs/promises');
@@ -11,6 +14,10 @@ const { join, normalize } = require('node:path');
 const API = new URL(process.env.PATHWAYS_API ?? 'http://127.0.0.1:8000');
 const PORT = Number(process.env.MAP_PORT ?? 8090);
 const LEAFLET = join(__dirname, '..', '..', 'node_modules', 'leaflet', 'dist');
+const MAP_CONFIG = JSON.stringify({
+  tileUrl: process.env.MAP_TILE_URL || null,
+  tileAttribution: process.env.MAP_TILE_ATTRIBUTION || '',
+});
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png' };
 
 const server = http.createServer(async (request, response) => {
@@ -26,6 +33,7 @@ const server = http.createServer(async (request, response) => {
     request.pipe(upstream);
     return;
   }
+  if (request.url === '/map-config.json') return response.writeHead(200, { 'content-type': 'application/json' }).end(MAP_CONFIG);
   const path =
     request.url === '/'
       ? join(__dirname, 'pathways.html')

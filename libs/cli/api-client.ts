@@ -63,6 +63,8 @@ export const API_OPERATIONS = {
   putServiceAccountPolicy: ['PUT', '/api/v1/service-accounts/{id}/policy'],
   getServiceAccountPolicy: ['GET', '/api/v1/service-accounts/{id}/policy'],
   deleteServiceAccountPolicy: ['DELETE', '/api/v1/service-accounts/{id}/policy'],
+
+  getCrl: ['GET', '/crl/{file}'],
 } as const satisfies Record<string, readonly [HttpMethod, string]>;
 
 export type OperationId = keyof typeof API_OPERATIONS;

@@ -81,6 +81,33 @@ export function capabilityFields(options: Record<string, unknown>): Record<strin
   return fields;
 }
 
+/**
+ * A user as the table shows it: each capability flag with what the server grants, which the stored
+ * flag does not decide for every role (the server's access policy: superusers may do everything,
+ * admins everything in their organization, nobody anything without an organization).
+ */
+export function withEffectiveCapabilities(user: Record<string, unknown>): Record<string, unknown> {
+  const organization = user.organization_id !== null && user.organization_id !== undefined;
+  const override =
+    user.role === 'superuser'
+      ? { allowed: true, why: 'superusers bypass capability flags' }
+      : !organization
+        ? { allowed: false, why: 'no organization' }
+        : user.role === 'admin'
+          ? { allowed: true, why: 'admins have every capability in their organization' }
+          : null;
+  if (!override) return user;
+  const shown = { ...user };
+  for (const flag of CAPABILITY_FLAGS) {
+    if (typeof user[flag] !== 'boolean') continue;
+    shown[flag] =
+      user[flag] === override.allowed
+        ? `${override.allowed} (${override.why})`
+        : `${override.allowed} (${override.why}; flag: ${String(user[flag])})`;
+  }
+  return shown;
+}
+
 function camelCase(snake: string): string {
   return snake.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

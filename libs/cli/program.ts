@@ -10,6 +10,7 @@ import { registerCaCommands } from './commands/ca-commands';
 import { registerCertificateCommands } from './commands/certificate-commands';
 import { registerCompletionCommands } from './commands/completion-commands';
 import { registerConfigCommands } from './commands/config-commands';
+import { registerCrlCommands } from './commands/crl-commands';
 import { registerExportCommands } from './commands/export-commands';
 import { registerOrganizationCommands } from './commands/organization-commands';
 import { registerServiceAccountCommands } from './commands/service-account-commands';
@@ -44,6 +45,7 @@ function buildProgram(context: CliContext): Command {
   registerUserCommands(program, context);
   registerCaCommands(program, context);
   registerCertificateCommands(program, context);
+  registerCrlCommands(program, context);
   registerExportCommands(program, context);
   registerOrganizationCommands(program, context);
   registerAuditCommands(program, context);

@@ -202,6 +202,36 @@ describe('provider matching on the sender domain', () => {
     expect((await parseMaintenanceEmail(domainForm)).maintenances[0].provider).toBe('arelion.com');
   });
 
+  describe('a BCOP email from a sender in no map entry', () => {
+    const unmapped = (sender: string, provider: string) =>
+      fixture('arelion-bcop-confirmed.eml')
+        .toString()
+        .replace(/ncm@arelion\.com/g, sender)
+        .replace('X-MAINTNOTE-PROVIDER:arelion', `X-MAINTNOTE-PROVIDER:${provider}`);
+
+    it('is read as BCOP when its calendar names the sender domain or its registrable parent', async () => {
+      const own = await parseMaintenanceEmail(unmapped('noc@newcarrier.example', 'newcarrier.example'));
+      expect(own.parser).toBe('bcop');
+      expect(own.maintenances).toEqual([
+        expect.objectContaining({ provider: 'newcarrier.example', maintenanceId: 'PWIC-2026-001122', status: 'CONFIRMED' }),
+      ]);
+      const parent = await parseMaintenanceEmail(unmapped('noc@maint.newcarrier.co.uk', 'NewCarrier.co.uk'));
+      expect(parent.maintenances[0].provider).toBe('NewCarrier.co.uk');
+      // The worker posts `?parser=` empty (an empty map) when no entry matched: the same rule applies.
+      expect((await parseMaintenanceEmail(unmapped('noc@newcarrier.example', 'newcarrier.example'), [])).parser).toBe('bcop');
+    });
+
+    it('naming a mapped provider, another domain or a public suffix → provider_mismatch', async () => {
+      for (const provider of ['zayo', 'zayo.com', 'arelion', 'othercarrier.example', 'co.uk', 'uk', 'example', 'Newcarrier']) {
+        expect(await reasonOf(unmapped('noc@maint.newcarrier.co.uk', provider))).toBe('provider_mismatch');
+      }
+      expect(await reasonOf(unmapped('noc@newcarrier.example', 'noc.newcarrier.example'))).toBe('provider_mismatch');
+      // A PROVIDER_MAP parser name is the map's, even when it looks like the sender's domain.
+      const map = parseProviderMap('{"zayo.com":"newcarrier.example"}');
+      expect(await reasonOf(unmapped('noc@newcarrier.example', 'newcarrier.example'), map)).toBe('provider_mismatch');
+    });
+  });
+
   it('PROVIDER_MAP keys must be domain names', () => {
     expect(() => parseProviderMap('{"zayo":"zayo"}')).toThrow(/key "zayo" must be a domain name/);
     expect(() => parseProviderMap('{"@zayo.com":"zayo"}')).toThrow(/must be a domain name/);

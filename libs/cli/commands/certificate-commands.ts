@@ -21,7 +21,8 @@ import {
 } from '../command-options';
 import { columns } from '../table-format';
 import { confirmDestructive } from '../terminal-prompt';
-import { CommandFailure, UsageError } from '../cli-errors';
+import { CA_SELECTOR_HELP, caIdFor, isId } from '../ca-selector';
+import { UsageError } from '../cli-errors';
 
 const CERTIFICATE_COLUMNS = columns('id', 'common_name', 'certificate_type', 'status', 'issuer_id', 'serial_number', 'not_after');
 
@@ -77,25 +78,7 @@ const REVOCATION_REASONS = [
   'aACompromise',
 ];
 
-const CA_SELECTOR_HELP = 'issuing CA: an ID, or a name (among the CAs you can see)';
-
-function isId(selector: string): boolean {
-  return /^[1-9]\d*$/.test(selector);
-}
-
-/**
- * The ID of the CA a `--ca` names. POST /certificates takes only an ID, so a name is looked up among
- * the CAs the caller can see, compared without case as sign-csr's ca_name is.
- */
-async function issuingCaId(context: CliContext, selector: string): Promise<number> {
-  if (isId(selector)) return Number(selector);
-  const cas = (await context.apiClient().call('listCas', {})) as Array<{ id: number; name: string }>;
-  const named = cas.filter((ca) => ca.name.toLowerCase() === selector.toLowerCase());
-  if (named.length === 0) throw new CommandFailure(`no CA named '${selector}' is visible to you`);
-  if (named.length > 1)
-    throw new CommandFailure(`${named.length} CAs are named '${selector}' (IDs ${named.map((ca) => ca.id).join(', ')}): give the ID`);
-  return named[0].id;
-}
+const ISSUING_CA_HELP = `issuing CA: ${CA_SELECTOR_HELP}`;
 
 function readInputFile(path: string, what: string): string {
   try {
@@ -131,7 +114,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
     cert
       .command('create')
       .description('issue a certificate with a server-generated key (POST /certificates?ca_id=…)')
-      .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
+      .requiredOption('--ca <ca>', ISSUING_CA_HELP)
       .requiredOption('--cn <common_name>', 'common name')
       .option('--subject-dn <dn>', 'distinguished name; its CN is replaced by --cn (default: CN=<common name>)'),
     [...SIGNED_CSR_TYPES, 'ca'],
@@ -147,7 +130,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
       if (!options.storePrivateKey && !options.showPrivateKey && context.outputFormat(options.output) === 'table') {
         throw new UsageError('--no-store-private-key returns the key only once: add --show-private-key, or use -o json');
       }
-      const caId = await issuingCaId(context, options.ca);
+      const caId = await caIdFor(context, options.ca);
       const body = definedFields({
         common_name: options.cn,
         subject_dn: options.subjectDn ?? `CN=${options.cn}`,
@@ -171,7 +154,7 @@ export function registerCertificateCommands(program: Command, context: CliContex
       .command('sign-csr')
       .description('sign a PEM certificate signing request (POST /certificates/sign-csr; audit-logged)')
       .argument('<csr-file>', 'PEM file holding the CSR')
-      .requiredOption('--ca <ca>', CA_SELECTOR_HELP)
+      .requiredOption('--ca <ca>', ISSUING_CA_HELP)
       .option('--cn <common_name>', 'override the CSR common name')
       .option('--subject-dn <dn>', "override the CSR's distinguished name"),
     SIGNED_CSR_TYPES,

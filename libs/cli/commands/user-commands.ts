@@ -12,6 +12,7 @@ import {
   outputOption,
   PaginationOptions,
   parsePositiveInteger,
+  withEffectiveCapabilities,
 } from '../command-options';
 import { columns } from '../table-format';
 import { confirmDestructive, TerminalPrompt } from '../terminal-prompt';
@@ -34,7 +35,7 @@ export function registerUserCommands(program: Command, context: CliContext): voi
     .command('me')
     .description('show the logged-in user (GET /users/me)')
     .addOption(outputOption())
-    .action(async (options: OutputOptions) => context.printObject(await context.apiClient().call('getCurrentUser', {}), options.output));
+    .action(async (options: OutputOptions) => printUser(context, await context.apiClient().call('getCurrentUser', {}), options.output));
 
   addPaginationOptions(user.command('list').description('list users (GET /users)'))
     .addOption(outputOption())
@@ -49,7 +50,7 @@ export function registerUserCommands(program: Command, context: CliContext): voi
     .description('show a user (GET /users/{id})')
     .addOption(outputOption())
     .action(async (id: number, options: OutputOptions) =>
-      context.printObject(await context.apiClient().call('getUser', { params: { user_id: id } }), options.output),
+      printUser(context, await context.apiClient().call('getUser', { params: { user_id: id } }), options.output),
     );
 
   addCapabilityOptions(
@@ -80,7 +81,7 @@ export function registerUserCommands(program: Command, context: CliContext): voi
         ...capabilityFields(options as unknown as Record<string, unknown>),
       });
       const headers = options.bootstrapToken ? { 'x-bootstrap-token': options.bootstrapToken } : undefined;
-      context.printObject(await context.apiClient().call('createUser', { json: body, headers }), options.output);
+      printUser(context, await context.apiClient().call('createUser', { json: body, headers }), options.output);
     });
 
   addCapabilityOptions(
@@ -105,7 +106,7 @@ export function registerUserCommands(program: Command, context: CliContext): voi
         is_active: options.active,
         ...capabilityFields(options as unknown as Record<string, unknown>),
       });
-      context.printObject(await context.apiClient().call('updateUser', { params: { user_id: id }, json: body }), options.output);
+      printUser(context, await context.apiClient().call('updateUser', { params: { user_id: id }, json: body }), options.output);
     });
 
   user
@@ -119,6 +120,12 @@ export function registerUserCommands(program: Command, context: CliContext): voi
       await context.apiClient().call('deleteUser', { params: { user_id: id } });
       context.printDone(`Deleted user ${id}.`, options.output);
     });
+}
+
+/** JSON keeps the stored flags; the table says what each capability amounts to. */
+function printUser(context: CliContext, user: unknown, output: string | undefined): void {
+  const table = context.outputFormat(output) === 'table' && user !== null && typeof user === 'object';
+  context.printObject(table ? withEffectiveCapabilities(user as Record<string, unknown>) : user, output);
 }
 
 async function askPassword(): Promise<string> {

@@ -53,8 +53,12 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
-export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; problems: [] } | { config: null; problems: string[] } {
+export type MailWorkerConfigResult =
+  { config: MailWorkerConfig; problems: []; warnings: string[] } | { config: null; problems: string[]; warnings: string[] };
+
+export function readMailWorkerConfig(env: Env): MailWorkerConfigResult {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const value = (name: string) => (env[name] ?? '').trim();
 
   const url = (name: string, schemes: readonly string[], required: boolean): string => {
@@ -111,8 +115,20 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
     problems.push(
       "MAIL_TRANSPORT=ses is not available in this build (it needs the AWS SDK); send over SMTP (to SES's SMTP endpoint if need be)",
     );
-  const enableOutboundPolling = boolean('ENABLE_OUTBOUND_POLLING', true);
   const webhookSecret = env.WEBHOOK_SECRET ?? '';
+  // An inbound-only worker (a listener or a bucket, nothing to send with) starts with polling off rather
+  // than refusing over settings it has no use for; an explicit ENABLE_OUTBOUND_POLLING=true still needs them.
+  const inboundOnly =
+    !value('ENABLE_OUTBOUND_POLLING') &&
+    !webhookSecret &&
+    !mailFromAddress &&
+    !smtpUrl &&
+    (value('INBOUND_SMTP_PORT') !== '' || value('BUCKET_NAME') !== '');
+  const enableOutboundPolling = inboundOnly ? false : boolean('ENABLE_OUTBOUND_POLLING', true);
+  if (inboundOnly)
+    warnings.push(
+      'sending is disabled: neither MAIL_FROM_ADDRESS nor SMTP_URL is set, so outbound polling is off (set them, or ENABLE_OUTBOUND_POLLING=false to silence this)',
+    );
   const sending = enableOutboundPolling || webhookSecret !== '';
   if (sending && !mailFromAddress) problems.push('MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)');
   if (sending && transport === 'smtp' && !smtpUrl) problems.push('SMTP_URL is required to send over SMTP (polling or the webhook is on)');
@@ -158,5 +174,5 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
       'pki-mail-worker',
     ),
   };
-  return problems.length ? { config: null, problems } : { config, problems: [] };
+  return problems.length ? { config: null, problems, warnings } : { config, problems: [], warnings };
 }

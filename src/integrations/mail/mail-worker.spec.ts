@@ -54,6 +54,27 @@ describe('readMailWorkerConfig', () => {
     expect(derived.equals(readMailWorkerConfig({ ...BASE, TRACKING_ID_SECRET: 'a-secret-of-16-chars' }).config!.trackingIdKey)).toBe(false);
   });
 
+  it('inbound only (a listener or a bucket, no sending settings): polling off with a warning; asked for explicitly, it needs them', () => {
+    const bare = { PLATFORM_URL: 'http://p', PLATFORM_API_TOKEN: 't' };
+    for (const inbound of [{ INBOUND_SMTP_PORT: '25' }, { BUCKET_NAME: 'mail' }]) {
+      const { config, warnings } = readMailWorkerConfig({ ...bare, ...inbound });
+      expect(config).toMatchObject({ enableOutboundPolling: false });
+      expect(warnings).toEqual([expect.stringContaining('sending is disabled')]);
+    }
+    expect(readMailWorkerConfig({ ...bare, INBOUND_SMTP_PORT: '25', ENABLE_OUTBOUND_POLLING: 'false' }).warnings).toEqual([]);
+    expect(readMailWorkerConfig({ ...bare, INBOUND_SMTP_PORT: '25', ENABLE_OUTBOUND_POLLING: 'true' }).problems).toEqual([
+      'MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)',
+      'SMTP_URL is required to send over SMTP (polling or the webhook is on)',
+    ]);
+    expect(readMailWorkerConfig({ ...bare, INBOUND_SMTP_PORT: '25', SMTP_URL: 'smtp://relay:25' }).problems).toEqual([
+      'MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)',
+    ]);
+    expect(readMailWorkerConfig(bare).problems).toEqual([
+      'MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)',
+      'SMTP_URL is required to send over SMTP (polling or the webhook is on)',
+    ]);
+  });
+
   it('one line per bad value, naming the variable', () => {
     expect(readMailWorkerConfig({ ...BASE, PROVIDER_MAP: '[1]', MAIL_WORKER_PORT: '70000', MAIL_TRANSPORT: 'pigeon' }).problems).toEqual([
       'PROVIDER_MAP must be a JSON object mapping sender domain to parser name',

@@ -8,11 +8,12 @@ import { createWorkerLogger } from './logger';
  */
 async function main(): Promise<void> {
   const logger = createWorkerLogger();
-  const { config, problems } = readMailWorkerConfig(process.env);
+  const { config, problems, warnings } = readMailWorkerConfig(process.env);
   if (!config) {
     for (const problem of problems) process.stderr.write(`mail-worker: ${problem}\n`);
     process.exit(1);
   }
+  for (const warning of warnings) logger.warn(warning);
   let flushSpans = () => Promise.resolve();
   if (config.tracing) {
     const { startTracing } = await import('../../common/tracing/tracing.js');

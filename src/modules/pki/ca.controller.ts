@@ -26,7 +26,7 @@ export class CaController {
   @ApiErrorResponses(400, 403, 404)
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateCaDto, @Req() request: Request): Promise<CaDetailDto> {
     const ca = await this.cas.create(principal, body, this.baseUrl.for(request));
-    const [dto] = await this.present([ca]);
+    const [dto] = await this.present([ca], request);
     return { ...dto, private_key: this.cas.decryptedKey(ca) };
   }
 
@@ -34,8 +34,8 @@ export class CaController {
   @Authenticated({ allowServiceAccounts: true })
   @ApiOperation({ operationId: 'listCas', summary: 'CAs (superusers: all; others: their organization’s)' })
   @ApiOkResponse({ type: CaDto, isArray: true })
-  async list(@CurrentPrincipal() principal: Principal): Promise<CaDto[]> {
-    return this.present(await this.cas.list(principal));
+  async list(@CurrentPrincipal() principal: Principal, @Req() request: Request): Promise<CaDto[]> {
+    return this.present(await this.cas.list(principal), request);
   }
 
   @Get(':ca_id')
@@ -43,8 +43,8 @@ export class CaController {
   @ApiOperation({ operationId: 'getCa', summary: 'A CA' })
   @ApiOkResponse({ type: CaDto })
   @ApiErrorResponses(400, 404)
-  async get(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto> {
-    const [dto] = await this.present([await this.cas.findAuthorized(principal, id, 'read')]);
+  async get(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number, @Req() request: Request): Promise<CaDto> {
+    const [dto] = await this.present([await this.cas.findAuthorized(principal, id, 'read')], request);
     return dto;
   }
 
@@ -53,9 +53,13 @@ export class CaController {
   @ApiOperation({ operationId: 'getCaPrivateKey', summary: 'A CA with its private key (audit-logged)' })
   @ApiOkResponse({ type: CaDetailDto })
   @ApiErrorResponses(400, 403, 404)
-  async privateKey(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDetailDto> {
+  async privateKey(
+    @CurrentPrincipal() principal: Principal,
+    @Param('ca_id', ParseIdPipe) id: number,
+    @Req() request: Request,
+  ): Promise<CaDetailDto> {
     const { ca, privateKey } = await this.cas.withPrivateKey(principal, id, 'api');
-    const [dto] = await this.present([ca]);
+    const [dto] = await this.present([ca], request);
     return { ...dto, private_key: privateKey };
   }
 
@@ -64,8 +68,12 @@ export class CaController {
   @ApiOperation({ operationId: 'getCaChain', summary: 'The CA and its issuers up to the root' })
   @ApiOkResponse({ type: CaDto, isArray: true })
   @ApiErrorResponses(400, 404)
-  async chain(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto[]> {
-    return this.present(await this.cas.chain(principal, id));
+  async chain(
+    @CurrentPrincipal() principal: Principal,
+    @Param('ca_id', ParseIdPipe) id: number,
+    @Req() request: Request,
+  ): Promise<CaDto[]> {
+    return this.present(await this.cas.chain(principal, id), request);
   }
 
   @Get(':ca_id/children')
@@ -73,8 +81,12 @@ export class CaController {
   @ApiOperation({ operationId: 'listCaChildren', summary: 'Direct sub-CAs' })
   @ApiOkResponse({ type: CaDto, isArray: true })
   @ApiErrorResponses(400, 404)
-  async children(@CurrentPrincipal() principal: Principal, @Param('ca_id', ParseIdPipe) id: number): Promise<CaDto[]> {
-    return this.present(await this.cas.children(principal, id));
+  async children(
+    @CurrentPrincipal() principal: Principal,
+    @Param('ca_id', ParseIdPipe) id: number,
+    @Req() request: Request,
+  ): Promise<CaDto[]> {
+    return this.present(await this.cas.children(principal, id), request);
   }
 
   @Patch(':ca_id')
@@ -90,8 +102,9 @@ export class CaController {
     @CurrentPrincipal() principal: Principal,
     @Param('ca_id', ParseIdPipe) id: number,
     @Body() body: UpdateCaDto,
+    @Req() request: Request,
   ): Promise<CaDto> {
-    const [dto] = await this.present([await this.cas.update(principal, id, body)]);
+    const [dto] = await this.present([await this.cas.update(principal, id, body)], request);
     return dto;
   }
 
@@ -105,8 +118,9 @@ export class CaController {
     return this.cas.remove(principal, id);
   }
 
-  private async present(cas: CertificateAuthorityEntity[]): Promise<CaDto[]> {
+  private async present(cas: CertificateAuthorityEntity[], request: Request): Promise<CaDto[]> {
     const allowed = await this.cas.leafCertsAllowed(cas);
-    return cas.map((ca) => CaDto.from(ca, allowed.get(ca.id)!));
+    const baseUrl = this.baseUrl.for(request);
+    return cas.map((ca) => CaDto.from(ca, allowed.get(ca.id)!, baseUrl));
   }
 }

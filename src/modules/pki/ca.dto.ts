@@ -4,7 +4,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinL
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
-import { caSlug } from './ca-slug';
+import { caSlug, issuerUrls } from './ca-slug';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { KEY_TYPES } from './key-type';
 import type { KeyType } from './key-type';
@@ -92,6 +92,11 @@ export class CaDto {
   @ApiProperty() id: number;
   @ApiProperty() name: string;
   @ApiProperty({ description: 'Public name in /crl/{slug} and /ca/{slug}.crt' }) slug: string;
+  @ApiProperty({
+    description:
+      "The CA's CRL (DER; append .pem for PEM): the CRL distribution point of the certificates it issues, on PUBLIC_BASE_URL or the address asked",
+  })
+  crl_url: string;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty() subject_dn: string;
   @ApiProperty({ enum: KEY_TYPES }) key_type: KeyType;
@@ -114,11 +119,12 @@ export class CaDto {
   @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: Date;
 
-  static from(ca: CertificateAuthorityEntity, leafCertsAllowed: boolean): CaDto {
+  static from(ca: CertificateAuthorityEntity, leafCertsAllowed: boolean, baseUrl: string): CaDto {
     return {
       id: ca.id,
       name: ca.name,
       slug: caSlug(ca),
+      crl_url: issuerUrls(ca, baseUrl).crlDistributionPointUrl,
       description: ca.description,
       subject_dn: ca.subjectDn,
       key_type: ca.keyType,

@@ -18,7 +18,7 @@ import { violatedUniqueConstraint } from '../../common/database/unique-violation
 import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-errors';
 import { AuditService } from '../audit/audit.service';
 import { assertOrganizationExists } from '../users/users.service';
-import { caSlug } from './ca-slug';
+import { issuerUrls } from './ca-slug';
 import { CreateCaDto, UpdateCaDto } from './ca.dto';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity } from './certificate.entity';
@@ -31,12 +31,6 @@ import { translateX509Error } from './x509-errors';
 export interface CaSigner {
   ca: CertificateAuthorityEntity;
   privateKey: CryptoKey;
-}
-
-/** Where relying parties fetch a CA's CRL and certificate. */
-export function issuerUrls(ca: CertificateAuthorityEntity, baseUrl: string) {
-  const slug = caSlug(ca);
-  return { crlDistributionPointUrl: `${baseUrl}/crl/${slug}`, caIssuersUrl: `${baseUrl}/ca/${slug}.crt` };
 }
 
 @Injectable()

@@ -31,7 +31,8 @@ import { ForbiddenError, InvalidRequestError } from '../../common/errors/common-
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
 import { AuditService } from '../audit/audit.service';
 import { IssuancePolicyEnforcer } from '../service-accounts/issuance-policy.enforcer';
-import { assertWithinValidity, CaService, childPathLength, issuerUrls } from './ca.service';
+import { issuerUrls } from './ca-slug';
+import { assertWithinValidity, CaService, childPathLength } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity, CertificateOrigin, CertificateType } from './certificate.entity';
 import { IssueCertificateDto, RenewCertificateDto, RevokeCertificateDto, SignCsrDto } from './certificate.dto';

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { EXPLORER_ASSETS, EXPLORER_CSP, EXPLORER_DEFAULT_HEADERS, EXPLORER_DEFAULT_QUERY, explorerHtml } from './graphql-explorer';
+import { runInNewContext } from 'node:vm';
+import {
+  EXPLORER_ASSETS,
+  EXPLORER_CSP,
+  EXPLORER_DEFAULT_HEADERS,
+  EXPLORER_DEFAULT_QUERY,
+  EXPLORER_HINT,
+  explorerHtml,
+} from './graphql-explorer';
 
 const html = explorerHtml('/graphql/', '/graphql/static/');
 
@@ -42,8 +50,74 @@ describe('explorerHtml', () => {
     expect(JSON.parse(EXPLORER_DEFAULT_HEADERS)).toEqual({ Authorization: 'Token <your token>' });
     expect(script).toContain(`defaultHeaders: ${JSON.stringify(EXPLORER_DEFAULT_HEADERS)},`);
     expect(script).toContain(`defaultQuery: ${JSON.stringify(EXPLORER_DEFAULT_QUERY)},`);
-    expect(EXPLORER_DEFAULT_QUERY).toMatch(/^# Queries need a platform API token: .*<your token>/);
-    expect(EXPLORER_DEFAULT_QUERY).toContain('POST /api/users/tokens/provision/');
+    expect(EXPLORER_DEFAULT_QUERY).toMatch(/^# Set your token under Headers/);
+    expect(html).toContain('POST /api/users/tokens/provision/');
+  });
+
+  it('keeps the default query narrow enough for half a 1280 px page, and the hint to one line naming how queries follow REST paths', () => {
+    expect(Math.max(...EXPLORER_DEFAULT_QUERY.split('\n').map((line) => line.length))).toBeLessThanOrEqual(50);
+    expect(EXPLORER_HINT).not.toContain('\n');
+    expect(EXPLORER_HINT).toContain('/api/dcim/device-types/ → device_type, device_type_list');
+    expect(EXPLORER_HINT.length).toBeLessThanOrEqual(160);
+    expect(html).toContain('<div id="hint" title="Replace &#60;your token&#62; under Headers');
+  });
+
+  describe('the mount script, run against stand-ins for React and GraphiQL', () => {
+    const TOKEN = `Token ${'0123456789abcdef'.repeat(2)}01234567`;
+    /** The props the page gives GraphiQL. */
+    interface ExplorerProps {
+      schema: null | undefined;
+      onEditHeaders: (text: string) => void;
+      fetcher: (params: unknown, options: { headers?: Record<string, string> }) => Promise<unknown>;
+    }
+    type Rendered = () => { props: ExplorerProps };
+    function mountExplorer() {
+      const sent: Array<{ params: unknown; headers: unknown }> = [];
+      let state: unknown;
+      let setState: (value: unknown) => void = () => undefined;
+      let component: Rendered = () => ({ props: {} as ExplorerProps });
+      const React = {
+        useState: (initial: unknown) => {
+          if (state === undefined) state = initial;
+          setState = (value) => (state = value);
+          return [state, (value: unknown) => setState(value)];
+        },
+        createElement: (type: unknown, props: unknown) => (typeof type === 'function' ? { component: type } : { type, props }),
+      };
+      const GraphiQL = {
+        createFetcher: () => (params: unknown, options: { headers?: unknown }) => {
+          sent.push({ params, headers: options.headers });
+          return Promise.resolve({ data: {} });
+        },
+      };
+      const ReactDOM = {
+        createRoot: () => ({ render: (element: { component: Rendered }) => (component = element.component) }),
+      };
+      const document = { getElementById: () => ({ dataset: { endpoint: '/graphql/' } }) };
+      runInNewContext(inlineScripts()[0], { React, ReactDOM, GraphiQL, document, fetch: () => undefined });
+      return { render: () => component().props, sent };
+    }
+
+    it('does not fetch the schema (schema: null) until the headers hold a complete token, then does', () => {
+      const explorer = mountExplorer();
+      expect(explorer.render().schema).toBeNull();
+      for (const incomplete of [EXPLORER_DEFAULT_HEADERS, '{"Authorization": "Token 12"}', '{"Authorization": ', '{}']) {
+        explorer.render().onEditHeaders(incomplete);
+        expect(explorer.render().schema).toBeNull();
+      }
+      explorer.render().onEditHeaders(JSON.stringify({ Authorization: TOKEN }));
+      expect(explorer.render().schema).toBeUndefined();
+      explorer.render().onEditHeaders(JSON.stringify({ authorization: 'Bearer aaa.bbb.ccc' }));
+      expect(explorer.render().schema).toBeUndefined();
+    });
+
+    it('never sends the placeholder header; sends a real one', async () => {
+      const explorer = mountExplorer();
+      const { fetcher } = explorer.render();
+      await fetcher({ query: '{ site_list { id } }' }, { headers: { Authorization: 'Token <your token>', 'X-Other': '1' } });
+      await fetcher({ query: '{ site_list { id } }' }, { headers: { Authorization: TOKEN } });
+      expect(explorer.sent.map((request) => request.headers)).toEqual([{ 'X-Other': '1' }, { Authorization: TOKEN }]);
+    });
   });
 
   it('accepts an asset path without the trailing slash', () => {

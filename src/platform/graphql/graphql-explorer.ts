@@ -45,10 +45,8 @@ export const EXPLORER_ASSETS: Record<string, ExplorerAsset> = Object.freeze(
 /** The headers editor's starting text: every query needs a token, so the page says where it goes. */
 export const EXPLORER_DEFAULT_HEADERS = '{\n  "Authorization": "Token <your token>"\n}';
 
-/** The query editor's starting text (GraphiQL keeps the user's own query after the first visit). */
-export const EXPLORER_DEFAULT_QUERY = `# Queries need a platform API token: put it in place of <your token> under Headers below.
-# Get one with POST /api/users/tokens/provision/ and your username and password (or send
-# "Authorization": "Bearer <access token>" from POST /api/v1/auth/token).
+/** The query editor's starting text (GraphiQL keeps the user's own query after the first visit); short lines, as the editor is under half the page. */
+export const EXPLORER_DEFAULT_QUERY = `# Set your token under Headers; Docs load then.
 {
   site_list(pagination: { limit: 5 }) {
     id
@@ -58,25 +56,52 @@ export const EXPLORER_DEFAULT_QUERY = `# Queries need a platform API token: put 
 `;
 
 /**
+ * The one-line hint above the explorer: where a token goes and comes from, and how query names
+ * follow the REST paths (a resource's name with underscores: `<name>(id:)` and `<name>_list`).
+ */
+export const EXPLORER_HINT =
+  'Replace <your token> under Headers (POST /api/users/tokens/provision/ gives one). Names follow REST: /api/dcim/device-types/ → device_type, device_type_list';
+
+/**
  * Mounts GraphiQL. The text never varies (the endpoint comes from a data attribute), so its
  * CSP hash is computed once. The headers editor is opened, prefilled with the `Authorization`
  * header to complete; the explicit `credentials` sends the session cookie as well.
  * Headers are not persisted (GraphiQL's default), so a pasted token stays out of localStorage.
+ * Every query needs a credential, so the schema is not fetched (`schema: null`) until the headers
+ * hold one that looks complete (`Token <40 hex>` or `Bearer <JWT>`): the page opens without an
+ * "Invalid token" error; and a header still holding the placeholder is never sent.
  */
 const MOUNT_SCRIPT = `
 const mount = document.getElementById('graphiql');
-const fetcher = GraphiQL.createFetcher({
+const PLACEHOLDER = '<your token>';
+const CREDENTIAL = /^(Token\\s+[0-9a-f]{40}|Bearer\\s+[\\w-]+\\.[\\w-]+\\.[\\w-]+)$/i;
+const withoutPlaceholder = (headers) =>
+  Object.fromEntries(Object.entries(headers || {}).filter(([, value]) => !String(value).includes(PLACEHOLDER)));
+const hasCredential = (text) => {
+  try {
+    const headers = JSON.parse(text || '{}');
+    return Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'authorization' && CREDENTIAL.test(String(value).trim()));
+  } catch {
+    return false;
+  }
+};
+const sameOrigin = GraphiQL.createFetcher({
   url: mount.dataset.endpoint,
   fetch: (url, init) => fetch(url, { ...init, credentials: 'same-origin' }),
 });
-ReactDOM.createRoot(mount).render(
-  React.createElement(GraphiQL, {
+const fetcher = (params, options) => sameOrigin(params, { ...options, headers: withoutPlaceholder(options && options.headers) });
+function Explorer() {
+  const [credential, setCredential] = React.useState(false);
+  return React.createElement(GraphiQL, {
     fetcher,
+    schema: credential ? undefined : null,
+    onEditHeaders: (text) => setCredential(hasCredential(text)),
     defaultEditorToolsVisibility: 'headers',
     defaultHeaders: ${JSON.stringify(EXPLORER_DEFAULT_HEADERS)},
     defaultQuery: ${JSON.stringify(EXPLORER_DEFAULT_QUERY)},
-  }),
-);
+  });
+}
+ReactDOM.createRoot(mount).render(React.createElement(Explorer));
 `;
 
 const MOUNT_SCRIPT_HASH = `sha256-${createHash('sha256').update(MOUNT_SCRIPT, 'utf8').digest('base64')}`;
@@ -117,9 +142,14 @@ export function explorerHtml(endpointPath: string, assetBasePath: string): strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>GraphQL API explorer</title>
 <link rel="stylesheet" href="${assetUrl('graphiql.min.css')}">
-<style>body { margin: 0; } #graphiql { height: 100vh; }</style>
+<style>
+body { margin: 0; display: flex; flex-direction: column; height: 100vh; }
+#hint { flex: none; padding: 6px 12px; font: 13px/1.4 system-ui, sans-serif; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+#graphiql { flex: 1; min-height: 0; }
+</style>
 </head>
 <body>
+<div id="hint" title="${escapeAttribute(EXPLORER_HINT)}">${escapeText(EXPLORER_HINT)}</div>
 <div id="graphiql" data-endpoint="${escapeAttribute(endpointPath)}">Loading…</div>
 <script src="${assetUrl('react.production.min.js')}"></script>
 <script src="${assetUrl('react-dom.production.min.js')}"></script>
@@ -133,6 +163,10 @@ export function explorerHtml(endpointPath: string, assetBasePath: string): strin
 /** `/…` but not `//…` (protocol-relative) nor `/\…` (which browsers treat the same way). */
 function assertSameOriginPath(path: string): void {
   if (!/^\/(?![/\\])/.test(path)) throw new Error(`Not a same-origin path: ${JSON.stringify(path)}`);
+}
+
+function escapeText(value: string): string {
+  return value.replace(/[&<>]/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 function escapeAttribute(value: string): string {
