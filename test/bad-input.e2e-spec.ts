@@ -85,6 +85,36 @@ describe('bad input', () => {
     });
   });
 
+  describe('unpaired surrogates', () => {
+    const message = 'Unpaired surrogate characters are not allowed.';
+
+    it('refuses a lone surrogate in an inventory JSON field (which jsonb cannot store) with 400 naming it, and stores nothing', async () => {
+      const response = await platform.post('/api/extras/config-templates/', {
+        name: 'surrogate',
+        template_code: 'x',
+        environment_params: { trim_blocks: '\ud800' },
+      });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 400,
+        body: { 'environment_params.trim_blocks': [message] },
+      });
+      expect(await countRows(seeded.db, 'extras_configtemplate')).toBe(0);
+
+      const key = await platform.post(TAGS, { name: 'k', slug: 'k', custom_fields: { 'a\udc00': 1 } });
+      expect({ status: key.status, body: key.body }).toEqual({ status: 400, body: { 'custom_fields.a\ufffd': [message] } });
+    });
+
+    it('refuses one on the PKI API with 400 naming the field, and accepts a surrogate pair', async () => {
+      const lone = await api.post('/organizations/', { name: 'Org \ud83d' }, rootToken);
+      expect(lone.status).toBe(400);
+      expect(lone.body).toEqual({ detail: [{ loc: ['body', 'name'], msg: message, type: 'unpaired_surrogate' }] });
+
+      const pair = await api.post('/organizations/', { name: 'Org \ud83d\ude00' }, rootToken);
+      expect(pair.status).toBe(201);
+      expect(pair.body.name).toBe('Org 😀');
+    });
+  });
+
   describe('integers beyond the database range', () => {
     it('answers PKI queries and bodies with 400 naming the field', async () => {
       const skip = await api.get('/certificates/?skip=99999999999999999999', rootToken);
