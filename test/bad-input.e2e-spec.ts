@@ -167,6 +167,15 @@ describe('bad input', () => {
       expect(circuit.status).toBe(400);
       expect(circuit.body).toEqual({ commit_rate: ['Ensure this value is less than or equal to 2147483647.'] });
     });
+
+    it('answers a plugin filter on an integer column (peer-asn peerdb_id) with 400 naming it', async () => {
+      const response = await platform.get('/api/plugins/peering/peer-asn/?peerdb_id=2147483648');
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 400,
+        body: { peerdb_id: ['Ensure this value is less than or equal to 2147483647.'] },
+      });
+      expect((await platform.get('/api/plugins/peering/peer-asn/?peerdb_id=2147483647')).status).toBe(200);
+    });
   });
 
   describe('deeply nested JSON', () => {

@@ -28,6 +28,9 @@ export const PEERING_STATUS_CHOICES = [
 function columnFilter(column: string, kind: 'integer' | 'text'): ExtraFilter {
   return (values, alias, prefix) => {
     if (kind === 'integer' && values.some((value) => !/^\d{1,10}$/.test(value))) return { problem: 'Enter a whole number.' };
+    // The column is PostgreSQL's integer: a larger number would fail the query rather than match nothing.
+    if (kind === 'integer' && values.some((value) => Number(value) > 2_147_483_647))
+      return { problem: 'Ensure this value is less than or equal to 2147483647.' };
     return { where: `${alias}."${column}" IN (:...${prefix})`, params: { [prefix]: kind === 'integer' ? values.map(Number) : values } };
   };
 }
