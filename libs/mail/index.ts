@@ -47,11 +47,12 @@ export async function parseMaintenanceEmail(raw: Buffer | string, map: ProviderM
   const parser = parserNameFor(email.from, map);
   if (!parser) throw new MailParseError('unknown_provider', `no parser for sender "${email.from}" in the provider map`);
   const hasBcop = email.calendars.some((calendar) => /X-MAINTNOTE-MAINTENANCE-ID/i.test(calendar));
-  const carrier = CARRIER_PARSERS[parser];
+  // Own keys only: a name such as `__proto__` (a caller's `?parser=`) must not reach Object.prototype.
+  const carrier: Parser | undefined = Object.hasOwn(CARRIER_PARSERS, parser) ? CARRIER_PARSERS[parser] : undefined;
   if (!hasBcop && !carrier) {
     throw new MailParseError('unsupported_format', `${parser}: no BCOP iCalendar part, and this build has no ${parser} text/HTML parser`);
   }
-  const maintenances = hasBcop ? parseBcopCalendars(email, parser) : carrier(email);
+  const maintenances = hasBcop || !carrier ? parseBcopCalendars(email, parser) : carrier(email);
   if (!maintenances.length) throw new MailParseError('no_maintenance_data', `${parser}: the email holds no maintenance`);
   return { email, parser, maintenances };
 }
