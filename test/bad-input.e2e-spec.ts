@@ -168,13 +168,39 @@ describe('bad input', () => {
       expect(circuit.body).toEqual({ commit_rate: ['Ensure this value is less than or equal to 2147483647.'] });
     });
 
-    it('answers a plugin filter on an integer column (peer-asn peerdb_id) with 400 naming it', async () => {
-      const response = await platform.get('/api/plugins/peering/peer-asn/?peerdb_id=2147483648');
-      expect({ status: response.status, body: response.body }).toEqual({
-        status: 400,
-        body: { peerdb_id: ['Ensure this value is less than or equal to 2147483647.'] },
-      });
-      expect((await platform.get('/api/plugins/peering/peer-asn/?peerdb_id=2147483647')).status).toBe(200);
+    it('answers id filters written by hand (trees, cable ends, places, plugins) beyond the integer range with 400 naming the filter', async () => {
+      const filters = [
+        '/api/dcim/sites/?region_id',
+        '/api/dcim/sites/?group_id',
+        '/api/dcim/cables/?device_id',
+        '/api/dcim/cables/?site_id',
+        '/api/circuits/circuit-terminations/?site_id',
+        '/api/circuits/circuit-terminations/?location_id',
+        '/api/circuits/circuit-terminations/?region_id',
+        '/api/circuits/circuit-terminations/?site_group_id',
+        '/api/plugins/fms/fiber-cables/?terminated_device_id',
+        '/api/plugins/fms/buffer-tubes/?closure_id',
+        '/api/plugins/peering/peer-asn/?peerdb_id',
+        '/api/plugins/peering/peering-fabric/?tenant_group_id',
+        '/api/plugins/peering/peering-connection/?device_id',
+        '/api/plugins/notices/maintenance/?site_id',
+        '/api/plugins/notices/maintenance/?region_id',
+        '/api/plugins/notices/outage/?site_group_id',
+        '/api/plugins/notices/outage/?location_id',
+        '/api/plugins/notices/impact/?site_id',
+        '/api/plugins/notices/impact/?region_id',
+      ];
+      for (const filter of filters) {
+        const name = filter.split('?')[1];
+        const response = await platform.get(`${filter}=2147483648`);
+        expect({ filter, status: response.status, body: response.body }).toEqual({
+          filter,
+          status: 400,
+          body: { [name]: ['Ensure this value is less than or equal to 2147483647.'] },
+        });
+        expect({ filter, status: (await platform.get(`${filter}=2147483647`)).status }).toEqual({ filter, status: 200 });
+      }
+      expect((await platform.get('/api/plugins/fms/buffer-tubes/?closure_id=-1')).body).toEqual({ closure_id: ['Enter a whole number.'] });
     });
   });
 
