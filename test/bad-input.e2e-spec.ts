@@ -85,6 +85,36 @@ describe('bad input', () => {
     });
   });
 
+  describe('unpaired surrogates', () => {
+    const message = 'Unpaired surrogate characters are not allowed.';
+
+    it('refuses a lone surrogate in an inventory JSON field (which jsonb cannot store) with 400 naming it, and stores nothing', async () => {
+      const response = await platform.post('/api/extras/config-templates/', {
+        name: 'surrogate',
+        template_code: 'x',
+        environment_params: { trim_blocks: '\ud800' },
+      });
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 400,
+        body: { 'environment_params.trim_blocks': [message] },
+      });
+      expect(await countRows(seeded.db, 'extras_configtemplate')).toBe(0);
+
+      const key = await platform.post(TAGS, { name: 'k', slug: 'k', custom_fields: { 'a\udc00': 1 } });
+      expect({ status: key.status, body: key.body }).toEqual({ status: 400, body: { 'custom_fields.a\ufffd': [message] } });
+    });
+
+    it('refuses one on the PKI API with 400 naming the field, and accepts a surrogate pair', async () => {
+      const lone = await api.post('/organizations/', { name: 'Org \ud83d' }, rootToken);
+      expect(lone.status).toBe(400);
+      expect(lone.body).toEqual({ detail: [{ loc: ['body', 'name'], msg: message, type: 'unpaired_surrogate' }] });
+
+      const pair = await api.post('/organizations/', { name: 'Org \ud83d\ude00' }, rootToken);
+      expect(pair.status).toBe(201);
+      expect(pair.body.name).toBe('Org 😀');
+    });
+  });
+
   describe('integers beyond the database range', () => {
     it('answers PKI queries and bodies with 400 naming the field', async () => {
       const skip = await api.get('/certificates/?skip=99999999999999999999', rootToken);
@@ -136,6 +166,41 @@ describe('bad input', () => {
       });
       expect(circuit.status).toBe(400);
       expect(circuit.body).toEqual({ commit_rate: ['Ensure this value is less than or equal to 2147483647.'] });
+    });
+
+    it('answers id filters written by hand (trees, cable ends, places, plugins) beyond the integer range with 400 naming the filter', async () => {
+      const filters = [
+        '/api/dcim/sites/?region_id',
+        '/api/dcim/sites/?group_id',
+        '/api/dcim/cables/?device_id',
+        '/api/dcim/cables/?site_id',
+        '/api/circuits/circuit-terminations/?site_id',
+        '/api/circuits/circuit-terminations/?location_id',
+        '/api/circuits/circuit-terminations/?region_id',
+        '/api/circuits/circuit-terminations/?site_group_id',
+        '/api/plugins/fms/fiber-cables/?terminated_device_id',
+        '/api/plugins/fms/buffer-tubes/?closure_id',
+        '/api/plugins/peering/peer-asn/?peerdb_id',
+        '/api/plugins/peering/peering-fabric/?tenant_group_id',
+        '/api/plugins/peering/peering-connection/?device_id',
+        '/api/plugins/notices/maintenance/?site_id',
+        '/api/plugins/notices/maintenance/?region_id',
+        '/api/plugins/notices/outage/?site_group_id',
+        '/api/plugins/notices/outage/?location_id',
+        '/api/plugins/notices/impact/?site_id',
+        '/api/plugins/notices/impact/?region_id',
+      ];
+      for (const filter of filters) {
+        const name = filter.split('?')[1];
+        const response = await platform.get(`${filter}=2147483648`);
+        expect({ filter, status: response.status, body: response.body }).toEqual({
+          filter,
+          status: 400,
+          body: { [name]: ['Ensure this value is less than or equal to 2147483647.'] },
+        });
+        expect({ filter, status: (await platform.get(`${filter}=2147483647`)).status }).toEqual({ filter, status: 200 });
+      }
+      expect((await platform.get('/api/plugins/fms/buffer-tubes/?closure_id=-1')).body).toEqual({ closure_id: ['Enter a whole number.'] });
     });
   });
 

@@ -553,9 +553,19 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
       expect(flat.status).toBe(200);
       expect(flat.body).toEqual([expect.objectContaining(summary)]);
       expect((await reader.get(`${CIRCUITS}protecting/`)).body).toEqual([]);
-      for (const body of [{ bogus: [1] }, { cable: 5 }, { cable: ['x'] }, { cable: [1.5] }]) {
+      for (const body of [{ bogus: [1] }, { cable: 5 }, { cable: ['x'] }, { cable: [1.5] }, { cable: [2 ** 31] }, { splice_entry: [-1] }]) {
         const bad = await reader.post(`${CIRCUITS}protecting/`, body);
         expect({ body, status: bad.status }).toEqual({ body, status: 400 });
+      }
+      // Ids beyond PostgreSQL's integer name nothing: 400 naming the parameter, not a failed query.
+      for (const query of ['rear_port=9999999999', 'cable=2147483648', 'splice_entry=1,9223372036854775808']) {
+        const bad = await reader.get(`${CIRCUITS}protecting/?${query}`);
+        const type = query.split('=')[0];
+        expect({ query, status: bad.status, body: bad.body }).toEqual({
+          query,
+          status: 400,
+          body: { [type]: ['Every id must be an integer from 0 to 2147483647.'] },
+        });
       }
       expect((await planner.post(`${CIRCUITS}protecting/`, { cable: [fx.splice.id] })).status).toBe(403);
       expect((await root.as(undefined).post(`${CIRCUITS}protecting/`, { cable: [fx.splice.id] })).status).toBe(403);

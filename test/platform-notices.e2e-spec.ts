@@ -514,6 +514,14 @@ describe('platform notices plugin: events, impacts, received notifications', () 
         ICAL.parse((await root.get(`${N}/ical/maintenances.ics?provider_id=${provider.id}&past_days=100000`)).text),
       );
       expect(allPast.getAllSubcomponents('vevent')).toHaveLength(2);
+      for (const providerId of ['2147483648', '9999999999', '0', 'abc']) {
+        const bad = await root.get(`${N}/ical/maintenances.ics?provider_id=${providerId}`);
+        expect({ providerId, status: bad.status, body: bad.body }).toEqual({
+          providerId,
+          status: 400,
+          body: { provider_id: ['Give a provider id, a whole number from 1 to 2147483647.'] },
+        });
+      }
       const etag = response.headers.get('etag')!;
       const notModified = await root.get(path, { 'If-None-Match': etag });
       expect(notModified.status).toBe(304);

@@ -61,11 +61,12 @@ export async function parseMaintenanceEmail(raw: Buffer | string, map: ProviderM
   if (!entry && hasBcop) return unmappedBcop(email, map);
   const parser = entry?.[1];
   if (!entry || !parser) throw new MailParseError('unknown_provider', `no parser for sender "${email.from}" in the provider map`);
-  const carrier = CARRIER_PARSERS[parser];
+  // Own keys only: a name such as `__proto__` (a caller's `?parser=`) must not reach Object.prototype.
+  const carrier: Parser | undefined = Object.hasOwn(CARRIER_PARSERS, parser) ? CARRIER_PARSERS[parser] : undefined;
   if (!hasBcop && !carrier) {
     throw new MailParseError('unsupported_format', `${parser}: no BCOP iCalendar part, and this build has no ${parser} text/HTML parser`);
   }
-  const maintenances = hasBcop ? parseBcopCalendars(email, parser) : carrier(email);
+  const maintenances = hasBcop || !carrier ? parseBcopCalendars(email, parser) : carrier(email);
   const foreign = maintenances.find((maintenance) => !namesSenderProvider(maintenance.provider, entry));
   if (foreign) {
     throw new MailParseError(

@@ -172,6 +172,12 @@ describe('parseMaintenanceEmail: emails that give no records', () => {
     expect(await reasonOf(noParser)).toBe('unsupported_format');
   });
 
+  it('a parser name that is a property of every object (__proto__, constructor) names no parser → unsupported_format', async () => {
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      expect({ name, reason: await reasonOf(fixture('unknown-sender.eml'), [['', name]]) }).toEqual({ name, reason: 'unsupported_format' });
+    }
+  });
+
   it('a map entry routes a sender to a parser; PROVIDER_MAP replaces the default', async () => {
     const map = parseProviderMap('{"unknown-carrier.example":"zayo"}');
     expect(parserNameFor('news@unknown-carrier.example', map)).toBe('zayo');

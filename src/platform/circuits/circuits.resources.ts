@@ -1,5 +1,6 @@
 import { CABLED_FILTER } from '../dcim/cable-terminations';
 import { cableEndpointFields } from '../dcim/dcim.resources';
+import { idFilterProblem } from '../framework/resource/extra-filters';
 import { choice, date, genericRelation, integer, longText, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
@@ -63,7 +64,8 @@ const TERMINATION_TYPE = (model: string) => `(SELECT id FROM core_objecttype WHE
  */
 function terminationFilter(model: string, key: 'id' | 'slug' = 'id', table = `dcim_${model}`): ExtraFilter {
   return (values, alias, prefix) => {
-    if (key === 'id' && values.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
+    const problem = key === 'id' ? idFilterProblem(values) : undefined;
+    if (problem) return { problem };
     const selected = key === 'id' ? `:...${prefix}` : `SELECT id FROM ${table} WHERE slug IN (:...${prefix})`;
     const direct = `(${alias}.termination_type_id = ${TERMINATION_TYPE(model)} AND ${alias}.termination_id IN (${selected}))`;
     const viaLocation =

@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { readObjectId } from '../framework/resource/field-input';
 import { ExtraFilter, ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
 import type { ObjectSerializer } from '../framework/resource/resource-declaration';
-import { columnIsSetFilter } from '../framework/resource/extra-filters';
+import { columnIsSetFilter, idFilterProblem } from '../framework/resource/extra-filters';
 
 /** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
 export const CABLE_TERMINATION_TABLES: Readonly<Record<string, string>> = {
@@ -229,7 +229,8 @@ function terminatedOnDevices(alias: string, devices: string): string {
 
 function idsFilter(devices: (parameter: string) => string): ExtraFilter {
   return (values, alias, prefix) => {
-    if (values.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
+    const problem = idFilterProblem(values);
+    if (problem) return { problem };
     return { where: terminatedOnDevices(alias, devices(prefix)), params: { [prefix]: values.map(Number) } };
   };
 }

@@ -1,7 +1,7 @@
 import { CABLE_FILTERS } from '../../platform/dcim/cable-terminations';
 import { CableResource, FrontPortResource } from '../../platform/dcim/dcim.resources';
 import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { columnIsSetFilter } from '../../platform/framework/resource/extra-filters';
+import { columnIsSetFilter, idFilterProblem } from '../../platform/framework/resource/extra-filters';
 import { choice, color, date, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
 import { defineResource } from '../../platform/framework/resource/resource-definition';
 import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
@@ -139,8 +139,9 @@ export const BufferTubeResource = defineResource({
   extraFilters: {
     // Tubes of the cables that enter a closure (its closure cable entries).
     closure_id: (values, alias, prefix) => {
+      const problem = idFilterProblem(values);
+      if (problem) return { problem };
       const ids = values.map(Number);
-      if (ids.some((id) => !Number.isInteger(id))) return { problem: 'Enter whole numbers.' };
       return {
         where: `${alias}.fiber_cable_id IN (SELECT fiber_cable_id FROM fms_closurecableentry WHERE closure_id IN (:...${prefix}ids))`,
         params: { [`${prefix}ids`]: ids },

@@ -12,6 +12,10 @@ const REFERENCE_COLUMNS: Record<string, string> = {
   splice_entry: 'splice_entry_id',
 };
 const REFERENCE_TYPES = Object.keys(REFERENCE_COLUMNS);
+/** PostgreSQL's integer, the type of every referenced id: a larger one names nothing, and the query would fail on it. */
+const MAX_ID = 2_147_483_647;
+const ID_MESSAGE = `Every id must be an integer from 0 to ${MAX_ID}.`;
+const isId = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_ID;
 
 const circuitSummary = {
   type: 'object',
@@ -111,7 +115,7 @@ export async function protectingByReference(context: CollectionActionContext) {
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
     if (!REFERENCE_TYPES.includes(key)) errors[key] = [`Unknown reference type; use ${REFERENCE_TYPES.join(', ')}.`];
     else if (!Array.isArray(value)) errors[key] = ['Expected a list of integer ids.'];
-    else if (!value.every((id) => Number.isSafeInteger(id))) errors[key] = ['Every id must be an integer.'];
+    else if (!value.every(isId)) errors[key] = [ID_MESSAGE];
     else references[key] = [...new Set(value as number[])];
   }
   if (Object.keys(errors).length > 0) throw new ResourceValidationError(errors);
@@ -126,7 +130,7 @@ export async function protectingByQuery(context: CollectionActionContext) {
     const raw = context.query[type];
     if (raw === undefined) continue;
     const values = (Array.isArray(raw) ? raw : [raw]).flatMap((value) => String(value).split(',')).filter((value) => value.trim() !== '');
-    if (!values.every((value) => /^\d+$/.test(value.trim()))) errors[type] = ['Every id must be an integer.'];
+    if (!values.every((value) => /^\d{1,10}$/.test(value.trim()) && isId(Number(value)))) errors[type] = [ID_MESSAGE];
     else references[type] = values.map((value) => Number(value));
   }
   if (Object.keys(errors).length > 0) throw new ResourceValidationError(errors);

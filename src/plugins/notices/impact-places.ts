@@ -1,3 +1,4 @@
+import { idFilterProblem } from '../../platform/framework/resource/extra-filters';
 import { treeFilter } from '../../platform/framework/resource/organizational';
 import type { ExtraFilter } from '../../platform/framework/resource/resource-declaration';
 
@@ -35,10 +36,6 @@ export const IMPACT_PLACES_SQL = `
 
 type Scope = 'site_id' | 'region_id' | 'site_group_id' | 'location_id';
 
-function wholeNumbers(values: string[]): number[] | null {
-  return values.every((value) => /^[1-9]\d{0,9}$/.test(value)) ? values.map(Number) : null;
-}
-
 /** The condition on the places' columns (alias `p`) that a site-scoping parameter sets. */
 function placeCondition(
   scope: Scope,
@@ -46,9 +43,9 @@ function placeCondition(
   prefix: string,
 ): { where: string; params: Record<string, unknown> } | { problem: string } {
   if (scope === 'site_id' || scope === 'location_id') {
-    const ids = wholeNumbers(values);
-    if (!ids) return { problem: 'Enter a whole number.' };
-    return { where: `p.${scope} IN (:...${prefix})`, params: { [prefix]: ids } };
+    const problem = idFilterProblem(values);
+    if (problem) return { problem };
+    return { where: `p.${scope} IN (:...${prefix})`, params: { [prefix]: values.map(Number) } };
   }
   const tree = scope === 'region_id' ? treeFilter('region_id', 'dcim_region', 'id') : treeFilter('group_id', 'dcim_sitegroup', 'id');
   const inner = tree(

@@ -1,5 +1,6 @@
 import { InterfaceResource, SiteResource } from '../../platform/dcim/dcim.resources';
 import { computedProperties, countsOf } from '../../platform/framework/resource/computed-properties';
+import { idFilterProblem } from '../../platform/framework/resource/extra-filters';
 import { boolean, choice, color, datetime, integer, longText, relation, slug, text } from '../../platform/framework/resource/fields';
 import { treeFilter } from '../../platform/framework/resource/organizational';
 import type { ExtraFilter } from '../../platform/framework/resource/resource-declaration';
@@ -27,7 +28,8 @@ export const PEERING_STATUS_CHOICES = [
 /** `param=value…` matching a column exactly, for a filter named otherwise than its field (`peerdb_id`, irr-source `url`). */
 function columnFilter(column: string, kind: 'integer' | 'text'): ExtraFilter {
   return (values, alias, prefix) => {
-    if (kind === 'integer' && values.some((value) => !/^\d{1,10}$/.test(value))) return { problem: 'Enter a whole number.' };
+    const problem = kind === 'integer' ? idFilterProblem(values) : undefined;
+    if (problem) return { problem };
     return { where: `${alias}."${column}" IN (:...${prefix})`, params: { [prefix]: kind === 'integer' ? values.map(Number) : values } };
   };
 }
@@ -259,13 +261,14 @@ export const PeeringConnectionResource = defineResource({
     { relation: 'interface', column: 'name' },
   ],
   extraFilters: {
-    device_id: (values, alias, prefix) =>
-      values.some((value) => !/^\d{1,10}$/.test(value))
-        ? { problem: 'Enter a whole number.' }
-        : {
-            where: `${alias}."interface_id" IN (SELECT i.id FROM dcim_interface i WHERE i.device_id IN (:...${prefix}))`,
-            params: { [prefix]: values.map(Number) },
-          },
+    device_id: (values, alias, prefix) => {
+      const problem = idFilterProblem(values);
+      if (problem) return { problem };
+      return {
+        where: `${alias}."interface_id" IN (SELECT i.id FROM dcim_interface i WHERE i.device_id IN (:...${prefix}))`,
+        params: { [prefix]: values.map(Number) },
+      };
+    },
   },
   // The interface's device, and its addresses inside the network's prefix.
   extensions: [

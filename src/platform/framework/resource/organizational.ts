@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { idFilterProblem } from './extra-filters';
 import { relation, slug, text } from './fields';
 import { defineResource, ExtraFilter, ResourceDeclaration, ResourceDefinition } from './resource-definition';
 
@@ -60,7 +61,8 @@ export function treeFilter(column: string, table: string, key: 'id' | 'slug'): E
     // `region_id=null` selects the objects without one, as NetBox's null choice does.
     const wantsNull = values.includes('null');
     const named = values.filter((value) => value !== 'null');
-    if (key === 'id' && named.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return { problem: 'Enter a whole number.' };
+    const problem = key === 'id' ? idFilterProblem(named) : undefined;
+    if (problem) return { problem };
     const terms = wantsNull ? [`${alias}."${column}" IS NULL`] : [];
     if (named.length > 0) {
       terms.push(`${alias}."${column}" IN (WITH RECURSIVE tree(id) AS (
