@@ -338,6 +338,8 @@ describe('route fuzz: every documented operation, four roles, no 5xx', () => {
       AUTH_RATE_LIMIT: '100000/minute',
       AUTH_ADDRESS_RATE_LIMIT: '100000/minute',
       AUTH_USERNAME_RATE_LIMIT: '100000/hour',
+      // The seeded webhook and IRR source point at a closed loopback port.
+      EGRESS_ALLOW: '127.0.0.1',
     });
     base = seeded.testApp.baseUrl;
   });
