@@ -22,7 +22,7 @@ function main(): void {
     void serve(config, rootLogger.child({ worker: cluster.worker!.id }));
     return;
   }
-  warnAboutGeneratedSecret(config, rootLogger);
+  reportSecretKeyFile(config, rootLogger);
   const processes = serverProcessCount(config);
   if (processes === 1) {
     void serve(config, rootLogger);
@@ -30,8 +30,8 @@ function main(): void {
   }
   new ClusterPrimary({
     processes,
-    // Workers must sign and verify with one key, so a generated one is handed down.
-    workerEnv: config.secretKeyGenerated ? { SECRET_KEY: config.secretKey } : {},
+    // Workers sign and verify with the key the primary read, even if its file changes meanwhile.
+    workerEnv: config.secretKeyFile ? { SECRET_KEY: config.secretKey } : {},
     shutdownGraceSeconds: config.shutdownGraceSeconds,
     logger: rootLogger.child({ worker: 0 }),
   }).start();
@@ -75,12 +75,13 @@ async function startTracingIfEnabled(config: AppConfig, logger: Logger): Promise
   return tracing;
 }
 
-function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
-  if (!config.secretKeyGenerated) return;
+function reportSecretKeyFile(config: AppConfig, logger: Logger): void {
+  if (!config.secretKeyFile) return;
+  const { path, created } = config.secretKeyFile;
   logger.warn(
-    'SECRET_KEY is not set: a random key was generated for this process only. Every token it signs ' +
-      'becomes invalid at restart and replicas will not accept each other’s tokens. Set SECRET_KEY ' +
-      '(at least 32 random characters); NODE_ENV=production refuses to start without it.',
+    { path },
+    `SECRET_KEY is not set: ${created ? 'generated' : 'using'} the key file ${path}, which signs sessions and keys API tokens ` +
+      '(keep it with DATA_DIR; set SECRET_KEY for production or several replicas).',
   );
 }
 
