@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { AppConfig } from './common/config/app-config';
 import { loadEnvironmentOrExit } from './common/config/load-environment';
 import type { DatabaseConnection } from './common/database/database-connection';
-import { createRootLogger } from './common/logging/root-logger';
+import { readyLine } from './common/logging/ready-line';
+import { createRootLogger, resolveLogFormat } from './common/logging/root-logger';
 import { ClusterPrimary, serverProcessCount } from './common/process/cluster-primary';
 import type { Tracing } from './common/tracing/tracing';
 import './plugin-configuration-check';
@@ -17,7 +18,7 @@ import './plugin-configuration-check';
  */
 function main(): void {
   const config = loadEnvironmentOrExit();
-  const rootLogger = createRootLogger(config.logLevel);
+  const rootLogger = createRootLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   if (cluster.isWorker) {
     void serve(config, rootLogger.child({ worker: cluster.worker!.id }));
     return;
@@ -43,9 +44,10 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
   const tracing = await startTracingIfEnabled(config, logger);
   // Loaded here, not at the top: a cluster primary never needs the application's modules.
   await import('reflect-metadata');
-  const [{ closeApp, createApp }, { openDatabaseConnection }] = await Promise.all([
+  const [{ closeApp, createApp }, { openDatabaseConnection }, { DataSource }] = await Promise.all([
     import('./app.factory.js'),
     import('./common/database/database-connection.js'),
+    import('typeorm'),
   ]);
   let database: DatabaseConnection | undefined;
   try {
@@ -56,7 +58,19 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
     // connections over every worker, one that started late or replaced a crashed one included.
     (app.getHttpServer() as Server).maxRequestsPerSocket = config.keepAliveMaxRequests;
     await app.listen(config.port, config.host);
-    logger.info({ host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' }, 'server listening');
+    // Only for the hint in the ready line: a failed look-up leaves the hint out, not the server down.
+    const hasUsers = await app
+      .get(DataSource)
+      .query('SELECT 1 FROM users LIMIT 1')
+      .then(
+        (rows: unknown[]) => rows.length > 0,
+        () => true,
+      );
+    const ready = readyLine(config, hasUsers);
+    logger.info(
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server', ...ready.fields },
+      ready.message,
+    );
     handleShutdownSignals(app, database, tracing, config, logger, closeApp);
   } catch (error) {
     logger.fatal({ err: error }, 'server failed to start');
@@ -80,8 +94,8 @@ function reportSecretKeyFile(config: AppConfig, logger: Logger): void {
   const { path, created } = config.secretKeyFile;
   logger.warn(
     { path },
-    `SECRET_KEY is not set: ${created ? 'generated' : 'using'} the key file ${path}, which signs sessions and keys API tokens ` +
-      '(keep it with DATA_DIR; set SECRET_KEY for production or several replicas).',
+    `SECRET_KEY is not set: ${created ? 'generated' : 'using'} the key file ${path}, which signs sessions and keys API tokens; ` +
+      'keep it with DATA_DIR, and set SECRET_KEY for production or several replicas',
   );
 }
 

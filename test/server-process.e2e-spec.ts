@@ -73,7 +73,7 @@ describe('server process', () => {
     }
   });
 
-  it('without SECRET_KEY, keeps the key in DATA_DIR so platform and service-account tokens survive a restart', async () => {
+  it('without SECRET_KEY, keeps the key in DATA_DIR so platform and service-account tokens survive a restart; says in one line where it is', async () => {
     const dataDir = join(workDir, 'data');
     const env = { PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: '', NODE_ENV: 'development' };
     const first = ServerProcess.spawn(env, workDir);
@@ -108,6 +108,21 @@ describe('server process', () => {
     }
     const keyFile = join(dataDir, 'secret.key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // The start-up speaks in a few lines, the last saying where the server is and how to create the first user.
+    const firstStart = first
+      .logEntries()
+      .slice(0, first.logEntries().findIndex((entry) => String(entry.msg).startsWith('server listening')) + 1);
+    expect(firstStart.length).toBeLessThan(10);
+    expect(firstStart[firstStart.length - 1]).toMatchObject({
+      level: 'info',
+      url: `http://localhost:${env.PORT}`,
+      docs_url: `http://localhost:${env.PORT}/docs`,
+      msg: expect.stringContaining(
+        `no users yet: anyone who reaches the port can create the first, any role, with POST http://localhost:${env.PORT}/api/v1/users/`,
+      ),
+    });
+    const secondReady = second.logEntries().find((entry) => String(entry.msg).startsWith('server listening'));
+    expect(secondReady?.msg).toBe(`server listening on http://localhost:${env.PORT}, API docs at http://localhost:${env.PORT}/docs`);
     expect(first.logEntries().find((entry) => /SECRET_KEY is not set/.test(String(entry.msg)))).toMatchObject({
       level: 'warn',
       path: keyFile,
@@ -263,7 +278,7 @@ describe('server process', () => {
     const server = ServerProcess.spawn({ PORT: String(port), DATABASE_URL: database.url, KEEPALIVE_MAX_REQUESTS: '5' }, workDir);
     try {
       await server.waitUntilHealthy();
-      const listening = server.logEntries().find((entry) => entry.msg === 'server listening');
+      const listening = server.logEntries().find((entry) => String(entry.msg).startsWith('server listening'));
       expect(listening?.database).toBe('server');
       // KEEPALIVE_MAX_REQUESTS: the fifth answer on a connection closes it.
       expect(await requestsUntilClosed(port, 50)).toBe(5);
@@ -286,7 +301,7 @@ describe('server process', () => {
 function listeningWorkers(server: ServerProcess): number[] {
   return server
     .logEntries()
-    .filter((entry) => entry.msg === 'server listening')
+    .filter((entry) => String(entry.msg).startsWith('server listening'))
     .map((entry) => (entry.worker as number | undefined) ?? 0)
     .sort((a, b) => a - b);
 }

@@ -10,6 +10,8 @@ export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
 export const ISSUER_EXPIRY_BEHAVIORS = ['truncate', 'err'] as const;
@@ -89,6 +91,8 @@ export class AppConfig {
   readonly dataDir: string;
   readonly migrateOnStart: boolean;
   readonly logLevel: LogLevel;
+  /** LOG_FORMAT; undefined: pretty when stdout is a terminal, else JSON (resolveLogFormat). */
+  readonly logFormat: LogFormat | undefined;
   readonly trustProxy: TrustProxy;
   readonly shutdownGraceSeconds: number;
   /**
@@ -210,6 +214,7 @@ export function readConfig(env: Record<string, string | undefined>, secretKeySto
     dataDir,
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
+    logFormat: r.raw('LOG_FORMAT') === undefined ? undefined : r.oneOf('LOG_FORMAT', LOG_FORMATS, 'json', (v) => v.toLowerCase()),
     trustProxy: readTrustProxy(r),
     shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
     webConcurrency: r.optionalInt('WEB_CONCURRENCY', { min: 1, max: 256 }),

@@ -1,4 +1,5 @@
 import { DEFAULT_PROVIDER_MAP, parseProviderMap, type ProviderMap } from '../../../libs/mail';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../../common/config/app-config';
 import { readTracingSettings, type TracingSettings } from '../../common/tracing/tracing-settings';
 
 /**
@@ -35,6 +36,9 @@ export interface MailWorkerConfig {
   claimLeaseSeconds: number;
   /** OpenTelemetry trace export, as the server's (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off. */
   tracing: TracingSettings | undefined;
+  /** LOG_LEVEL and LOG_FORMAT, read as the server reads them. */
+  logLevel: LogLevel;
+  logFormat: LogFormat | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -104,6 +108,14 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
   const sending = enableOutboundPolling || webhookSecret !== '';
   if (sending && !mailFromAddress) problems.push('MAIL_FROM_ADDRESS is required to send (polling or the webhook is on)');
   if (sending && transport === 'smtp' && !smtpUrl) problems.push('SMTP_URL is required to send over SMTP (polling or the webhook is on)');
+  const choice = <T extends string>(name: string, choices: readonly T[]): T | undefined => {
+    const raw = value(name).toLowerCase();
+    const normalised = name === 'LOG_LEVEL' && raw === 'warning' ? 'warn' : raw;
+    if (!raw) return undefined;
+    const match = choices.find((candidate) => candidate === normalised);
+    if (match === undefined) problems.push(`${name} must be one of ${choices.join(', ')}, got "${value(name)}"`);
+    return match;
+  };
   const config: MailWorkerConfig = {
     platformUrl,
     platformApiToken,
@@ -130,6 +142,8 @@ export function readMailWorkerConfig(env: Env): { config: MailWorkerConfig; prob
       { value: (name) => value(name) || undefined, problem: (variable, message) => problems.push(`${variable} ${message}`) },
       'pki-mail-worker',
     ),
+    logLevel: choice('LOG_LEVEL', LOG_LEVELS) ?? 'info',
+    logFormat: choice('LOG_FORMAT', LOG_FORMATS),
   };
   return problems.length ? { config: null, problems } : { config, problems: [] };
 }
