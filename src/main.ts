@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { AppConfig } from './common/config/app-config';
 import { loadEnvironmentOrExit } from './common/config/load-environment';
 import type { DatabaseConnection } from './common/database/database-connection';
-import { createRootLogger } from './common/logging/root-logger';
+import { readyLine } from './common/logging/ready-line';
+import { createRootLogger, resolveLogFormat } from './common/logging/root-logger';
 import { ClusterPrimary, serverProcessCount } from './common/process/cluster-primary';
 import type { Tracing } from './common/tracing/tracing';
 import './plugin-configuration-check';
@@ -17,12 +18,12 @@ import './plugin-configuration-check';
  */
 function main(): void {
   const config = loadEnvironmentOrExit();
-  const rootLogger = createRootLogger(config.logLevel);
+  const rootLogger = createRootLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   if (cluster.isWorker) {
     void serve(config, rootLogger.child({ worker: cluster.worker!.id }));
     return;
   }
-  warnAboutGeneratedSecret(config, rootLogger);
+  reportSecretKeyFile(config, rootLogger);
   const processes = serverProcessCount(config);
   if (processes === 1) {
     void serve(config, rootLogger);
@@ -30,8 +31,8 @@ function main(): void {
   }
   new ClusterPrimary({
     processes,
-    // Workers must sign and verify with one key, so a generated one is handed down.
-    workerEnv: config.secretKeyGenerated ? { SECRET_KEY: config.secretKey } : {},
+    // Workers sign and verify with the key the primary read, even if its file changes meanwhile.
+    workerEnv: config.secretKeyFile ? { SECRET_KEY: config.secretKey } : {},
     shutdownGraceSeconds: config.shutdownGraceSeconds,
     logger: rootLogger.child({ worker: 0 }),
   }).start();
@@ -43,9 +44,10 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
   const tracing = await startTracingIfEnabled(config, logger);
   // Loaded here, not at the top: a cluster primary never needs the application's modules.
   await import('reflect-metadata');
-  const [{ closeApp, createApp }, { openDatabaseConnection }] = await Promise.all([
+  const [{ closeApp, createApp }, { openDatabaseConnection }, { DataSource }] = await Promise.all([
     import('./app.factory.js'),
     import('./common/database/database-connection.js'),
+    import('typeorm'),
   ]);
   let database: DatabaseConnection | undefined;
   try {
@@ -56,7 +58,19 @@ async function serve(config: AppConfig, logger: Logger): Promise<void> {
     // connections over every worker, one that started late or replaced a crashed one included.
     (app.getHttpServer() as Server).maxRequestsPerSocket = config.keepAliveMaxRequests;
     await app.listen(config.port, config.host);
-    logger.info({ host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server' }, 'server listening');
+    // Only for the hint in the ready line: a failed look-up leaves the hint out, not the server down.
+    const hasUsers = await app
+      .get(DataSource)
+      .query('SELECT 1 FROM users LIMIT 1')
+      .then(
+        (rows: unknown[]) => rows.length > 0,
+        () => true,
+      );
+    const ready = readyLine(config, hasUsers);
+    logger.info(
+      { host: config.host, port: config.port, database: database.embedded ? 'embedded' : 'server', ...ready.fields },
+      ready.message,
+    );
     handleShutdownSignals(app, database, tracing, config, logger, closeApp);
   } catch (error) {
     logger.fatal({ err: error }, 'server failed to start');
@@ -75,12 +89,13 @@ async function startTracingIfEnabled(config: AppConfig, logger: Logger): Promise
   return tracing;
 }
 
-function warnAboutGeneratedSecret(config: AppConfig, logger: Logger): void {
-  if (!config.secretKeyGenerated) return;
+function reportSecretKeyFile(config: AppConfig, logger: Logger): void {
+  if (!config.secretKeyFile) return;
+  const { path, created } = config.secretKeyFile;
   logger.warn(
-    'SECRET_KEY is not set: a random key was generated for this process only. Every token it signs ' +
-      'becomes invalid at restart and replicas will not accept each other’s tokens. Set SECRET_KEY ' +
-      '(at least 32 random characters); NODE_ENV=production refuses to start without it.',
+    { path },
+    `SECRET_KEY is not set: ${created ? 'generated' : 'using'} the key file ${path}, which signs sessions and keys API tokens; ` +
+      'keep it with DATA_DIR, and set SECRET_KEY for production or several replicas',
   );
 }
 

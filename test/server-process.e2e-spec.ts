@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createConnection, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { ApiClient, createBootstrapSuperuser } from './support/api-client';
+import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-client';
 import { Agent, request as httpRequest } from 'node:http';
 import { childPids, freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
@@ -71,6 +71,80 @@ describe('server process', () => {
     } finally {
       expect(await second.stop('SIGTERM')).toBe(0);
     }
+  });
+
+  it('without SECRET_KEY, keeps the key in DATA_DIR so platform and service-account tokens survive a restart; says in one line where it is', async () => {
+    const dataDir = join(workDir, 'data');
+    const env = { PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: '', NODE_ENV: 'development' };
+    const first = ServerProcess.spawn(env, workDir);
+    let platformToken: string;
+    let serviceAccountToken: string;
+    try {
+      await first.waitUntilHealthy();
+      const api = new ApiClient(first.baseUrl);
+      const root = await createBootstrapSuperuser(api);
+      const provisioned = await api.request('POST', '/api/users/tokens/provision/', { json: { username: 'root', password: PASSWORD } });
+      expect(provisioned.status).toBe(201);
+      platformToken = provisioned.body.key;
+      const organization = await api.post('/organizations/', { name: 'Restart Org' }, root.token);
+      expect(organization.status).toBe(201);
+      const account = await api.post('/service-accounts/', { name: 'restart-robot', organization_id: organization.body.id }, root.token);
+      expect(account.status).toBe(201);
+      const minted = await api.post(`/service-accounts/${account.body.id}/tokens`, { name: 'restart-probe' }, root.token);
+      expect(minted.status).toBe(201);
+      serviceAccountToken = minted.body.token;
+    } finally {
+      expect(await first.stop('SIGTERM')).toBe(0);
+    }
+    const second = ServerProcess.spawn(env, workDir);
+    try {
+      await second.waitUntilHealthy();
+      const api = new ApiClient(second.baseUrl);
+      const sites = await api.request('GET', '/api/dcim/sites/', { headers: { authorization: `Token ${platformToken}` } });
+      expect(sites.status).toBe(200);
+      expect((await api.get('/cas/', serviceAccountToken)).status).toBe(200);
+    } finally {
+      expect(await second.stop('SIGTERM')).toBe(0);
+    }
+    const keyFile = join(dataDir, 'secret.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // The start-up speaks in a few lines, the last saying where the server is and how to create the first user.
+    const firstStart = first
+      .logEntries()
+      .slice(0, first.logEntries().findIndex((entry) => String(entry.msg).startsWith('server listening')) + 1);
+    expect(firstStart.length).toBeLessThan(10);
+    expect(firstStart[firstStart.length - 1]).toMatchObject({
+      level: 'info',
+      url: `http://localhost:${env.PORT}`,
+      docs_url: `http://localhost:${env.PORT}/docs`,
+      msg: expect.stringContaining(
+        `no users yet: anyone who reaches the port can create the first, any role, with POST http://localhost:${env.PORT}/api/v1/users/`,
+      ),
+    });
+    const secondReady = second.logEntries().find((entry) => String(entry.msg).startsWith('server listening'));
+    expect(secondReady?.msg).toBe(`server listening on http://localhost:${env.PORT}, API docs at http://localhost:${env.PORT}/docs`);
+    expect(first.logEntries().find((entry) => /SECRET_KEY is not set/.test(String(entry.msg)))).toMatchObject({
+      level: 'warn',
+      path: keyFile,
+    });
+  });
+
+  it('refuses to start when the DATA_DIR key file is readable by group, naming the file and chmod 600', async () => {
+    const dataDir = join(workDir, 'data');
+    mkdirSync(dataDir);
+    const keyFile = join(dataDir, 'secret.key');
+    writeFileSync(keyFile, `${'k'.repeat(64)}\n`, { mode: 0o640 });
+    chmodSync(keyFile, 0o640);
+    const server = ServerProcess.spawn(
+      { PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: '', NODE_ENV: 'development' },
+      workDir,
+    );
+    const exited = await Promise.race([server.waitForExit(), new Promise((resolve) => setTimeout(() => resolve('still running'), 20000))]);
+    if (exited === 'still running') await server.stop('SIGKILL');
+    expect(exited).toBe(1);
+    expect(server.logs().trim().split('\n')).toEqual([
+      `Invalid configuration: SECRET_KEY is unset and its key file ${keyFile} is open to group or others (mode 0640): run chmod 600 ${keyFile}`,
+    ]);
   });
 
   it('serves the embedded database only on a Unix socket in a 0700 directory under DATA_DIR, its files owner-only', async () => {
@@ -204,7 +278,7 @@ describe('server process', () => {
     const server = ServerProcess.spawn({ PORT: String(port), DATABASE_URL: database.url, KEEPALIVE_MAX_REQUESTS: '5' }, workDir);
     try {
       await server.waitUntilHealthy();
-      const listening = server.logEntries().find((entry) => entry.msg === 'server listening');
+      const listening = server.logEntries().find((entry) => String(entry.msg).startsWith('server listening'));
       expect(listening?.database).toBe('server');
       // KEEPALIVE_MAX_REQUESTS: the fifth answer on a connection closes it.
       expect(await requestsUntilClosed(port, 50)).toBe(5);
@@ -227,7 +301,7 @@ describe('server process', () => {
 function listeningWorkers(server: ServerProcess): number[] {
   return server
     .logEntries()
-    .filter((entry) => entry.msg === 'server listening')
+    .filter((entry) => String(entry.msg).startsWith('server listening'))
     .map((entry) => (entry.worker as number | undefined) ?? 0)
     .sort((a, b) => a - b);
 }

@@ -125,7 +125,7 @@ describe('tracing (OpenTelemetry)', () => {
     try {
       await server.waitUntilHealthy();
       // Health answers once one worker listens; a worker stopped while starting would leave no record.
-      const listening = () => server.logEntries().filter((entry) => entry.msg === 'server listening').length;
+      const listening = () => server.logEntries().filter((entry) => String(entry.msg).startsWith('server listening')).length;
       while (listening() < workers) await new Promise((resolve) => setTimeout(resolve, 100));
       await exercise(new ApiClient(server.baseUrl));
     } finally {

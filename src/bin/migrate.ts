@@ -11,7 +11,7 @@ import { loadEnvironmentOrExit } from '../common/config/load-environment';
 import { DatabaseConnection, openDatabaseConnection } from '../common/database/database-connection';
 import { dataSourceOptions } from '../common/database/data-source-options';
 import { runPendingMigrations } from '../common/database/migration-runner';
-import { createRootLogger } from '../common/logging/root-logger';
+import { createRootLogger, resolveLogFormat } from '../common/logging/root-logger';
 
 const USAGE = 'usage: migrate run | revert | show | generate <PascalCaseName> [--plugin <name>]';
 /** Source folder of the platform's migrations (this file runs from dist/src/bin). */
@@ -26,7 +26,7 @@ const pluginMigrationsDir = (plugin: string) => join(__dirname, '..', '..', '..'
 async function main(): Promise<void> {
   const [command, name, option, plugin] = process.argv.slice(2);
   const config = loadEnvironmentOrExit();
-  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const database = await openDatabaseConnection(config, logger);
   try {
     switch (command) {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { loadEnvironmentOrExit } from '../common/config/load-environment';
 import { openDatabaseConnection } from '../common/database/database-connection';
-import { createRootLogger } from '../common/logging/root-logger';
+import { createRootLogger, resolveLogFormat } from '../common/logging/root-logger';
 import { PrivateKeyReencryption } from '../modules/pki/private-key-reencryption.service';
 
 /**
@@ -13,7 +13,7 @@ import { PrivateKeyReencryption } from '../modules/pki/private-key-reencryption.
  */
 async function main(): Promise<void> {
   const config = loadEnvironmentOrExit();
-  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const logger = createRootLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const database = await openDatabaseConnection(config, logger);
   try {
     const app = await NestFactory.createApplicationContext(AppModule.forRoot({ config, logger, database }), { logger: false });

@@ -49,10 +49,10 @@ describe('readConfig', () => {
     });
   });
 
-  it('generates a strong throw-away SECRET_KEY outside production and says so', () => {
+  it('without a key store (no data directory), gives an unset SECRET_KEY a strong random key for that read', () => {
     const a = readConfig({}).config;
     const b = readConfig({}).config;
-    expect(a.secretKeyGenerated).toBe(true);
+    expect(a.secretKeyFile).toBeUndefined();
     expect(a.secretKey.length).toBeGreaterThanOrEqual(32);
     expect(a.secretKey).not.toBe(b.secretKey);
   });

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { allowEntryProblem, caDirectoryProblem, type EgressSettings } from '../http/egress-policy';
 import { readTracingSettings, type TracingSettings } from '../tracing/tracing-settings';
 import { ConfigProblem, EnvReader } from './env-reader';
+import { readOrCreateSecretKeyFile, SecretKeyFileError, StoredSecretKey } from './secret-key-file';
 
 export const NODE_ENVIRONMENTS = ['development', 'production', 'test'] as const;
 export type NodeEnvironment = (typeof NODE_ENVIRONMENTS)[number];
@@ -11,6 +12,8 @@ export const JWT_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const;
 export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 export const RSA_KEY_SIZES = [2048, 3072, 4096, 8192] as const;
 export type RsaKeySize = (typeof RSA_KEY_SIZES)[number];
 export const ISSUER_EXPIRY_BEHAVIORS = ['truncate', 'err'] as const;
@@ -60,8 +63,8 @@ export class AppConfig {
   /** Serves the Swagger UI at /docs and the PKI OpenAPI document; the platform's /api/schema/ stays. */
   readonly enableDocs: boolean;
   readonly secretKey: string;
-  /** True when SECRET_KEY was unset and a throw-away key was generated for this process. */
-  readonly secretKeyGenerated: boolean;
+  /** Set when SECRET_KEY was unset: the key file in DATA_DIR it came from, and whether this process created it. */
+  readonly secretKeyFile: { path: string; created: boolean } | undefined;
   readonly algorithm: JwtAlgorithm;
   readonly accessTokenExpireMinutes: number;
   readonly refreshTokenExpireMinutes: number;
@@ -106,6 +109,8 @@ export class AppConfig {
   readonly dataDir: string;
   readonly migrateOnStart: boolean;
   readonly logLevel: LogLevel;
+  /** LOG_FORMAT; undefined: pretty when stdout is a terminal, else JSON (resolveLogFormat). */
+  readonly logFormat: LogFormat | undefined;
   readonly trustProxy: TrustProxy;
   readonly shutdownGraceSeconds: number;
   /**
@@ -172,14 +177,23 @@ export interface LoadedConfig {
   variables: string[];
 }
 
+/** Supplies the key of a process started without SECRET_KEY, from its data directory. */
+export type SecretKeyStore = (dataDir: string) => StoredSecretKey;
+
+/** A process's configuration: an unset SECRET_KEY outside production is kept in DATA_DIR (secret-key-file.ts). */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
-  return readConfig(env).config;
+  return readConfig(env, readOrCreateSecretKeyFile).config;
 }
 
-export function readConfig(env: Record<string, string | undefined>): LoadedConfig {
+/**
+ * Reads and validates the environment. Without a `secretKeyStore` (a configuration read in a unit
+ * test, with no data directory to keep a key in) an unset SECRET_KEY gets a random key for this read.
+ */
+export function readConfig(env: Record<string, string | undefined>, secretKeyStore?: SecretKeyStore): LoadedConfig {
   const r = new EnvReader(env);
   const nodeEnv = r.oneOf('NODE_ENV', NODE_ENVIRONMENTS, 'development');
-  const { secretKey, generated } = readSecretKey(r, nodeEnv);
+  const dataDir = r.string('DATA_DIR', './data');
+  const { secretKey, file: secretKeyFile } = readSecretKey(r, nodeEnv, dataDir, secretKeyStore);
   const days = { min: 1, max: 36500 };
   const keySize = (name: string, fallback: RsaKeySize) => r.oneOf<RsaKeySize>(name, RSA_KEY_SIZES, fallback, (v) => v);
 
@@ -193,7 +207,7 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
     }),
     enableDocs: r.bool('ENABLE_DOCS', true),
     secretKey,
-    secretKeyGenerated: generated,
+    secretKeyFile,
     algorithm: r.oneOf('ALGORITHM', JWT_ALGORITHMS, 'HS256', (v) => v.toUpperCase()),
     accessTokenExpireMinutes: r.int('ACCESS_TOKEN_EXPIRE_MINUTES', 15, { min: 1, max: 525600 }),
     refreshTokenExpireMinutes: r.int('REFRESH_TOKEN_EXPIRE_MINUTES', 1440, { min: 1, max: 5256000 }),
@@ -227,9 +241,10 @@ export function readConfig(env: Record<string, string | undefined>): LoadedConfi
       lockMs: r.int('DATABASE_LOCK_TIMEOUT_MS', 3000, { min: 100, max: 3_600_000 }),
       connectMs: r.int('DATABASE_CONNECT_TIMEOUT_MS', 5000, { min: 100, max: 600_000 }),
     },
-    dataDir: r.string('DATA_DIR', './data'),
+    dataDir,
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
     logLevel: r.oneOf('LOG_LEVEL', LOG_LEVELS, 'info', (v) => (v.toLowerCase() === 'warning' ? 'warn' : v.toLowerCase())),
+    logFormat: r.raw('LOG_FORMAT') === undefined ? undefined : r.oneOf('LOG_FORMAT', LOG_FORMATS, 'json', (v) => v.toLowerCase()),
     trustProxy: readTrustProxy(r),
     shutdownGraceSeconds: r.int('SHUTDOWN_GRACE_SECONDS', 25, { min: 0, max: 3600 }),
     webConcurrency: r.optionalInt('WEB_CONCURRENCY', { min: 1, max: 256 }),
@@ -282,18 +297,32 @@ function readPluginSelection(r: EnvReader, env: Record<string, string | undefine
   return [...new Set(names)];
 }
 
-function readSecretKey(r: EnvReader, nodeEnv: NodeEnvironment): { secretKey: string; generated: boolean } {
+function readSecretKey(
+  r: EnvReader,
+  nodeEnv: NodeEnvironment,
+  dataDir: string,
+  store: SecretKeyStore | undefined,
+): { secretKey: string; file: AppConfig['secretKeyFile'] } {
   const value = r.raw('SECRET_KEY');
   if (value === undefined) {
     if (nodeEnv === 'production') {
       r.problem('SECRET_KEY', 'is required when NODE_ENV=production (use at least 32 random characters)');
+      return { secretKey: '', file: undefined };
     }
-    return { secretKey: randomBytes(32).toString('base64url'), generated: true };
+    if (!store) return { secretKey: randomBytes(32).toString('base64url'), file: undefined };
+    try {
+      const stored = store(dataDir);
+      return { secretKey: stored.key, file: { path: stored.path, created: stored.created } };
+    } catch (error) {
+      if (!(error instanceof SecretKeyFileError)) throw error;
+      r.problem('SECRET_KEY', error.message);
+      return { secretKey: '', file: undefined };
+    }
   }
   if (value.length < MIN_SECRET_KEY_LENGTH) {
     r.problem('SECRET_KEY', `must be at least ${MIN_SECRET_KEY_LENGTH} characters long (got ${value.length})`);
   }
-  return { secretKey: value, generated: false };
+  return { secretKey: value, file: undefined };
 }
 
 function readPepper(r: EnvReader): string | undefined {

@@ -1,12 +1,27 @@
 import { LoggerService } from '@nestjs/common';
 import { Logger } from 'pino';
 
-/** Routes Nest's own log calls (bootstrap, route mapping, exceptions) into the JSON logger. */
+/**
+ * Nest's start-up narration: a line per module initialised and per route mapped (well over a thousand),
+ * which says nothing an operator acts on. Logged at debug; the server's own "server listening" line
+ * says the start is done.
+ */
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'GraphQLModule',
+]);
+
+/** Routes Nest's own log calls (bootstrap, route mapping, exceptions) into the process's logger. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
 
   error(message: unknown, ...rest: unknown[]): void {

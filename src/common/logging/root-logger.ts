@@ -1,6 +1,7 @@
 import pino, { DestinationStream, Logger } from 'pino';
-import { LogLevel } from '../config/app-config';
+import type { LogFormat, LogLevel } from '../config/app-config';
 import { currentRequestId } from './request-context';
+import { terseDestination } from './terse-format';
 
 /**
  * Paths pino blanks out wherever they appear in a logged object. Log calls never pass bodies or
@@ -31,12 +32,26 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
 ];
 
-/** The process's one JSON logger; every line carries the request id of the request it belongs to. */
-export function createRootLogger(level: LogLevel, destination?: DestinationStream): Logger {
+/** LOG_FORMAT, or when unset: pretty for a person at a terminal, JSON for a log collector. */
+export function resolveLogFormat(setting: LogFormat | undefined, stdoutIsTerminal = process.stdout.isTTY === true): LogFormat {
+  return setting ?? (stdoutIsTerminal ? 'pretty' : 'json');
+}
+
+/**
+ * The process's one logger: JSON lines on stdout (or, `pretty`, the same lines made terse for a
+ * terminal); every line carries the request id of the request it belongs to. The mail worker uses
+ * it too, as `service: 'mail-worker'`.
+ */
+export function createRootLogger(
+  level: LogLevel,
+  destination?: DestinationStream,
+  format: LogFormat = 'json',
+  service = 'pki-inventory',
+): Logger {
   return pino(
     {
       level,
-      base: { service: 'pki-inventory' },
+      base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -45,6 +60,6 @@ export function createRootLogger(level: LogLevel, destination?: DestinationStrea
         return requestId ? { request_id: requestId } : {};
       },
     },
-    destination ?? pino.destination({ dest: 1, sync: true }),
+    destination ?? (format === 'pretty' ? terseDestination() : pino.destination({ dest: 1, sync: true })),
   );
 }

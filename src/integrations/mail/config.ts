@@ -1,5 +1,6 @@
 import { DEFAULT_PROVIDER_MAP, parseProviderMap, type ProviderMap } from '../../../libs/mail';
 import { createHmac } from 'node:crypto';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../../common/config/app-config';
 import { readTracingSettings, type TracingSettings } from '../../common/tracing/tracing-settings';
 import { MAIL_AUTH_POLICIES, type MailAuthPolicy } from './authentication';
 
@@ -47,6 +48,9 @@ export interface MailWorkerConfig {
   claimLeaseSeconds: number;
   /** OpenTelemetry trace export, as the server's (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off. */
   tracing: TracingSettings | undefined;
+  /** LOG_LEVEL and LOG_FORMAT, read as the server reads them. */
+  logLevel: LogLevel;
+  logFormat: LogFormat | undefined;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -139,6 +143,14 @@ export function readMailWorkerConfig(env: Env): MailWorkerConfigResult {
   if (!/^[A-Za-z0-9.:-]+$/.test(bindHost)) problems.push(`MAIL_WORKER_BIND_HOST must be an IP address or host name, got "${bindHost}"`);
   const trackingIdSecret = env.TRACKING_ID_SECRET ?? '';
   if (trackingIdSecret !== '' && trackingIdSecret.length < 16) problems.push('TRACKING_ID_SECRET must be at least 16 characters');
+  const choice = <T extends string>(name: string, choices: readonly T[]): T | undefined => {
+    const raw = value(name).toLowerCase();
+    const normalised = name === 'LOG_LEVEL' && raw === 'warning' ? 'warn' : raw;
+    if (!raw) return undefined;
+    const match = choices.find((candidate) => candidate === normalised);
+    if (match === undefined) problems.push(`${name} must be one of ${choices.join(', ')}, got "${value(name)}"`);
+    return match;
+  };
   const config: MailWorkerConfig = {
     platformUrl,
     platformApiToken,
@@ -173,6 +185,8 @@ export function readMailWorkerConfig(env: Env): MailWorkerConfigResult {
       { value: (name) => value(name) || undefined, problem: (variable, message) => problems.push(`${variable} ${message}`) },
       'pki-mail-worker',
     ),
+    logLevel: choice('LOG_LEVEL', LOG_LEVELS) ?? 'info',
+    logFormat: choice('LOG_FORMAT', LOG_FORMATS),
   };
   return problems.length ? { config: null, problems, warnings } : { config, problems: [], warnings };
 }

@@ -1,6 +1,9 @@
-import pino from 'pino';
+import type { Logger } from 'pino';
+import type { LogFormat, LogLevel } from '../../common/config/app-config';
+import { createRootLogger, resolveLogFormat } from '../../common/logging/root-logger';
 
-/** The worker's JSON log lines (pino, as the platform's); secrets are never passed to it. */
-export type Logger = pino.Logger;
+export type { Logger };
 
-export const createWorkerLogger = (level = process.env.LOG_LEVEL ?? 'info'): Logger => pino({ name: 'mail-worker', level });
+/** The worker's log lines: the server's logger and format (LOG_FORMAT), as `service: 'mail-worker'`; secrets are never passed to it. */
+export const createWorkerLogger = (level: LogLevel, format: LogFormat | undefined): Logger =>
+  createRootLogger(level, undefined, resolveLogFormat(format), 'mail-worker');

@@ -7,12 +7,12 @@ import { createWorkerLogger } from './logger';
  * loaded only now so the HTTP instrumentation is in place before the worker's modules use http.
  */
 async function main(): Promise<void> {
-  const logger = createWorkerLogger();
   const { config, problems, warnings } = readMailWorkerConfig(process.env);
   if (!config) {
     for (const problem of problems) process.stderr.write(`mail-worker: ${problem}\n`);
     process.exit(1);
   }
+  const logger = createWorkerLogger(config.logLevel, config.logFormat);
   for (const warning of warnings) logger.warn(warning);
   let flushSpans = () => Promise.resolve();
   if (config.tracing) {
