@@ -217,7 +217,7 @@ describe('mail worker: inbound over SMTP', () => {
       const warning = inboundOnly
         .output()
         .split('\n')
-        .filter((line) => line.includes('"level":40'))
+        .filter((line) => line.includes('"level":"warn"'))
         .map((line) => JSON.parse(line).msg as string);
       expect(warning).toEqual([expect.stringContaining('sending is disabled')]);
       expect((await fetch(`http://127.0.0.1:${inboundOnly.httpPort}/webhook/outbound`, { method: 'POST', body: '{}' })).status).toBe(404);

@@ -261,7 +261,8 @@ describe('platform GraphQL', () => {
     expect(headers).toEqual({ Authorization: 'Token <your token>' });
     const query = literal('defaultQuery');
     expect(query).toMatch(/^# .*token/);
-    expect(query).toContain('POST /api/users/tokens/provision/');
+    // Where a token comes from is said once, in the hint line above the explorer.
+    expect(html).toContain('POST /api/users/tokens/provision/ gives one');
 
     // As it stands, the placeholder is refused; with a real token in its place the query answers.
     const asIs = await fetch(`${seeded.testApp.baseUrl}/graphql/`, {
