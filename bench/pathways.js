@@ -9,7 +9,7 @@
 // GET /api/plugins/pathways/geo/structures/?bbox=… over a box holding exactly 2000 of them (40 × 50 grid
 // points; each request another box) is timed against the same read in raw SQL on one pg connection
 // (the rows with their site names, ordered as the layer, and the count of matches): p50 of each in
-// rounds, the order of the sides rotating. Targets (issue 16): p50 within 2× of SQL and
+// rounds, the order of the sides rotating. Targets (docs/performance.md): p50 within 2× of SQL and
 // under 100 ms. EXPLAIN of the bbox query must show the GiST index (pathways_structure_bbox_gist).
 // In the same rounds, not part of the ratio, the floor under this layer: bench/bare-layer-server.js, a
 // bare node:http server running the layer's own statement and body code without the framework (its

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Issue 13's targets 2–6 against the built server (dist/), each printed as ours, the peer or limit,
-// the ratio and the target, then as one markdown table.
+// The PKI targets of docs/performance.md (all but sign-csr against cfssl) against the built server
+// (dist/), each printed as ours, the peer or limit, the ratio and the target, then as one markdown
+// table.
 //
 //   npm run bench:pki                                                 # builds first
 //   node bench/pki-issuance.js                                        # dist/ as it is
-//   BENCH_SOAK_SECONDS=600 node bench/pki-issuance.js                 # the 10-minute soak of target 5
+//   BENCH_SOAK_SECONDS=600 node bench/pki-issuance.js                 # the 10-minute soak
 //   BENCH_ONLY=crl,embedded node bench/pki-issuance.js                # some scenarios only
 //
 // Scenarios (BENCH_ONLY, comma-separated; all by default):

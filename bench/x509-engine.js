@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// The X.509 engine alone, old against new, in one process: the @peculiar/x509 pipeline the engine
-// used to be (libs/x509/testing/reference-engine.ts, kept as the differential test's reference)
-// against the native one in libs/x509, with Node's raw crypto.sign as the limit.
+// The X.509 engine alone, in one process: the @peculiar/x509 reference engine ("old":
+// libs/x509/testing/reference-engine.ts, also the differential test's reference) against the native
+// one in libs/x509 ("new"), with Node's raw crypto.sign as the limit.
 //
 //   npm run build && node bench/x509-engine.js
 //   BENCH_ROUNDS=5 BENCH_SECONDS=2 BENCH_CONCURRENCY=8 node bench/x509-engine.js
 //
 // Scenarios: sign-csr (parse + verify a CSR, build + sign + self-check its certificate) under an
 // RSA-2048 and a P-256 CA; a certificate for a key generated here (build + sign + PKCS#8 export,
-// key generation excluded); CRLs: old against new at 10 000 entries (the old engine needs
+// key generation excluded); CRLs: old against new at 10 000 entries (the reference engine needs
 // minutes for 100 000), then the new one alone at 100 000. Each round runs old then new for the same
 // time with BENCH_CONCURRENCY operations in flight (signing runs on libuv's pool in both). Prints
 // per scenario and round: operations per second of wall time, per CPU-second of this process (user +

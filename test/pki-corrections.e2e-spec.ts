@@ -4,7 +4,7 @@ import { ApiClient, Fixture, PASSWORD } from './support/api-client';
 import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
 import type { TestApp } from './support/test-app';
 
-/** Corrections from issue 12: validity capped at the issuer's, subject order kept, mixed-key CRLs, the `ca` type. */
+/** Validity capped at the issuer's, subject order kept, mixed-key CRLs, the `ca` certificate type. */
 describe('PKI corrections', () => {
   let pki: OpensslPki;
   let testApp: TestApp;

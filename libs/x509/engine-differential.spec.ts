@@ -1,5 +1,5 @@
 /**
- * The native engine against the @peculiar/x509 engine it replaced (testing/reference-engine.ts):
+ * The native engine against the @peculiar/x509 reference engine (testing/reference-engine.ts):
  * 1 000 random CSRs — RSA 2048, P-256, P-384 and Ed25519 keys; subjects with multi-valued RDNs,
  * several string types, UTF-8 and characters that need escaping; DNS, IP and email SANs, and now and
  * then something either engine must refuse — go through both. Serial number and clock are fixed per

@@ -1,7 +1,7 @@
 /**
- * The engine as it was before issue 13, on @peculiar/x509's ASN.1 and WebCrypto: CSR parsing,
- * certificate and CRL building, the self-check by re-parsing. Kept only as the reference that the
- * differential test (and bench/x509-engine.js) hold the native engine to; the product never calls it.
+ * The reference engine, on @peculiar/x509's ASN.1 and WebCrypto: CSR parsing, certificate and CRL
+ * building, the self-check by re-parsing. The differential test (and bench/x509-engine.js) hold the
+ * native engine to it; the product never calls it.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { type CertificateInfo, describeCertificate, extractSubjectAltNames, loadCertificate } from '../certificate-reader';

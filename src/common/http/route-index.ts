@@ -17,10 +17,10 @@ const PATTERN_SYNTAX = /[:*{}()[\]?+!\\]/;
 
 /**
  * Express walks its whole stack for every request, trying each route in turn: with the platform's
- * ~800 routes, reaching a plugin's (registered last) cost a third of a millisecond of loop alone. A
+ * ~800 routes, reaching a plugin's (registered last) costs a third of a millisecond of loop alone. A
  * route whose leading plain-text segments (`/api/plugins/fms/fiber-strands` of
  * `/api/plugins/fms/fiber-strands/:id/`) are not leading segments of the request's path can never
- * match it, so each request is now dispatched over the stack without those routes: the same
+ * match it, so each request is dispatched over the stack without those routes: the same
  * layers, in the same order, with Express's own matching, OPTIONS, HEAD and error handling. The
  * stacks are built once per longest matching prefix and rebuilt when routes are added. Nothing
  * here rewrites `req.url` between middleware and routes, which this relies on.
