@@ -7,6 +7,62 @@ import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import layers from './scripts/eslint-import-layers.mjs';
+
+/**
+ * Which layer may import which (docs/architecture.md, "Layers"), checked by `layers/import-layers` on
+ * the path each import resolves to. A file is governed by every entry whose `files` it is under.
+ */
+const LAYERS = [
+  {
+    files: 'libs/',
+    mayNotImport: ['src/', 'migrations/', 'test/'],
+    because: 'libs/ is framework-free TypeScript that the server and the command-line client share',
+  },
+  {
+    files: 'src/common/',
+    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/', 'src/integrations/', 'src/health/', 'src/bin/', 'src/*', 'migrations/'],
+    because: 'src/common is the lowest layer of the application; migrations and plugins are wired by the entry points',
+  },
+  {
+    files: 'src/modules/',
+    mayNotImport: ['src/platform/', 'src/plugins/', 'src/integrations/'],
+    because: 'the PKI and identity modules stand without the inventory platform, which builds on their users and tokens',
+  },
+  {
+    files: 'src/platform/',
+    mayNotImport: ['src/plugins/', 'src/integrations/'],
+    because: 'the platform serves the plugins it is given; only the entry points name them',
+  },
+  {
+    files: 'src/integrations/',
+    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/'],
+    because: 'the mail worker is a process of its own that reaches the platform over its API',
+  },
+  {
+    files: 'migrations/',
+    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/'],
+    because: "a migration is SQL on its own; the entry points add the plugins' migrations to the list",
+  },
+  {
+    files: 'src/plugins/*/',
+    mayImport: ['src/plugins/$1/', 'src/platform/plugin-api', 'libs/'],
+    because: 'a plugin imports the platform only through src/platform/plugin-api.ts, and another plugin only if it depends on it',
+  },
+  { files: 'src/plugins/peering/', mayImport: ['src/plugins/routing/'], because: 'peering depends on routing' },
+  {
+    // The API module loads every core model; the manifest must load none (the cluster primary checks PLUGINS with it).
+    files: 'src/plugins/*/manifest.ts',
+    mayImport: ['src/platform/plugins/plugin-declaration', 'src/platform/plugins/plugin-settings'],
+    because: 'a manifest loads no model',
+  },
+  {
+    // A command-line entry point of a plugin reads the environment and opens the database, as src/bin's do.
+    files: 'src/plugins/*/*.command.ts',
+    mayImport: ['src/common/'],
+    because: 'a command is an entry point',
+  },
+];
 
 export default defineConfig(
   { ignores: ['dist/', 'coverage/', 'data/'] },
@@ -18,6 +74,13 @@ export default defineConfig(
       // `const { key: _key, ...rest } = value` is how the code leaves a property out.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
     },
+  },
+  {
+    // Tests assemble what they test from any layer.
+    files: ['src/**/*.ts', 'libs/**/*.ts', 'migrations/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'src/plugins/*/test/**'],
+    plugins: { layers },
+    rules: { 'layers/import-layers': ['error', { root: import.meta.dirname, layers: LAYERS }] },
   },
   {
     // The end-to-end tests read JSON response bodies whose shapes the assertions themselves check;

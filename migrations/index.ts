@@ -10,10 +10,7 @@ import { Jobs1795250043106 } from './1795250043106-Jobs';
 import { ServiceAccounts1795247433713 } from './1795247433713-ServiceAccounts';
 import { Pki1795245880062 } from './1795245880062-Pki';
 import { Identity1795245292124 } from './1795245292124-Identity';
-import type { MigrationInterface } from 'typeorm';
-import { AVAILABLE_PLUGINS } from '../src/plugins';
-
-type MigrationClass = new () => MigrationInterface;
+import type { MigrationClass } from '../src/common/database/data-source-options';
 
 /**
  * The platform's own migrations, oldest first; a unit test checks that every file in this folder
@@ -35,14 +32,16 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
 ];
 
 /**
- * Every migration TypeORM runs: the platform's and those of every available plugin, mounted or not
- * (a plugin's tables exist whatever PLUGINS says), by timestamp. This list (not a file glob) is what
- * TypeORM runs, so the compiled app, the migration command and jest all load the same classes.
+ * Every migration TypeORM runs: the platform's and those of the given plugins, by timestamp. The
+ * entry points pass every available plugin, mounted or not (a plugin's tables exist whatever PLUGINS
+ * says). This list (not a file glob) is what TypeORM runs, so the compiled app, the migration command
+ * and jest all load the same classes.
  */
-export const MIGRATIONS: MigrationClass[] = [
-  ...CORE_MIGRATIONS,
-  ...AVAILABLE_PLUGINS.flatMap((plugin) => [...(plugin.migrations ?? [])]),
-].sort((a, b) => migrationTimestamp(a) - migrationTimestamp(b));
+export function migrationsOf(plugins: ReadonlyArray<{ readonly migrations?: readonly MigrationClass[] }>): MigrationClass[] {
+  return [...CORE_MIGRATIONS, ...plugins.flatMap((plugin) => [...(plugin.migrations ?? [])])].sort(
+    (a, b) => migrationTimestamp(a) - migrationTimestamp(b),
+  );
+}
 
 function migrationTimestamp(migration: MigrationClass): number {
   return Number(/(\d{13})$/.exec(migration.name)?.[1]);

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { RouterModule } from '@nestjs/core';
 import { Logger } from 'pino';
+import { APPLICATION_MIGRATIONS } from './application-migrations';
 import { AccessControlModule } from './common/auth/access-control.module';
 import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
@@ -55,6 +56,7 @@ export class AppModule {
           migrationLock: !options.database.embedded,
           migrateOnStart: config.migrateOnStart,
           timeouts: config.databaseTimeouts,
+          migrations: APPLICATION_MIGRATIONS,
           logger,
         }),
         AccessControlModule,

@@ -21,7 +21,7 @@ describe('prepared statements', () => {
     for (let i = 0; i < 2; i++) {
       sources.push(
         await new DataSource({
-          ...dataSourceOptions(database.url, 3),
+          ...dataSourceOptions(database.url, 3, []),
           entities: [CertificateAuthorityEntity, OrganizationEntity, UserEntity],
         }).initialize(),
       );

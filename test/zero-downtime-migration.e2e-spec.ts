@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { MIGRATIONS } from '../migrations';
+import { APPLICATION_MIGRATIONS } from '../src/application-migrations';
 import { PASSWORD } from './support/api-client';
 import { freePort, ServerProcess } from './support/server-process';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
@@ -32,7 +32,7 @@ function migrate(command: 'run' | 'revert', url: string): Promise<{ code: number
   });
 }
 
-const newest = MIGRATIONS[MIGRATIONS.length - 1];
+const newest = APPLICATION_MIGRATIONS[APPLICATION_MIGRATIONS.length - 1];
 
 /** The commit that added the newest migration, when this checkout has its history (not a shallow clone or an export). */
 function commitAddingNewest(): string | null {

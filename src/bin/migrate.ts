@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { MIGRATIONS } from '../../migrations';
 import { AVAILABLE_PLUGINS } from '../plugins';
 import { AppModule } from '../app.module';
+import { APPLICATION_MIGRATIONS } from '../application-migrations';
 import { AppConfig } from '../common/config/app-config';
 import { loadEnvironmentOrExit } from '../common/config/load-environment';
 import { DatabaseConnection, openDatabaseConnection } from '../common/database/database-connection';
@@ -68,7 +68,7 @@ async function withDataSource(
   work: (dataSource: DataSource) => Promise<unknown>,
 ): Promise<void> {
   const poolSize = database.embedded ? 1 : config.databasePoolSize;
-  const dataSource = await new DataSource(dataSourceOptions(database.url, poolSize)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(database.url, poolSize, APPLICATION_MIGRATIONS)).initialize();
   try {
     await work(dataSource);
   } finally {
@@ -79,7 +79,7 @@ async function withDataSource(
 async function migrationStatus(dataSource: DataSource): Promise<string[]> {
   const rows = (await dataSource.query('SELECT name FROM migrations ORDER BY id').catch(() => [])) as Array<{ name: string }>;
   const applied = new Set(rows.map((row) => row.name));
-  const lines = MIGRATIONS.map((migration) => `${applied.has(migration.name) ? '[X]' : '[ ]'} ${migration.name}`);
+  const lines = APPLICATION_MIGRATIONS.map((migration) => `${applied.has(migration.name) ? '[X]' : '[ ]'} ${migration.name}`);
   return lines.length ? lines : ['no migrations defined'];
 }
 

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { APPLICATION_MIGRATIONS } from '../../src/application-migrations';
 import { dataSourceOptions } from '../../src/common/database/data-source-options';
 import { runPendingMigrations } from '../../src/common/database/migration-runner';
 import { PgliteBroker } from './pglite-broker';
@@ -44,7 +45,7 @@ export default async function globalSetup(): Promise<void> {
 }
 
 async function migrate(url: string, server: boolean): Promise<void> {
-  const dataSource = await new DataSource(dataSourceOptions(url, server ? 2 : 1)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(url, server ? 2 : 1, APPLICATION_MIGRATIONS)).initialize();
   try {
     await runPendingMigrations(dataSource, { lock: server });
   } finally {

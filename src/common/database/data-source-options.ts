@@ -1,5 +1,4 @@
-import type { DataSourceOptions } from 'typeorm';
-import { MIGRATIONS } from '../../../migrations';
+import type { DataSourceOptions, MigrationInterface } from 'typeorm';
 import type { DatabaseTimeouts } from '../config/app-config';
 import { FrozenServerClient } from './frozen-server-client';
 
@@ -12,20 +11,28 @@ const CONNECTION_TIMEOUT_MS = 5000;
  */
 const READ_TIMEOUT_MARGIN_MS = 2000;
 
+export type MigrationClass = new () => MigrationInterface;
+
 /**
  * TypeORM settings shared by the app, the migration command and the test harness, so every path
  * runs the same SQL on the same schema. `synchronize` is never on: migrations own the schema.
  * `gen_random_uuid()` (core since PostgreSQL 13, present in PGlite) replaces uuid-ossp, and
- * extensions are never installed implicitly. `timeouts` are given for the app's own pool only: a
- * migration may rightly run longer than any request.
+ * extensions are never installed implicitly. `migrations` come from the caller (an entry point: the
+ * application, the migration command, the test setup), so this layer loads no plugin. `timeouts` are
+ * given for the app's own pool only: a migration may rightly run longer than any request.
  */
-export function dataSourceOptions(url: string, poolSize: number, timeouts?: DatabaseTimeouts): DataSourceOptions {
+export function dataSourceOptions(
+  url: string,
+  poolSize: number,
+  migrations: readonly MigrationClass[],
+  timeouts?: DatabaseTimeouts,
+): DataSourceOptions {
   return {
     type: 'postgres',
     url,
     synchronize: false,
     migrationsRun: false,
-    migrations: MIGRATIONS,
+    migrations: [...migrations],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     uuidExtension: 'pgcrypto',

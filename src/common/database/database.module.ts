@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import type { DatabaseTimeouts } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, MigrationClass } from './data-source-options';
 import { runPendingMigrations } from './migration-runner';
 
 export interface DatabaseModuleOptions {
@@ -13,6 +13,8 @@ export interface DatabaseModuleOptions {
   /** Take the advisory lock while migrating (pointless, and a second connection, on embedded PGlite). */
   migrationLock: boolean;
   timeouts: DatabaseTimeouts;
+  /** Every migration of the application, the plugins' included (its entry point assembles the list). */
+  migrations: readonly MigrationClass[];
   logger: Logger;
 }
 
@@ -28,7 +30,7 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => ({
-            ...dataSourceOptions(options.url, options.poolSize, options.timeouts),
+            ...dataSourceOptions(options.url, options.poolSize, options.migrations, options.timeouts),
             autoLoadEntities: true,
             retryAttempts: 3,
             retryDelay: 2000,
@@ -45,7 +47,7 @@ export class DatabaseModule {
 
 async function migrate(options: DatabaseModuleOptions): Promise<void> {
   // The advisory lock holds a connection of its own while the migrations run on another.
-  const dataSource = await new DataSource(dataSourceOptions(options.url, options.migrationLock ? 2 : 1)).initialize();
+  const dataSource = await new DataSource(dataSourceOptions(options.url, options.migrationLock ? 2 : 1, options.migrations)).initialize();
   try {
     const applied = await runPendingMigrations(dataSource, { lock: options.migrationLock });
     if (applied.length > 0) options.logger.info({ migrations: applied }, 'database migrations applied');

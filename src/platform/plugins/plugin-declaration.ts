@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { MigrationClass } from '../../common/database/data-source-options';
 import type { EgressPolicy } from '../../common/http/egress-policy';
 import type { ObjectEvent } from '../framework/resource/object-events';
 import type { ResourceHooks } from '../framework/resource/resource-declaration';
@@ -7,7 +8,7 @@ import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
 import { pathParameterNames, PluginRoute, routeSegments, RouteSegment, segmentsOverlap } from './plugin-route';
 import { PluginSettingSpec, PluginSettingValues, SETTING_NAME } from './plugin-settings';
 
-export type MigrationClass = new () => MigrationInterface;
+export type { MigrationClass };
 
 /** What a plugin's job handler gets besides the payload. */
 export interface PluginJobContext {

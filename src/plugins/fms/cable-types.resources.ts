@@ -1,8 +1,17 @@
-import { ManufacturerResource } from '../../platform/dcim/dcim.resources';
-import { countsOf } from '../../platform/framework/resource/computed-properties';
-import { boolean, choice, color, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import {
+  boolean,
+  choice,
+  color,
+  countsOf,
+  decimal,
+  defineResource,
+  integer,
+  longText,
+  ManufacturerResource,
+  relation,
+  type ResourceRow,
+  text,
+} from '../../platform/plugin-api';
 import {
   ARMOR_TYPE_CHOICES,
   COLOR_SCHEME_CHOICES,

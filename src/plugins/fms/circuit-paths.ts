@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ActionDocumentation, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import type { ActionDocumentation, ResourceRow } from '../../platform/plugin-api';
 
 /** A circuit path's hops, its nodes (what a live circuit holds) and its loss. */
 

@@ -1,5 +1,4 @@
-import { ProtectedObjectError } from '../../platform/framework/resource/resource-errors';
-import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import { ProtectedObjectError, type ResourceHookContext, type ResourceRow } from '../../platform/plugin-api';
 
 /** Node columns by the object type they hold. */
 const HELD_BY_NODES: Record<string, { column: string; label: string }> = {

@@ -1,7 +1,18 @@
-import { DeviceResource, LocationResource, ModuleResource, ModuleTypeResource, SiteResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { choice, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
+import {
+  choice,
+  computedProperties,
+  decimal,
+  defineResource,
+  DeviceResource,
+  integer,
+  LocationResource,
+  longText,
+  ModuleResource,
+  ModuleTypeResource,
+  relation,
+  SiteResource,
+  text,
+} from '../../platform/plugin-api';
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { BufferTubeResource, FiberCableResource, swapInvertedMarks } from './fiber-cables.resources';
 import { STORAGE_METHOD_CHOICES, TRAY_ROLE_CHOICES } from './fms.choices';

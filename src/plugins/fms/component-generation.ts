@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import { type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
 import { type ColorScheme, strandColor } from './fms.choices';
 
 interface TypeRow {

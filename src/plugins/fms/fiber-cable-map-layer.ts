@@ -1,4 +1,4 @@
-import { publishMapLayer } from '../../platform/plugins/map-layers';
+import { publishMapLayer } from '../../platform/plugin-api';
 import { FiberCableResource } from './fiber-cables.resources';
 
 /** Fiber cables on a map plugin's map (pathways: `geo/external/fiber-cables/`), drawn along the pathways their cable is routed through. */

@@ -1,11 +1,23 @@
-import { CABLE_FILTERS } from '../../platform/dcim/cable-terminations';
-import { CableResource, FrontPortResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { columnIsSetFilter, idFilterProblem } from '../../platform/framework/resource/extra-filters';
-import { choice, color, date, decimal, integer, longText, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+import {
+  CABLE_FILTERS,
+  CableResource,
+  choice,
+  color,
+  columnIsSetFilter,
+  computedProperties,
+  date,
+  decimal,
+  defineResource,
+  FrontPortResource,
+  idFilterProblem,
+  integer,
+  longText,
+  relation,
+  type ResourceHookContext,
+  type ResourceRow,
+  TenantResource,
+  text,
+} from '../../platform/plugin-api';
 import { FiberCableTypeResource, FMS_API_PREFIX, markerFields } from './cable-types.resources';
 import { ELEMENT_TYPE_CHOICES, FIBRE_CABLE_TYPES } from './fms.choices';
 import { generateComponents } from './component-generation';

@@ -1,8 +1,18 @@
-import { CableResource, FrontPortResource, RearPortResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { choice, decimal, integer, json, longText, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+import {
+  CableResource,
+  choice,
+  computedProperties,
+  decimal,
+  defineResource,
+  FrontPortResource,
+  integer,
+  json,
+  longText,
+  RearPortResource,
+  relation,
+  TenantResource,
+  text,
+} from '../../platform/plugin-api';
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { FiberStrandResource } from './fiber-cables.resources';
 import { FIBER_CIRCUIT_STATUS_CHOICES } from './fms.choices';

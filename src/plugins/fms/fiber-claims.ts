@@ -1,5 +1,4 @@
-import type { PluginRoute } from '../../platform/plugins/plugin-route';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { type PluginRoute, ResourceValidationError } from '../../platform/plugin-api';
 
 /**
  * `GET closures/{device_id}/fiber-claims/`: the fibres that non-archived splice plans of a closure

@@ -70,7 +70,7 @@ export const MARKER_TYPE_CHOICES = [
 ] as const;
 
 /** Sequential cable marks are lengths: the platform's cable length units. */
-export { LENGTH_UNIT_CHOICES as MARK_UNIT_CHOICES } from '../../platform/dcim/dcim.choices';
+export { LENGTH_UNIT_CHOICES as MARK_UNIT_CHOICES } from '../../platform/plugin-api';
 
 export const SPLICE_PLAN_STATUS_CHOICES = [
   ['draft', 'Draft'],

@@ -1,6 +1,4 @@
-import type { ActionDocumentation, CollectionActionContext } from '../../platform/framework/resource/resource-declaration';
-import { resourceOf } from '../../platform/framework/resource/resource-definition';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { type ActionDocumentation, type CollectionActionContext, resourceOf, ResourceValidationError } from '../../platform/plugin-api';
 
 /** Which live fiber circuits hold given objects: the question a change-management tool asks before touching a cable or a port. */
 

@@ -1,6 +1,5 @@
-import { ConflictError } from '../../common/errors/common-errors';
+import { type ActionDocumentation, ConflictError, type ResourceActionContext, type ResourceRow } from '../../platform/plugin-api';
 import type { EntityManager } from 'typeorm';
-import type { ActionDocumentation, ResourceActionContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
 import { circuitsHoldingPorts, liveSplices, pairKey } from './closure-splices';
 
 type Pair = [number, number];

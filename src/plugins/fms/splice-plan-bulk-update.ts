@@ -1,6 +1,10 @@
-import { ConflictError, ForbiddenError } from '../../common/errors/common-errors';
-import type { ActionDocumentation, ResourceActionContext } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import {
+  type ActionDocumentation,
+  ConflictError,
+  ForbiddenError,
+  type ResourceActionContext,
+  ResourceValidationError,
+} from '../../platform/plugin-api';
 import { circuitsHoldingPorts, type FiberPair, pairKey } from './closure-splices';
 import { PLAN_VERSION_SQL } from './splice-plan-lifecycle';
 

@@ -1,6 +1,4 @@
-import { ForbiddenError } from '../../common/errors/common-errors';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import { ForbiddenError, type ResourceHookContext, type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
 
 /** The spec's splice plan lifecycle: which action moves a plan from where to where, and the permission it needs. */
 

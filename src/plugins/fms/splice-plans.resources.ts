@@ -1,10 +1,19 @@
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { ForbiddenError } from '../../common/errors/common-errors';
-import { DeviceResource, FrontPortResource, ModuleResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { boolean, choice, json, longText, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import {
+  boolean,
+  choice,
+  computedProperties,
+  defineResource,
+  DeviceResource,
+  ForbiddenError,
+  FrontPortResource,
+  json,
+  longText,
+  ModuleResource,
+  relation,
+  type ResourceRow,
+  ResourceValidationError,
+  text,
+} from '../../platform/plugin-api';
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { SPLICE_PLAN_STATUS_CHOICES } from './fms.choices';
 import { bulkUpdatePlan, BULK_UPDATE_DOCUMENTATION } from './splice-plan-bulk-update';

@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { integer, relation } from '../../platform/framework/resource/fields';
-import type { ExtraFilter, ResourceExtension, ResourceRow } from '../../platform/framework/resource/resource-declaration';
+import { type ExtraFilter, integer, relation, type ResourceExtension, type ResourceRow } from '../../platform/plugin-api';
 import { EVENT_OBJECT_TYPES } from './notices.choices';
 
 /**

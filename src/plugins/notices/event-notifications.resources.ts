@@ -1,6 +1,4 @@
-import { datetime, longText, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { NotFoundError } from '../../common/errors/common-errors';
+import { datetime, defineResource, longText, NotFoundError, text } from '../../platform/plugin-api';
 import { eventProblems, nestedPointers, objectPointer, objectTypeLabelFilter } from './event-attachment';
 import { NOTICES_API_PREFIX } from './api-prefix';
 

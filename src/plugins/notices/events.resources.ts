@@ -1,8 +1,18 @@
-import { ProviderResource } from '../../platform/circuits/circuits.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { boolean, choice, datetime, integer, longText, relation, text } from '../../platform/framework/resource/fields';
-import type { FieldSpec, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
+import {
+  boolean,
+  choice,
+  computedProperties,
+  datetime,
+  defineResource,
+  type FieldSpec,
+  integer,
+  longText,
+  ProviderResource,
+  relation,
+  type ResourceHookContext,
+  type ResourceRow,
+  text,
+} from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
 import { eventPlaceFilters, objectTypeIdSql } from './impact-places';
 import { prepareNotificationsAction } from './notification-preparation';

@@ -1,6 +1,4 @@
-import { idFilterProblem } from '../../platform/framework/resource/extra-filters';
-import { treeFilter } from '../../platform/framework/resource/organizational';
-import type { ExtraFilter } from '../../platform/framework/resource/resource-declaration';
+import { type ExtraFilter, idFilterProblem, treeFilter } from '../../platform/plugin-api';
 
 /**
  * Where an impact's target is: the sites and locations it touches, computed when read rather than

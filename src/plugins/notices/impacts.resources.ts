@@ -1,7 +1,12 @@
-import { choice } from '../../platform/framework/resource/fields';
-import type { ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { defineResource, resourceOf } from '../../platform/framework/resource/resource-definition';
-import { nonFieldError, ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import {
+  choice,
+  defineResource,
+  nonFieldError,
+  type ResourceHookContext,
+  resourceOf,
+  type ResourceRow,
+  ResourceValidationError,
+} from '../../platform/plugin-api';
 import { eventOf, eventProblems, nestedPointers, objectPointer, objectTypeLabelFilter, objectTypeLabels } from './event-attachment';
 import { NOTICES_API_PREFIX } from './api-prefix';
 import { impactPlaceFilters } from './impact-places';

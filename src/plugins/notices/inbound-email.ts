@@ -11,9 +11,13 @@ import {
   type ProviderMap,
 } from '../../../libs/mail';
 import { htmlToText } from '../../../libs/mail/parsers/notice-text';
-import { NotFoundError } from '../../common/errors/common-errors';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
+import {
+  NotFoundError,
+  type PluginRoute,
+  type PluginRouteContext,
+  ResourceValidationError,
+  RouteResponse,
+} from '../../platform/plugin-api';
 import { objectTypeIdSql } from './impact-places';
 import { PAGE_PARAMETERS, PAGE_SCHEMA, pagedList } from './paged-list';
 import { InboundEmailResource } from './inbound-emails.resources';

@@ -1,6 +1,4 @@
-import { NotFoundError } from '../../common/errors/common-errors';
-import { choice, datetime, integer, json, longText, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { choice, datetime, defineResource, integer, json, longText, NotFoundError, text } from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
 
 export const INBOUND_EMAIL_STATUSES = [

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { definePlugin } from '../../platform/plugin-api';
 import { NOTICES_MANIFEST } from './manifest';
 import { EventNotificationResource } from './event-notifications.resources';
 import { INBOUND_ROUTES } from './inbound-email';

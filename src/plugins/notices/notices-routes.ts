@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { NotFoundError } from '../../common/errors/common-errors';
-import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
+import {
+  NotFoundError,
+  type PluginRoute,
+  type PluginRouteContext,
+  type QueryParameters,
+  type ResourceRow,
+  ResourceValidationError,
+  RouteResponse,
+} from '../../platform/plugin-api';
 import { MaintenanceResource, OutageResource } from './events.resources';
 import { objectTypeIdSql } from './impact-places';
 import { ACTIVE_MAINTENANCE_STATUSES, ACTIVE_OUTAGE_STATUSES, MAINTENANCE_STATUSES } from './notices.choices';

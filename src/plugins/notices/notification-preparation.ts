@@ -1,7 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { ConfigTemplateError, renderConfigTemplate } from '../../platform/extras/config-templates/config-template-renderer';
-import type { ResourceAction, ResourceActionContext } from '../../platform/framework/resource/resource-declaration';
-import { nonFieldError, ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import {
+  ConfigTemplateError,
+  nonFieldError,
+  renderConfigTemplate,
+  type ResourceAction,
+  type ResourceActionContext,
+  ResourceValidationError,
+} from '../../platform/plugin-api';
 import { objectTypeIdSql } from './impact-places';
 import { headersOf } from './notification-templates.resources';
 import { PreparedNotificationResource } from './prepared-notifications.resources';

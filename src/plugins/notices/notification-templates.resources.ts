@@ -1,9 +1,20 @@
 import { parse as parseYaml } from 'yaml';
-import { ContactRoleResource } from '../../platform/tenancy/tenancy.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
-import { boolean, choice, integer, json, longText, many, relation, slug, stringList, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { templateFieldProblems } from '../../platform/extras/config-templates/config-template-renderer';
+import {
+  boolean,
+  choice,
+  computedProperties,
+  ContactRoleResource,
+  defineResource,
+  integer,
+  json,
+  longText,
+  many,
+  relation,
+  slug,
+  stringList,
+  templateFieldProblems,
+  text,
+} from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
 
 /**

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError } from '../../common/errors/common-errors';
-import type { ResourceAction, ResourceActionContext } from '../../platform/framework/resource/resource-declaration';
-import type { ResourceDefinition } from '../../platform/framework/resource/resource-definition';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import {
+  ConflictError,
+  type ResourceAction,
+  type ResourceActionContext,
+  type ResourceDefinition,
+  ResourceValidationError,
+} from '../../platform/plugin-api';
 
 /**
  * Exactly-once sending for mail workers (poll, webhook, several replicas): a sender first claims a

@@ -1,6 +1,4 @@
-import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { OpenApiSchema, ResourceDefinition } from '../../platform/framework/resource/resource-declaration';
-import type { PluginRouteContext } from '../../platform/plugins/plugin-route';
+import type { OpenApiSchema, PluginRouteContext, QueryParameters, ResourceDefinition } from '../../platform/plugin-api';
 
 /**
  * A NetBox-style page (`count`, `next`, `previous`, `results`) of a model's rows the caller may view,

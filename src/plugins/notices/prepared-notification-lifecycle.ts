@@ -1,5 +1,4 @@
-import type { ResourceExtension, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { type ResourceExtension, type ResourceHookContext, type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
 
 /**
  * The delivery states of a prepared notification and the rules of a move between them, applied to

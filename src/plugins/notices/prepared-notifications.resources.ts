@@ -1,6 +1,15 @@
-import { ContactResource } from '../../platform/tenancy/tenancy.resources';
-import { choice, datetime, integer, json, longText, many, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
+import {
+  choice,
+  ContactResource,
+  datetime,
+  defineResource,
+  integer,
+  json,
+  longText,
+  many,
+  relation,
+  text,
+} from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
 import { claimAction, deliveryEventAction, releaseAction } from './outbound-claims';
 import { headerProblems } from './notification-templates.resources';

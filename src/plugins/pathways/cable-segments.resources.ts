@@ -1,7 +1,13 @@
-import { CableResource } from '../../platform/dcim/dcim.resources';
-import { genericRelation, integer, longText, relation } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { RouteResponse, type PluginRoute } from '../../platform/plugins/plugin-route';
+import {
+  CableResource,
+  defineResource,
+  genericRelation,
+  integer,
+  longText,
+  type PluginRoute,
+  relation,
+  RouteResponse,
+} from '../../platform/plugin-api';
 import { PATHWAY_KINDS } from './pathways.resources';
 import { PATHWAYS_API_PREFIX } from './structures.resources';
 

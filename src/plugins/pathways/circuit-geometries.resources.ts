@@ -1,6 +1,4 @@
-import { CircuitResource } from '../../platform/circuits/circuits.resources';
-import { json, relation } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
+import { CircuitResource, defineResource, json, relation } from '../../platform/plugin-api';
 import { assertPathSize, lineStringProblems, storeBoundingBox } from './geometry';
 import { bboxFilter, boundingBoxField, PATHWAYS_API_PREFIX } from './structures.resources';
 

@@ -1,8 +1,15 @@
 import type { EntityManager } from 'typeorm';
-import { NotFoundError } from '../../common/errors/common-errors';
-import type { FieldSpec, ResourceDefinition, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { type MapLayerDeclaration, type MapLayerGeometrySource, publishedMapLayer } from '../../platform/plugins/map-layers';
-import type { PluginRoute, PluginRouteContext } from '../../platform/plugins/plugin-route';
+import {
+  type FieldSpec,
+  type MapLayerDeclaration,
+  type MapLayerGeometrySource,
+  NotFoundError,
+  type PluginRoute,
+  type PluginRouteContext,
+  publishedMapLayer,
+  type ResourceDefinition,
+  type ResourceRow,
+} from '../../platform/plugin-api';
 import { conditional, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
 import { type Feature, MAX_FEATURES, readLayerQuery } from './geo-layers';
 import { type BoundingBox, intersects, type LineStringGeometry, type MultiLineStringGeometry, type PointGeometry } from './geometry';

@@ -1,8 +1,12 @@
 import { crc32 } from 'node:zlib';
-import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { CollectionActionContext, ResourceDefinition, VisibleSelection } from '../../platform/framework/resource/resource-declaration';
-import { quoteLiteral } from '../../platform/framework/resource/resource-definition';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import {
+  type CollectionActionContext,
+  type QueryParameters,
+  quoteLiteral,
+  type ResourceDefinition,
+  ResourceValidationError,
+  type VisibleSelection,
+} from '../../platform/plugin-api';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
 import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PATHWAY_KINDS } from './pathways.resources';

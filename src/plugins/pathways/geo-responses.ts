@@ -1,5 +1,4 @@
-import type { OpenApiSchema } from '../../platform/framework/resource/resource-declaration';
-import { type PluginRouteContext, RouteResponse } from '../../platform/plugins/plugin-route';
+import { type OpenApiSchema, type PluginRouteContext, RouteResponse } from '../../platform/plugin-api';
 import { etagOf, MAX_FEATURES } from './geo-layers';
 
 /** What every `geo/` answer shares: the media type, the conditional answer with its ETag, and the documented parameters. */

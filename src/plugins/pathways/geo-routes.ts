@@ -1,5 +1,4 @@
-import type { QueryParameters } from '../../platform/framework/query/filter-parser';
-import type { PluginRoute, PluginRouteContext } from '../../platform/plugins/plugin-route';
+import type { PluginRoute, PluginRouteContext, QueryParameters } from '../../platform/plugin-api';
 import { EXTERNAL_LAYER_ROUTE } from './external-layers';
 import { conditional, conditionalBody, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
 import {

@@ -3,8 +3,7 @@ import booleanIntersects from '@turf/boolean-intersects';
 import distance from '@turf/distance';
 import length from '@turf/length';
 import type { EntityManager } from 'typeorm';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
 import { DEFAULT_MAX_PATH_POSITIONS } from './manifest';
 
 /**

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { definePlugin } from '../../platform/plugin-api';
 import { PATHWAYS_MANIFEST } from './manifest';
 import { CABLE_TRACE_ROUTE, CableSegmentResource } from './cable-segments.resources';
 import { CircuitGeometryResource } from './circuit-geometries.resources';

@@ -1,22 +1,24 @@
 import type { EntityManager } from 'typeorm';
-import { LocationResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties } from '../../platform/framework/resource/computed-properties';
 import {
   boolean,
   choice,
+  computedProperties,
   date,
   decimal,
+  defineResource,
   type FieldSpec,
   integer,
   json,
+  LocationResource,
   longText,
   relation,
+  type ResourceDeclaration,
+  type ResourceHookContext,
+  type ResourceRow,
+  ResourceValidationError,
+  TenantResource,
   text,
-} from '../../platform/framework/resource/fields';
-import type { ResourceDeclaration, ResourceHookContext, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+} from '../../platform/plugin-api';
 import {
   assertPathSize,
   distanceMetres,

@@ -1,9 +1,18 @@
 import type { EntityManager } from 'typeorm';
-import { LocationResource, SiteResource } from '../../platform/dcim/dcim.resources';
-import { choice, date, decimal, json, longText, relation, text } from '../../platform/framework/resource/fields';
-import type { ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+import {
+  choice,
+  date,
+  decimal,
+  defineResource,
+  json,
+  LocationResource,
+  longText,
+  relation,
+  type ResourceRow,
+  SiteResource,
+  TenantResource,
+  text,
+} from '../../platform/plugin-api';
 import { boxCondition, parseBoundingBox, pointProblems, storeBoundingBox } from './geometry';
 import { LIFECYCLE_STATUS_CHOICES, STRUCTURE_TYPE_CHOICES } from './pathways.choices';
 

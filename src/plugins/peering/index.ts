@@ -1,4 +1,4 @@
-import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { definePlugin } from '../../platform/plugin-api';
 import { PEERING_MANIFEST } from './manifest';
 import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE, syncPrefixList } from './irr-sync';
 import { MIGRATIONS } from './migrations';

@@ -1,7 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { EgressPolicy } from '../../common/http/egress-policy';
-import { JobQueue } from '../../common/jobs/job-queue';
-import { parseIpNetwork } from '../../platform/ipam/ip-network';
+import { type EgressPolicy, JobQueue, parseIpNetwork } from '../../platform/plugin-api';
 
 /** One prefix list's synchronisation: payload `{config_id}`. */
 export const IRR_SYNC_QUEUE = 'peering.irr-sync';

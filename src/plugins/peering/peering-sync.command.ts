@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   const config = loadEnvironmentOrExit();
   const database = await openDatabaseConnection(config, createRootLogger('warn'));
-  const dataSource = await new DataSource({ ...dataSourceOptions(database.url, 1), entities: [JobEntity] }).initialize();
+  const dataSource = await new DataSource({ ...dataSourceOptions(database.url, 1, []), entities: [JobEntity] }).initialize();
   try {
     const id = await dataSource.transaction((manager) => new JobQueue().enqueue(manager, job.queue, job.payload, { maxAttempts: 3 }));
     process.stdout.write(`enqueued ${job.queue} job ${id}\n`);

@@ -1,4 +1,4 @@
-import type { TemplateFilters } from '../../platform/extras/config-templates/jinja-environment';
+import type { TemplateFilters } from '../../platform/plugin-api';
 
 /**
  * The Jinja filters of peering templates, loaded by the config-template render process (the

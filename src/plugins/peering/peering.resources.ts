@@ -1,12 +1,26 @@
-import { InterfaceResource, SiteResource } from '../../platform/dcim/dcim.resources';
-import { computedProperties, countsOf } from '../../platform/framework/resource/computed-properties';
-import { idFilterProblem } from '../../platform/framework/resource/extra-filters';
-import { boolean, choice, color, datetime, integer, longText, relation, slug, text } from '../../platform/framework/resource/fields';
-import { treeFilter } from '../../platform/framework/resource/organizational';
-import type { ExtraFilter } from '../../platform/framework/resource/resource-declaration';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { AsnResource, PrefixResource, VlanResource } from '../../platform/ipam/ipam.resources';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+import {
+  AsnResource,
+  boolean,
+  choice,
+  color,
+  computedProperties,
+  countsOf,
+  datetime,
+  defineResource,
+  type ExtraFilter,
+  idFilterProblem,
+  integer,
+  InterfaceResource,
+  longText,
+  PrefixResource,
+  relation,
+  SiteResource,
+  slug,
+  TenantResource,
+  text,
+  treeFilter,
+  VlanResource,
+} from '../../platform/plugin-api';
 import { BgpPeerResource, BgpPeerTemplateResource, PrefixListResource } from '../routing/routing.resources';
 import { fabricPeeringDbRecords } from './peeringdb-cache';
 

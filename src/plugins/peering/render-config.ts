@@ -1,7 +1,12 @@
-import { ConfigTemplateError, renderConfigTemplate } from '../../platform/extras/config-templates/config-template-renderer';
-import { AfterTransaction } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { RouteResponse, type PluginRoute, type PluginRouteContext } from '../../platform/plugins/plugin-route';
+import {
+  AfterTransaction,
+  ConfigTemplateError,
+  type PluginRoute,
+  type PluginRouteContext,
+  renderConfigTemplate,
+  ResourceValidationError,
+  RouteResponse,
+} from '../../platform/plugin-api';
 import { deviceSessionIds, peeringContext, sessionPeerIds } from './peering-context';
 import { PEERING_TEMPLATE_FILTERS_MODULE } from './peering-template-filters';
 

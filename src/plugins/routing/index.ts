@@ -1,5 +1,5 @@
 import { GraphQLNonNull, GraphQLString } from 'graphql';
-import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { definePlugin } from '../../platform/plugin-api';
 import { ROUTING_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {

@@ -1,10 +1,18 @@
-import { DeviceResource } from '../../platform/dcim/dcim.resources';
-import { boolean, choice, integer, relation, text } from '../../platform/framework/resource/fields';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { AsnResource, IpAddressResource, VrfResource } from '../../platform/ipam/ipam.resources';
-import { parseIpNetwork } from '../../platform/ipam/ip-network';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+import {
+  AsnResource,
+  boolean,
+  choice,
+  defineResource,
+  DeviceResource,
+  integer,
+  IpAddressResource,
+  parseIpNetwork,
+  relation,
+  ResourceValidationError,
+  TenantResource,
+  text,
+  VrfResource,
+} from '../../platform/plugin-api';
 
 /**
  * The routing plugin's models (what netbox-routing provides and the peering plugin needs). As a

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../platform/plugins/plugin-declaration';
+import { definePlugin } from '../../platform/plugin-api';
 import { WDM_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {

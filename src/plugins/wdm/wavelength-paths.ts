@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ActionDocumentation, OpenApiSchema } from '../../platform/framework/resource/resource-declaration';
+import type { ActionDocumentation, OpenApiSchema } from '../../platform/plugin-api';
 
 /**
  * Wavelength paths: a channel's chain through its node's port mappings to the line rear ports, the

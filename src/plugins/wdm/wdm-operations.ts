@@ -1,7 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ConflictError } from '../../common/errors/common-errors';
-import type { ActionDocumentation, ResourceActionContext } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
+import { type ActionDocumentation, ConflictError, type ResourceActionContext, ResourceValidationError } from '../../platform/plugin-api';
 import { generateNodeComponents } from './node-generation';
 import { nodeChannels, planMappings, writeMappings } from './port-sync';
 import { rebuildPaths } from './wavelength-paths';

@@ -1,20 +1,28 @@
 import type { EntityManager } from 'typeorm';
 import {
+  boolean,
+  choice,
+  decimal,
+  defineResource,
   DeviceResource,
   DeviceTypeResource,
+  exactlyOneOf,
   FrontPortResource,
   FrontPortTemplateResource,
+  integer,
+  longText,
+  many,
   ModuleResource,
   ModuleTypeResource,
   RearPortResource,
   RearPortTemplateResource,
-} from '../../platform/dcim/dcim.resources';
-import { exactlyOneOf } from '../../platform/dcim/dcim.rules';
-import { boolean, choice, decimal, integer, longText, many, relation, text } from '../../platform/framework/resource/fields';
-import type { ResourceExtension, ResourceRow } from '../../platform/framework/resource/resource-declaration';
-import { ResourceValidationError } from '../../platform/framework/resource/resource-errors';
-import { defineResource } from '../../platform/framework/resource/resource-definition';
-import { TenantResource } from '../../platform/tenancy/tenancy.resources';
+  relation,
+  type ResourceExtension,
+  type ResourceRow,
+  ResourceValidationError,
+  TenantResource,
+  text,
+} from '../../platform/plugin-api';
 import { freeCircuitChannels, rebuildAfterChannelDeleted, refreshPathActivity } from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';

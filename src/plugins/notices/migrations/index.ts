@@ -1,7 +1,7 @@
 import { SenderAuthenticationAndEventIds1795922121739 } from './1795922121739-SenderAuthenticationAndEventIds';
 import { NoticesModels1795800000200 } from './1795800000200-NoticesModels';
 import { MailIntegration1795800000500 } from './1795800000500-MailIntegration';
-import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+import type { MigrationClass } from '../../../platform/plugin-api';
 
 /** The notices plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin notices` adds to it). */
 export const MIGRATIONS: MigrationClass[] = [

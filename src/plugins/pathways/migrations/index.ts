@@ -1,6 +1,6 @@
 import { PathwaysModels1795800000300 } from './1795800000300-PathwaysModels';
 import { PathwaysGeoLength1795800000301 } from './1795800000301-PathwaysGeoLength';
-import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+import type { MigrationClass } from '../../../platform/plugin-api';
 
 /** The pathways plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin pathways` adds to it). */
 export const MIGRATIONS: MigrationClass[] = [PathwaysModels1795800000300, PathwaysGeoLength1795800000301];

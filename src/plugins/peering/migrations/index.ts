@@ -1,5 +1,5 @@
 import { PeeringModels1795800000100 } from './1795800000100-PeeringModels';
-import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+import type { MigrationClass } from '../../../platform/plugin-api';
 
 /** The peering plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin peering` adds to it). */
 export const MIGRATIONS: MigrationClass[] = [PeeringModels1795800000100];

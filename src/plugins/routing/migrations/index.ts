@@ -1,4 +1,4 @@
-import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+import type { MigrationClass } from '../../../platform/plugin-api';
 
 /**
  * The routing plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin

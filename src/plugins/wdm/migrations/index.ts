@@ -1,5 +1,5 @@
 import { WdmModels1795800000400 } from './1795800000400-WdmModels';
-import type { MigrationClass } from '../../../platform/plugins/plugin-declaration';
+import type { MigrationClass } from '../../../platform/plugin-api';
 
 /** The wdm plugin's migrations, oldest first (`npm run migration:generate -- <Name> --plugin wdm` adds to it). */
 export const MIGRATIONS: MigrationClass[] = [WdmModels1795800000400];
