@@ -23,6 +23,7 @@ import {
 } from './framework/resource/resource-registry';
 import { ResourceSerializer } from './framework/resource/resource-serializer';
 import { ResourceService } from './framework/resource/resource.service';
+import { ResourceActions } from './framework/resource/resource-actions';
 import { ResourceAccess } from './framework/resource/resource-access';
 import { ResourceChangeRecorder } from './framework/resource/resource-change-recorder';
 import { ResourceDeleteCollector } from './framework/resource/resource-delete-collector';
@@ -129,6 +130,7 @@ export class PlatformModule implements NestModule {
         ResourceWriter,
         ResourceDeleteCollector,
         ResourceService,
+        ResourceActions,
         PluginRouteRunner,
         PlatformStatus,
         ApiTokensService,

@@ -12,7 +12,7 @@ export type { MigrationClass, PluginManifest } from './plugins/plugin-declaratio
 export { setting } from './plugins/plugin-settings';
 export { RouteResponse } from './plugins/plugin-route';
 export type { PluginRoute, PluginRouteContext } from './plugins/plugin-route';
-export { publishedMapLayer, publishMapLayer } from './plugins/map-layers';
+export { publishedMapLayer } from './plugins/map-layers';
 export type { MapLayerDeclaration, MapLayerGeometrySource } from './plugins/map-layers';
 
 // Declaring models.

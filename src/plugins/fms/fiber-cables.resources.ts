@@ -78,6 +78,13 @@ export const FiberCableResource = defineResource({
   display: (row) => `Fiber cable ${String(row.cable_id)}`,
   brief: ['cable', 'fiber_cable_type'],
   ordering: ['cable'],
+  // On a map plugin's map (pathways: `geo/external/fiber-cables/`), drawn along the pathways its cable is routed through.
+  mapLayer: {
+    name: 'fiber-cables',
+    geometry: { field: 'cable', via: 'cable' },
+    featureFields: ['cable', 'fiber_cable_type', 'serial_number', 'install_date'],
+    colorField: 'fiber_cable_type',
+  },
   extraFilters: {
     // The platform cable's device filter, applied to this fiber cable's cable.
     terminated_device_id: (values, alias, prefix) => {

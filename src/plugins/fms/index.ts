@@ -16,7 +16,6 @@ import {
   FiberStrandResource,
   RibbonResource,
 } from './fiber-cables.resources';
-import './fiber-cable-map-layer';
 import { FIBER_CLAIMS_ROUTE } from './fiber-claims';
 import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
 import { MIGRATIONS } from './migrations';

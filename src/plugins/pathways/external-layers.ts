@@ -15,7 +15,7 @@ import { type Feature, MAX_FEATURES, readLayerQuery } from './geo-layers';
 import { type BoundingBox, intersects, type LineStringGeometry, type MultiLineStringGeometry, type PointGeometry } from './geometry';
 
 /**
- * `geo/external/<name>/`: the layers other plugins publish (platform/plugins/map-layers.ts), served
+ * `geo/external/<name>/`: the layers other plugins' models declare (`mapLayer`), served
  * with the geometry resolved here: a structure's point, the structure at a location, or a cable's
  * route through the pathways as a MultiLineString.
  */

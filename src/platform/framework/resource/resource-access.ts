@@ -8,7 +8,7 @@ import type { QueryParameters } from '../query/filter-parser';
 import type { VisibleSelection } from './resource-declaration';
 import { quoteIdentifier, ResourceDefinition, ResourceRow } from './resource-definition';
 import { qualified, ROW_ALIAS } from './resource-filters';
-import { ResourceQuery } from './resource-query';
+import { ListPage, ResourceQuery } from './resource-query';
 import { normalizeRow, selectList } from './resource-rows';
 
 /** An object-permission action: `view`, `add`, `change`, `delete`, or a custom one such as `approve`. */
@@ -37,6 +37,24 @@ export class ResourceAccess {
   /** {@link requirePermission} on a model's own object type. */
   requireAction(definition: ResourceDefinition, principal: Principal, action: PermissionAction): Promise<Restriction> {
     return this.requirePermission(definition.objectType, principal, action);
+  }
+
+  /**
+   * A page of the REST list: what the caller may view under the list filters `query`, in the list's
+   * ordering, with the total; null when it may view nothing of the model. The ordering is checked
+   * first: a bad one is a 400 whoever asks.
+   */
+  async visiblePage(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    query: QueryParameters,
+    principal: Principal,
+    pagination: { limit: number; offset: number },
+  ): Promise<ListPage | null> {
+    const ordering = this.queries.ordering(definition, query);
+    const restriction = await this.permissions.restriction(manager, principal, definition.objectType, 'view');
+    if (restriction.kind === 'none') return null;
+    return this.queries.page(manager, definition, query, restriction, ordering, pagination);
   }
 
   /** Rows the caller may view, for other readers such as GraphQL; filters as on the REST list. */

@@ -6,9 +6,11 @@ import type { AuthenticatedRequest } from '../../../common/auth/current-principa
 import { currentRequestId } from '../../../common/logging/request-context';
 import { NotFoundError } from '../../../common/errors/common-errors';
 import type { QueryParameters } from '../query/filter-parser';
+import { ResourceActions } from './resource-actions';
 import { ResourceDefinition } from './resource-definition';
 import { resourceMetadata } from './resource-metadata';
 import { RequestScope, ResourceService } from './resource.service';
+import { mountRoute } from './route-mounting';
 
 /** Object ids are 4-byte serials; anything else in the path is simply not an object. */
 const OBJECT_ID = /^[1-9]\d{0,9}$/;
@@ -50,7 +52,7 @@ export function resourceControllers(definition: ResourceDefinition): Type[] {
   @PlatformApi()
   @Controller(definition.listPath.replace(/^\/|\/$/g, ''))
   class CollectionActionsController {
-    constructor(readonly resources: ResourceService) {}
+    constructor(readonly actions: ResourceActions) {}
   }
   addCollectionActionRoutes(CollectionActionsController, definition);
   return [named(CollectionActionsController, definition, 'CollectionActionsController'), main];
@@ -69,7 +71,10 @@ export function resourceController(definition: ResourceDefinition): Type {
   @PlatformApi()
   @Controller(path)
   class ReadController {
-    constructor(readonly resources: ResourceService) {}
+    constructor(
+      readonly resources: ResourceService,
+      readonly actions: ResourceActions,
+    ) {}
 
     @Get()
     list(@Req() request: Request, @Query() query: QueryParameters) {
@@ -142,45 +147,36 @@ export function resourceController(definition: ResourceDefinition): Type {
 
 /**
  * Routes for the declaration's custom actions, `GET|POST {id}/<name>/`, added to the controller
- * class with Nest's decorators applied programmatically (their names come from the declaration).
+ * class (their names come from the declaration).
  */
 function addActionRoutes(controller: Type, definition: ResourceDefinition): void {
-  const prototype = controller.prototype as Record<string, unknown>;
   for (const action of definition.actions ?? []) {
-    const key = `action_${action.name.replace(/-/g, '_')}`;
-    prototype[key] = function (this: { resources: ResourceService }, request: Request, id: string, body: unknown, query: QueryParameters) {
-      return this.resources.runAction(definition, action, parseObjectId(id), body, query, requestScope(request));
-    };
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
-    // What the compiler emits for a declared method: without it Nest warns at start-up that the
-    // validation pipe cannot see the parameters' types. Object (like `unknown`) means "not validated here".
-    Reflect.defineMetadata('design:paramtypes', [Object, String, Object, Object], prototype, key);
-    Req()(prototype, key, 0);
-    Param('id')(prototype, key, 1);
-    Body()(prototype, key, 2);
-    Query()(prototype, key, 3);
-    (action.method === 'GET' ? Get : Post)(`:id/${action.name}`)(prototype, key, descriptor);
-    if (action.method === 'POST') HttpCode(200)(prototype, key, descriptor);
-    PlatformApi({ safePost: action.safePost })(prototype, key, descriptor);
+    mountRoute(controller, {
+      key: `action_${action.name.replace(/-/g, '_')}`,
+      method: action.method,
+      path: `:id/${action.name}`,
+      arguments: ['request', 'id', 'body', 'query'],
+      safePost: action.safePost,
+      handle(this: { actions: ResourceActions }, request: Request, id: string, body: unknown, query: QueryParameters) {
+        return this.actions.runAction(definition, action, parseObjectId(id), body, query, requestScope(request));
+      },
+    });
   }
 }
 
 /** Routes for the declaration's collection actions, `GET|POST <name>/`, added as for object actions. */
 function addCollectionActionRoutes(controller: Type, definition: ResourceDefinition): void {
-  const prototype = controller.prototype as Record<string, unknown>;
   for (const action of definition.collectionActions ?? []) {
-    const key = `collection_${action.method.toLowerCase()}_${action.name.replace(/-/g, '_')}`;
-    prototype[key] = function (this: { resources: ResourceService }, request: Request, body: unknown, query: QueryParameters) {
-      return this.resources.runCollectionAction(definition, action, body, query, requestScope(request));
-    };
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
-    Reflect.defineMetadata('design:paramtypes', [Object, Object, Object], prototype, key);
-    Req()(prototype, key, 0);
-    Body()(prototype, key, 1);
-    Query()(prototype, key, 2);
-    (action.method === 'GET' ? Get : Post)(action.name)(prototype, key, descriptor);
-    if (action.method === 'POST') HttpCode(200)(prototype, key, descriptor);
-    PlatformApi({ safePost: action.safePost })(prototype, key, descriptor);
+    mountRoute(controller, {
+      key: `collection_${action.method.toLowerCase()}_${action.name.replace(/-/g, '_')}`,
+      method: action.method,
+      path: action.name,
+      arguments: ['request', 'body', 'query'],
+      safePost: action.safePost,
+      handle(this: { actions: ResourceActions }, request: Request, body: unknown, query: QueryParameters) {
+        return this.actions.runCollectionAction(definition, action, body, query, requestScope(request));
+      },
+    });
   }
 }
 

@@ -417,6 +417,35 @@ export interface GraphqlShape {
   lists?: Readonly<Record<string, { objectType: string; field: string }>>;
 }
 
+/**
+ * Where a map feature's geometry comes from: a relation of the model to a structure (its point), a
+ * location (the structure at that location), or a platform cable (the paths of the pathways it is
+ * routed through, in order).
+ */
+export interface MapLayerGeometrySource {
+  field: string;
+  via: 'structure' | 'location' | 'cable';
+}
+
+/**
+ * A map layer of a model's objects, declared with the model for a map plugin to serve (pathways
+ * serves them at `geo/external/<name>/`) without either plugin importing the other: the declaration
+ * names where each object's geometry comes from; the map plugin resolves the geometry and the
+ * properties.
+ */
+export interface MapLayer {
+  /** URL segment: lowercase words joined by hyphens, unique among layers. */
+  name: string;
+  /** One source, or several tried in order (the first that gives a geometry wins). */
+  geometry: MapLayerGeometrySource | readonly MapLayerGeometrySource[];
+  /** Properties besides `id`; absent: every scalar field and the display value of every relation. */
+  featureFields?: readonly string[];
+  /** A property a map colours features by; must be one of `featureFields` when they are given. */
+  colorField?: string;
+  /** Below this zoom (when the caller sends one), the layer answers no features: too dense to draw. */
+  minZoom?: number;
+}
+
 export interface ResourceDeclaration extends ResourceHooks {
   /** Object type `app_label.model`, as NetBox's content types: `dcim.site`. */
   appLabel: string;
@@ -489,6 +518,8 @@ export interface ResourceDeclaration extends ResourceHooks {
   searchRelated?: ReadonlyArray<{ relation: string; column: string }>;
   /** Cross-field rules run after per-field validation; returns NetBox's `{field: [messages]}`. */
   validate?: (values: Record<string, unknown>, context: ResourceValidationContext) => Record<string, string[]>;
+  /** The model's objects as a map layer, for a map plugin to serve (pathways: `geo/external/<name>/`). */
+  mapLayer?: MapLayer;
 }
 
 /** What cross-field rules may consult besides the values: the server's configured policies. */

@@ -1,6 +1,7 @@
 import type {
   FieldSpec,
   ManyField,
+  MapLayer,
   RelationField,
   ResourceDeclaration,
   ResourceDefinition,
@@ -12,6 +13,8 @@ export type {
   ActionDocumentation,
   CollectionActionContext,
   ExtraFilter,
+  MapLayer,
+  MapLayerGeometrySource,
   ObjectSerializer,
   RequestScope,
   ResourceAction,
@@ -45,6 +48,32 @@ export function resourceOf(objectType: string): ResourceDefinition {
   const definition = declaredResources.get(objectType);
   if (!definition) throw new Error(`no model declares object type ${objectType}`);
   return definition;
+}
+
+/** The model whose declaration holds the map layer of that name, if any. */
+export function mapLayerSource(name: string): ResourceDefinition | undefined {
+  for (const definition of declaredResources.values()) if (definition.mapLayer?.name === name) return definition;
+  return undefined;
+}
+
+const MAP_LAYER_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/** What is wrong with a model's map layer, or null. */
+function mapLayerProblem(layer: MapLayer, objectType: string, fields: Readonly<Record<string, FieldSpec>>): string | null {
+  if (!MAP_LAYER_NAME.test(layer.name)) return 'the name must be lowercase words joined by hyphens';
+  if (mapLayerSource(layer.name)) return 'another model declares a layer of that name';
+  const sources = [layer.geometry].flat();
+  if (sources.length === 0) return 'needs a geometry source';
+  for (const source of sources) {
+    if (fields[source.field]?.kind !== 'relation') return `geometry field ${source.field} is not a relation of ${objectType}`;
+  }
+  for (const name of layer.featureFields ?? []) {
+    if (!(name in fields)) return `feature field ${name} is not a field of ${objectType}`;
+  }
+  if (layer.colorField && layer.featureFields && !layer.featureFields.includes(layer.colorField))
+    return `color field ${layer.colorField} is not one of the feature fields`;
+  if (layer.colorField && !(layer.colorField in fields)) return `color field ${layer.colorField} is not a field`;
+  return null;
 }
 
 /** Declares a platform model; everything else (entity, routes, serializer, filters, GraphQL) derives from this. */
@@ -85,6 +114,10 @@ export function defineResource(declaration: ResourceDeclaration): ResourceDefini
   const apiPrefix = declaration.apiPrefix ?? `/api/${declaration.appLabel}/`;
   const objectType = `${declaration.appLabel}.${declaration.model}`;
   if (declaredResources.has(objectType)) throw new Error(`object type ${objectType} is declared twice`);
+  if (declaration.mapLayer) {
+    const problem = mapLayerProblem(declaration.mapLayer, objectType, declaration.fields);
+    if (problem) throw new Error(`map layer ${JSON.stringify(declaration.mapLayer.name)}: ${problem}`);
+  }
   const definition: ResourceDefinition = {
     ...declaration,
     objectType,

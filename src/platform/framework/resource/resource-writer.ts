@@ -15,7 +15,7 @@ import { ResourceSerializer, SerializedObject, TAGGED_ITEM_TABLE } from './resou
 /**
  * Writes of validated input: reading a request's items into write plans, inserting and updating rows
  * with their many-to-many and tag links and extensions, and running the write hooks. The caller
- * holds the transaction and decides the order (update and delete stay with the resource service).
+ * holds the transaction and decides the order (deletes are the delete collector's).
  */
 @Injectable()
 export class ResourceWriter {
@@ -28,7 +28,7 @@ export class ResourceWriter {
     private readonly recorder: ResourceChangeRecorder,
   ) {}
 
-  async readAll(
+  private async readAll(
     manager: EntityManager,
     definition: ResourceDefinition,
     items: readonly unknown[],
@@ -57,11 +57,32 @@ export class ResourceWriter {
   }
 
   /**
+   * Creates objects as a POST does, in the caller's transaction: validated, inserted, recorded, hooks
+   * run; answers their representations.
+   */
+  async createSerialized(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    items: readonly unknown[],
+    options: { bulk: boolean },
+    scope: RequestScope,
+    restriction: Restriction,
+  ): Promise<SerializedObject[]> {
+    const plans = await this.readAll(manager, definition, items, () => null, { partial: false, bulk: options.bulk, scope });
+    const created: SerializedObject[] = [];
+    for (const [index, plan] of plans.entries()) {
+      const row = await this.insertAndRecord(manager, definition, plan, scope, items[index], restriction);
+      [created[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
+    }
+    return created;
+  }
+
+  /**
    * Inserts one validated object, checks the permission's constraints on it, records it, then runs
    * the `afterCreate` hooks (e.g. a device instantiating its type's ports) in the same transaction.
    * Rows the hooks create are recorded too.
    */
-  async insertAndRecord(
+  private async insertAndRecord(
     manager: EntityManager,
     definition: ResourceDefinition,
     plan: WritePlan,
@@ -80,11 +101,51 @@ export class ResourceWriter {
   }
 
   /**
+   * Updates objects as a PATCH or PUT does, in the caller's transaction: validation, hooks,
+   * constraints, change log; answers their representations.
+   */
+  async updateSerialized(
+    manager: EntityManager,
+    definition: ResourceDefinition,
+    items: ReadonlyArray<{ id: number; data: unknown }>,
+    options: { partial: boolean; bulk: boolean },
+    scope: RequestScope,
+    restriction: Restriction,
+  ): Promise<SerializedObject[]> {
+    const existing = new Map<number, ResourceRow>();
+    // As NetBox: what may be changed is decided by the `change` permission alone (outside it: 404).
+    for (const item of items) existing.set(item.id, await this.access.permittedRow(manager, definition, item.id, restriction));
+    const prechanges = await this.serializer.snapshots(manager, definition, [...existing.values()]);
+    const plans = await this.readAll(
+      manager,
+      definition,
+      items.map((item) => item.data),
+      (index) => existing.get(items[index].id)!,
+      { ...options, scope },
+    );
+    const updated: SerializedObject[] = [];
+    for (const [index, item] of items.entries()) {
+      const row = await this.updateAndRecord(
+        manager,
+        definition,
+        existing.get(item.id)!,
+        plans[index],
+        item.data,
+        prechanges[index],
+        scope,
+        restriction,
+      );
+      [updated[index]] = await this.serializer.serialize(manager, definition, [row], 'full', scope.baseUrl);
+    }
+    return updated;
+  }
+
+  /**
    * Writes one validated update of a stored row: the `beforeUpdate` hooks, the row with its links
    * and extensions, the permission's constraints on the result, the change record, then the
    * `afterUpdate` hooks, in the caller's transaction.
    */
-  async updateAndRecord(
+  private async updateAndRecord(
     manager: EntityManager,
     definition: ResourceDefinition,
     before: ResourceRow,
