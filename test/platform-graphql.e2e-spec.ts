@@ -98,6 +98,7 @@ describe('platform GraphQL', () => {
   });
 
   it('runs a bounded number of SQL statements for 100 objects with a relation and tags (no N+1)', async () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
     const query = PostgresQueryRunner.prototype.query;
     const statements: string[] = [];
     const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {

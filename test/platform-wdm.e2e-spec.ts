@@ -701,6 +701,7 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       const type = await roadmType('CWDM-8');
       await profileOf(type, 'terminal_mux', 'cwdm');
       const statementsFor = async (expected: number) => {
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
         const query = PostgresQueryRunner.prototype.query;
         const statements: string[] = [];
         const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {

@@ -163,7 +163,7 @@ function readConfigFile(path: string): Partial<Record<ConfigKey, ConfigValue>> {
   if (parsed === null || typeof parsed !== 'object') return values;
   for (const [section, entries] of Object.entries(parsed)) {
     if (entries === null || typeof entries !== 'object') continue;
-    for (const [name, value] of Object.entries(entries)) {
+    for (const [name, value] of Object.entries(entries as Record<string, unknown>)) {
       const key = `${section}.${name}`;
       // Unknown keys and non-scalar values are ignored rather than fatal, so an older or newer CLI can share the file.
       if (isConfigKey(key) && (typeof value === 'string' || typeof value === 'number')) values[key] = value;

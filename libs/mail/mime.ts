@@ -19,7 +19,7 @@ export async function parseRawEmail(raw: Buffer | string): Promise<ParsedEmail> 
   } catch (error) {
     throw new MailParseError('unreadable_email', `the message is not valid MIME: ${(error as Error).message}`);
   }
-  const from = Array.isArray(mail.from) ? mail.from[0] : mail.from;
+  const from = Array.isArray(mail.from) ? (mail.from[0] as Mailparser.AddressObject) : mail.from;
   const address = from?.value.find((entry: { address?: string }) => entry.address)?.address ?? '';
   const calendars = mail.attachments
     .filter((part) => part.contentType.toLowerCase() === 'text/calendar' || part.filename?.toLowerCase().endsWith('.ics'))

@@ -130,7 +130,7 @@ export function validateDistinguishedName(name: DistinguishedName | Distinguishe
       throw new InvalidDistinguishedNameError('Distinguished name has an empty RDN');
     }
     return rdn.map(({ key: rawKey, value }) => {
-      const key = KEYS_BY_NAME.get(rawKey);
+      const key = typeof rawKey === 'string' ? KEYS_BY_NAME.get(rawKey) : undefined;
       if (key === undefined) {
         throw new InvalidDistinguishedNameError(`Unsupported distinguished name attribute "${rawKey}"; allowed: ${ALLOWED_KEYS_TEXT}`);
       }

@@ -81,7 +81,7 @@ export async function generateKeyPair(spec: KeySpec): Promise<CryptoKeyPair> {
     case 'ed25519':
       return (await webcrypto.subtle.generateKey({ name: 'Ed25519' }, true, usages)) as CryptoKeyPair;
     default:
-      throw new InvalidKeyError('unsupported_key_algorithm', `Unsupported key type "${(spec as { type?: unknown })?.type}"`);
+      throw new InvalidKeyError('unsupported_key_algorithm', `Unsupported key type "${String((spec as { type?: unknown })?.type)}"`);
   }
 }
 

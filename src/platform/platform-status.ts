@@ -33,7 +33,7 @@ export class PlatformStatus {
     this.document ??= buildPlatformOpenApi(
       this.registry.definitions,
       PACKAGE_VERSION,
-      Object.assign({}, ...this.plugins.mounted.map(({ plugin }) => pluginRoutePaths(plugin))),
+      Object.fromEntries(this.plugins.mounted.flatMap(({ plugin }) => Object.entries(pluginRoutePaths(plugin)))),
     );
     return this.document;
   }
@@ -43,7 +43,7 @@ export class PlatformStatus {
     const labels = new Set(
       this.registry.definitions.filter((definition) => !definition.apiPrefix).map((definition) => definition.appLabel),
     );
-    const entries = [...labels, 'plugins', 'status'].sort().map((label) => [label, `${baseUrl}/api/${label}/`]);
+    const entries = [...labels, 'plugins', 'status'].sort().map((label): [string, string] => [label, `${baseUrl}/api/${label}/`]);
     return Object.fromEntries(entries);
   }
 

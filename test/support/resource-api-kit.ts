@@ -210,7 +210,7 @@ function link(url: string | null): { origin: string; path: string; params: strin
   return {
     origin: parsed.origin,
     path: parsed.pathname,
-    params: [...parsed.searchParams.entries()].sort((a, b) => `${a}`.localeCompare(`${b}`)),
+    params: [...parsed.searchParams.entries()].sort((a, b) => a.join(',').localeCompare(b.join(','))),
   };
 }
 

@@ -18,7 +18,7 @@ export function parseBcopCalendars(email: ParsedEmail, parser = 'bcop'): ParsedM
   for (const calendar of email.calendars) {
     let root: ICAL.Component;
     try {
-      root = new ICAL.Component(ICAL.parse(calendar));
+      root = new ICAL.Component(ICAL.parse(calendar) as unknown[]);
     } catch (error) {
       throw new MailParseError('unsupported_format', `${parser}: the iCalendar part does not parse: ${(error as Error).message}`);
     }

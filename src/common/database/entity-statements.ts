@@ -103,6 +103,8 @@ export function entityInsert<T extends ObjectLiteral>(
   const { columns } = insert;
   return {
     text: insert.text,
-    values: properties.map((property, index) => driver.preparePersistentValue((values as ObjectLiteral)[property], columns[index])),
+    values: properties.map((property, index): unknown =>
+      driver.preparePersistentValue((values as ObjectLiteral)[property], columns[index]),
+    ),
   };
 }

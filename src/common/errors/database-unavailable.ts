@@ -43,6 +43,6 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (UNAVAILABLE_SOCKET_CODES.has(code) || (code !== '' && candidate.syscall === 'connect')) return true;
   const message = typeof candidate.message === 'string' ? candidate.message : '';
   if (code === '' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
-  const nested = [candidate.driverError, candidate.cause, ...(Array.isArray(candidate.errors) ? candidate.errors : [])];
+  const nested = [candidate.driverError, candidate.cause, ...(Array.isArray(candidate.errors) ? (candidate.errors as unknown[]) : [])];
   return nested.some((inner) => inner !== error && isDatabaseUnavailable(inner, depth + 1));
 }

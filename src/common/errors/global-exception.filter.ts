@@ -6,7 +6,7 @@ import { DatabaseUnavailableError } from './common-errors';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError, ErrorDetail, ErrorKind } from './domain-error';
 
-const STATUS_BY_KIND: Record<ErrorKind, number> = {
+const STATUS_BY_KIND: Record<ErrorKind, HttpStatus> = {
   invalid: HttpStatus.BAD_REQUEST,
   unauthenticated: HttpStatus.UNAUTHORIZED,
   forbidden: HttpStatus.FORBIDDEN,
@@ -41,7 +41,7 @@ const BODY_PARSER_MESSAGES: Record<string, string> = {
 };
 
 export interface ErrorResponse {
-  status: number;
+  status: HttpStatus;
   detail: ErrorDetail;
   headers: Record<string, string>;
   /** Sent as the whole body instead of `{"detail": …}` on platform routes (NetBox's validation errors). */
@@ -88,7 +88,10 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   toErrorResponse(exception: unknown): ErrorResponse {
     if (exception instanceof DomainError) {
-      const bare = 'bareBody' in exception && typeof exception.bareBody === 'function' ? { bareBody: exception.bareBody() as unknown } : {};
+      const bare =
+        'bareBody' in exception && typeof exception.bareBody === 'function'
+          ? { bareBody: (exception as { bareBody(): unknown }).bareBody() }
+          : {};
       return { status: STATUS_BY_KIND[exception.kind], detail: exception.detail(), headers: exception.headers(), ...bare };
     }
     if (exception instanceof HttpException) {
@@ -114,7 +117,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
 function httpExceptionDetail(exception: HttpException): ErrorDetail {
   const status = exception.getStatus();
-  if (status === HttpStatus.NOT_FOUND) return 'Not Found';
+  if (status === (HttpStatus.NOT_FOUND as number)) return 'Not Found';
   if (status >= 500) return 'Internal Server Error';
   const body = exception.getResponse();
   if (typeof body === 'string') return body;

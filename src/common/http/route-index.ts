@@ -9,7 +9,7 @@ interface RouterLayer {
 export interface IndexableRouter {
   stack: RouterLayer[];
   caseSensitive?: boolean;
-  handle(request: IncomingMessage, response: ServerResponse, done: (error?: unknown) => void): void;
+  handle: (this: IndexableRouter, request: IncomingMessage, response: ServerResponse, done: (error?: unknown) => void) => void;
 }
 
 /** A path segment that is not plain text: a parameter, a wildcard, an optional group or an escape. */

@@ -78,7 +78,7 @@ export class PlatformClient {
   ): Promise<InboundOutcome> {
     const query = new URLSearchParams({ parser: parser ?? '', authentication: authentication.results });
     if (authentication.failed) query.set('auth_failed', authentication.failed);
-    const answer = await this.call('POST', `${NOTICES}/inbound-email/?${query}`, 'inbound email', raw, 'message/rfc822');
+    const answer = await this.call('POST', `${NOTICES}/inbound-email/?${query.toString()}`, 'inbound email', raw, 'message/rfc822');
     PlatformClient.expect(answer, 200, 201);
     return answer.json();
   }

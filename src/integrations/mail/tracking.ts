@@ -67,7 +67,9 @@ const at = (value: unknown, ...path: Array<string | number>): unknown =>
 
 const or = (value: unknown) => (value === undefined || value === null || value === '' ? 'unknown' : String(value));
 const list = (values: unknown, key?: string) =>
-  Array.isArray(values) && values.length ? values.map((v) => (key ? (v as Record<string, unknown>)[key] : v)).join(', ') : 'unknown';
+  Array.isArray(values) && values.length
+    ? values.map((v: unknown) => (key ? (v as Record<string, unknown>)[key] : v)).join(', ')
+    : 'unknown';
 
 /** An SES event (documented JSON shape) as a delivery event; null without the notification_id tag or of an unknown type. */
 export function sesEvent(json: JsonObject): DeliveryEvent | null {

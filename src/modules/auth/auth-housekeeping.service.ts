@@ -22,7 +22,9 @@ export class AuthHousekeeping implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): void {
     this.running = this.purge();
-    this.timer = setInterval(() => (this.running = this.purge()), PURGE_INTERVAL_MS);
+    this.timer = setInterval(() => {
+      this.running = this.purge();
+    }, PURGE_INTERVAL_MS);
     this.timer.unref();
   }
 

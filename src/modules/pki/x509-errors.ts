@@ -24,6 +24,7 @@ export function translateX509Error<T>(work: () => T, field: ErrorField): T {
 
 function toRequestError(error: unknown, field: ErrorField): unknown {
   if (!(error instanceof X509EngineError)) return error;
-  const name = typeof field === 'string' ? field : field(error);
-  return new InvalidRequestError(`${name}: ${error.message}`, error.code);
+  const engineError = error as X509EngineError;
+  const name = typeof field === 'string' ? field : field(engineError);
+  return new InvalidRequestError(`${name}: ${engineError.message}`, engineError.code);
 }

@@ -96,7 +96,7 @@ function addressBits(address: string, family: 'ipv4' | 'ipv6'): bigint {
     });
   const left = expandEmbeddedIpv4(headParts);
   const right = expandEmbeddedIpv4(tailParts);
-  const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  const zeros = tail === undefined ? [] : new Array<string>(8 - left.length - right.length).fill('0');
   return [...left, ...zeros, ...right].reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part || '0', 16)), 0n);
 }
 

@@ -151,6 +151,7 @@ describe('EXPLORER_ASSETS', () => {
   });
 
   it('finds nothing for inherited property names', () => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- reading the inherited name is the point
     expect(EXPLORER_ASSETS['toString']).toBeUndefined();
     expect(EXPLORER_ASSETS['__proto__']).toBeUndefined();
   });

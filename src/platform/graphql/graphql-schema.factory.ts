@@ -33,9 +33,9 @@ export interface GraphqlContext {
 /** What a query extension may use: the generated object types and the served models, by object type. */
 export interface GraphqlSchemaTools {
   /** The GraphQL type of a served model (`RoutingBgpPeerType` for `'routing.bgppeer'`). */
-  typeOf(objectType: string): GraphQLObjectType;
+  typeOf: (objectType: string) => GraphQLObjectType;
   /** The served model, for the loaders (`context.loaders.list(definition, filters, page)`). */
-  definition(objectType: string): ResourceDefinition;
+  definition: (objectType: string) => ResourceDefinition;
 }
 
 /** Root query fields added to the generated ones (a plugin's `graphqlQueries`). */

@@ -62,7 +62,9 @@ export class PluginSet {
 
   /** `{name: version}` of the mounted plugins, as NetBox's status reports them. */
   versions(): Record<string, string> {
-    return Object.fromEntries(this.mounted.map(({ plugin }) => [plugin.name, plugin.version]).sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries(
+      this.mounted.map(({ plugin }): [string, string] => [plugin.name, plugin.version]).sort(([a], [b]) => a.localeCompare(b)),
+    );
   }
 }
 

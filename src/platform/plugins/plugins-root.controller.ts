@@ -44,8 +44,8 @@ export class PluginsRootController {
     // Routes without path parameters are URLs a client can follow, as the models' lists are.
     const routes = (mounted.plugin.routes ?? []).filter((route) => !route.path.includes('{'));
     return Object.fromEntries([
-      ...mounted.plugin.resources.map((resource) => [resource.path, `${base}${resource.listPath}`]),
-      ...routes.map((route) => [route.path, `${base}${mounted.plugin.basePath}${route.path}/`]),
+      ...mounted.plugin.resources.map((resource): [string, string] => [resource.path, `${base}${resource.listPath}`]),
+      ...routes.map((route): [string, string] => [route.path, `${base}${mounted.plugin.basePath}${route.path}/`]),
     ]);
   }
 }

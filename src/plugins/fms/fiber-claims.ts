@@ -37,7 +37,7 @@ export const FIBER_CLAIMS_ROUTE: PluginRoute = {
     const plans = await visibleRows('fms.spliceplan', { closure_id: [params.device_id], status__n: ['archived'] });
     const planIds = plans.map((plan) => plan.id).filter((id) => !excluded.includes(String(id)));
     if (planIds.length === 0) return [];
-    return manager.query(
+    return manager.query<Array<Record<string, unknown>>>(
       `SELECT e.fiber_a_id AS fiber_a, e.fiber_b_id AS fiber_b, p.id AS plan_id, p.name AS plan_name, pr.name AS project_name, p.status
          FROM fms_spliceplanentry e JOIN fms_spliceplan p ON p.id = e.plan_id LEFT JOIN fms_spliceproject pr ON pr.id = p.project_id
         WHERE p.id = ANY($1) ORDER BY p.id, e.id`,

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- template values are whatever the context and the template make them; nunjucks ships no types */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- template values are whatever the context and the template make them; nunjucks ships no types */
 import { compileFunction } from 'node:vm';
 import { checkTemplateTree, installJinjaCompatOnce, normaliseTemplateSource, parseTemplate, type TemplateNode } from './template-syntax';
 
@@ -33,7 +33,7 @@ export class RenderFailure extends Error {
 }
 
 // Taken now: the render process removes `Buffer` from the global object before a template runs.
-const byteLength = Buffer.byteLength;
+const byteLength = Buffer.byteLength.bind(Buffer);
 const utf8Length = (text: string): number => byteLength(text, 'utf8');
 const hasOwn = (obj: unknown, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(obj, key);
 
@@ -485,6 +485,7 @@ export function createJinjaRenderer(
     'sum',
     runtime.makeMacro(['iterable', 'attribute', 'start'], [], (iterable: unknown, attribute: unknown, start: unknown) => {
       const get = optionalGetter(attribute);
+      // eslint-disable-next-line @typescript-eslint/restrict-plus-operands -- `sum` adds whatever values the template gives it
       return toList(iterable).reduce((acc, x) => acc + get(x), start === undefined || start === null ? 0 : start);
     }),
   );

@@ -44,8 +44,8 @@ const STRIPPED_GLOBALS = [
 
 /** Makes the Function constructors unreachable and removes the globals above; throws if any stays. */
 function stripRealm(): void {
-  const functionPrototypes = [function () {}, async function () {}, function* () {}, async function* () {}].map((fn) =>
-    Object.getPrototypeOf(fn),
+  const functionPrototypes = [function () {}, async function () {}, function* () {}, async function* () {}].map(
+    (fn) => Object.getPrototypeOf(fn) as object,
   );
   for (const prototype of functionPrototypes) {
     Object.defineProperty(prototype, 'constructor', { value: undefined, writable: false, configurable: false });

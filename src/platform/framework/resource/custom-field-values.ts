@@ -43,7 +43,7 @@ export function customFieldProblem(field: CustomFieldDefinition, value: unknown)
         : `Invalid choice (${String(value)}). Available choices are: ${field.choices.join(', ')}`;
     case 'multiselect': {
       if (!Array.isArray(value)) return 'Value must be a list of choices.';
-      const invalid = value.find((item) => typeof item !== 'string' || !field.choices.includes(item));
+      const invalid: unknown = value.find((item: unknown) => typeof item !== 'string' || !field.choices.includes(item));
       return invalid === undefined ? undefined : `Invalid choice (${String(invalid)}). Available choices are: ${field.choices.join(', ')}`;
     }
     case 'object':

@@ -289,6 +289,7 @@ export interface VisibleSelection {
   prepared?: boolean;
 }
 
+/** Its functions are plain properties, not methods: an action destructures the ones it uses. */
 export interface CollectionActionContext {
   manager: EntityManager;
   body: unknown;
@@ -301,34 +302,34 @@ export interface CollectionActionContext {
    * Rows of a served model the caller may view, filtered as its REST list (`{status: 'active'}`);
    * with `columns`, only those columns (and `id`) are read: for a caller of many rows and few fields.
    */
-  visibleRows(
+  visibleRows: (
     objectType: string,
     filters: QueryParameters,
     page?: { limit: number; offset: number },
     columns?: readonly string[],
-  ): Promise<ResourceRow[]>;
+  ) => Promise<ResourceRow[]>;
   /** How many rows `visibleRows` would give without a page: counted by the database. */
-  countVisible(objectType: string, filters: QueryParameters): Promise<number>;
+  countVisible: (objectType: string, filters: QueryParameters) => Promise<number>;
   /**
    * The same rows, but each is what `selection` selects in SQL: for answers the database assembles
    * (a GeoJSON feature as JSON text, an aggregate) rather than rows turned into objects here.
    */
-  selectVisible(objectType: string, filters: QueryParameters, selection: VisibleSelection): Promise<Array<Record<string, unknown>>>;
+  selectVisible: (objectType: string, filters: QueryParameters, selection: VisibleSelection) => Promise<Array<Record<string, unknown>>>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
-  permits(objectType: string, action: string, id: number): Promise<boolean>;
+  permits: (objectType: string, action: string, id: number) => Promise<boolean>;
   /** Which of these existing objects of that type the caller holds `action` on (its constraints included). */
-  permittedIds(objectType: string, action: string, ids: readonly number[]): Promise<Set<number>>;
+  permittedIds: (objectType: string, action: string, ids: readonly number[]) => Promise<Set<number>>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */
-  served(objectType: string): boolean;
+  served: (objectType: string) => boolean;
   /**
    * Updates one object as a PATCH would (validation, hooks, change log) in this transaction, without
    * the `change` permission check: the action has decided who may do it. Answers the full representation.
    */
-  update(objectType: string, id: number, body: Record<string, unknown>): Promise<SerializedObject>;
+  update: (objectType: string, id: number, body: Record<string, unknown>) => Promise<SerializedObject>;
   /** Creates objects as a POST would (validation, hooks, change log with the request's message), without the `add` check. */
-  create(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+  create: (objectType: string, items: Array<Record<string, unknown>>) => Promise<ResourceRow[]>;
   /** Deletes objects as a DELETE would (cascades, hooks, change log), without the `delete` check. */
-  remove(objectType: string, ids: readonly number[]): Promise<void>;
+  remove: (objectType: string, ids: readonly number[]) => Promise<void>;
 }
 
 /**
