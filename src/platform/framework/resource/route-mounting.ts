@@ -24,7 +24,8 @@ export interface DeclaredRoute {
   safePost?: boolean;
   /** A GET that also takes the platform token as `?token=`. */
   queryToken?: boolean;
-  handle(...args: never[]): unknown;
+  // Becomes a method of the controller: Nest calls it with the controller instance as `this`.
+  handle: (...args: never[]) => unknown;
 }
 
 /**
