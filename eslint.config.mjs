@@ -20,9 +20,9 @@ export default defineConfig(
     },
   },
   {
-    // The end-to-end tests read JSON response bodies whose shapes the assertions themselves check;
-    // typing each body would restate the API's DTOs in every suite.
-    files: ['test/**/*.ts'],
+    // The end-to-end tests (test/, and each plugin's test/ folder) read JSON response bodies whose
+    // shapes the assertions themselves check; typing each body would restate the API's DTOs in every suite.
+    files: ['test/**/*.ts', 'src/plugins/*/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
