@@ -94,8 +94,8 @@ export default defineConfig(
     rules: { 'layers/import-layers': ['error', { root: import.meta.dirname, layers: LAYERS }] },
   },
   {
-    // The end-to-end tests read JSON response bodies whose shapes the assertions themselves check;
-    // typing each body would restate the API's DTOs in every suite.
+    // The end-to-end tests (test/, and each plugin's test/ folder) read JSON response bodies whose
+    // shapes the assertions themselves check; typing each body would restate the API's DTOs in every suite.
     files: ['test/**/*.ts', 'src/**/test/**/*.ts', '**/*.e2e-spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,4 +1,4 @@
-// Two projects: unit tests beside the code, end-to-end tests in test/ against a real database.
+// Two projects: unit tests beside the code, end-to-end tests (in test/, and a plugin's in its folder) against a real database.
 // Workers are capped at 2 (the CI machine has 2 cores).
 const common = {
   testEnvironment: 'node',
@@ -19,7 +19,7 @@ module.exports = {
     {
       ...common,
       displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/src/plugins/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

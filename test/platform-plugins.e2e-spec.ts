@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
 import { NotFoundError } from '../src/common/errors/common-errors';
 import { nonFieldError, ProtectedObjectError, ResourceValidationError } from '../src/platform/framework/resource/resource-errors';
@@ -8,12 +9,15 @@ import { definePlugin } from '../src/platform/plugins/plugin-declaration';
 import { RouteResponse } from '../src/platform/plugins/plugin-route';
 import { setting } from '../src/platform/plugins/plugin-settings';
 import { AVAILABLE_PLUGINS } from '../src/plugins';
+import { PLUGIN_REGISTRY } from '../src/plugins/registry';
 import { PASSWORD } from './support/api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
-import { ServerProcess } from './support/server-process';
+import { BUILT_MAIN, ServerProcess } from './support/server-process';
 
 const ROUTERS = '/api/plugins/routing/bgp-routers/';
+/** The plugins src/plugins/registry.ts lists, in its order. */
+const REGISTERED = PLUGIN_REGISTRY.manifests;
 const TENANTS = '/api/tenancy/tenants/';
 
 /** What the probe plugin's hooks and subscriber saw, in order. */
@@ -143,31 +147,16 @@ describe('platform plugins', () => {
     });
 
     it('lists every available plugin with its version in /api/status/ and as NetBox lists plugins', async () => {
-      expect((await api.get('/api/status/')).body.plugins).toEqual({
-        routing: '1.0.0',
-        fms: '1.0.0',
-        peering: '1.0.0',
-        pathways: '1.0.0',
-        notices: '1.0.0',
-        wdm: '1.0.0',
-      });
+      expect((await api.get('/api/status/')).body.plugins).toEqual(
+        Object.fromEntries(REGISTERED.map(({ name, version }) => [name, version])),
+      );
       expect((await api.get('/api/plugins/')).body).toEqual({
         'installed-plugins': `${base}/api/plugins/installed-plugins/`,
-        routing: `${base}/api/plugins/routing/`,
-        fms: `${base}/api/plugins/fms/`,
-        peering: `${base}/api/plugins/peering/`,
-        pathways: `${base}/api/plugins/pathways/`,
-        notices: `${base}/api/plugins/notices/`,
-        wdm: `${base}/api/plugins/wdm/`,
+        ...Object.fromEntries(REGISTERED.map(({ name }) => [name, `${base}/api/plugins/${name}/`])),
       });
-      expect((await api.get('/api/plugins/installed-plugins/')).body).toEqual([
-        { name: 'routing', package: 'routing', description: expect.any(String), version: '1.0.0' },
-        { name: 'fms', package: 'fms', description: expect.any(String), version: '1.0.0' },
-        { name: 'peering', package: 'peering', description: expect.any(String), version: '1.0.0' },
-        { name: 'pathways', package: 'pathways', description: expect.any(String), version: '1.0.0' },
-        { name: 'notices', package: 'notices', description: expect.any(String), version: '1.0.0' },
-        { name: 'wdm', package: 'wdm', description: expect.any(String), version: '1.0.0' },
-      ]);
+      expect((await api.get('/api/plugins/installed-plugins/')).body).toEqual(
+        REGISTERED.map(({ name, version }) => ({ name, package: name, description: expect.any(String), version })),
+      );
       const root = await api.get('/api/plugins/routing/');
       expect(root.status).toBe(200);
       expect(root.body['bgp-routers']).toBe(`${base}${ROUTERS}`);
@@ -538,8 +527,30 @@ describe('platform plugins', () => {
       const server = ServerProcess.spawn({ PLUGINS: 'routing,nope' }, workDir);
       expect(await server.waitForExit()).toBe(1);
       expect(server.logs().trim().split('\n')).toEqual([
-        'Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: routing, fms, peering, pathways, notices, wdm)',
+        `Invalid configuration: PLUGINS names "nope", which is not an available plugin (available: ${REGISTERED.map(({ name }) => name).join(', ')})`,
       ]);
+    });
+
+    it('checks PLUGINS from the manifests alone: the built check loads no plugin model and no framework module', () => {
+      const dist = join(dirname(BUILT_MAIN), '..');
+      const loaded = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '-e',
+            'require(process.argv[1]); console.log(JSON.stringify(Object.keys(require.cache)))',
+            join(dist, 'src', 'plugin-configuration-check.js'),
+          ],
+          {
+            encoding: 'utf8',
+          },
+        ),
+      ) as string[];
+      const plugins = join(dist, 'src', 'plugins');
+      const pluginModules = loaded.filter((file) => file.startsWith(`${plugins}/`));
+      expect(pluginModules).toEqual(expect.arrayContaining(REGISTERED.map(({ name }) => join(plugins, name, 'manifest.js'))));
+      expect(pluginModules.filter((file) => file.endsWith('/index.js') || file.endsWith('.resources.js'))).toEqual([]);
+      expect(loaded.filter((file) => file.startsWith(join(dist, 'src', 'platform', 'framework')))).toEqual([]);
     });
 
     it('names an unknown setting of an available plugin', async () => {

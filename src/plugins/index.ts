@@ -1,20 +1,5 @@
 import type { PluginDefinition } from '../platform/plugins/plugin-declaration';
-import { FmsPlugin } from './fms';
-import { NoticesPlugin } from './notices';
-import { PathwaysPlugin } from './pathways';
-import { PeeringPlugin } from './peering';
-import { RoutingPlugin } from './routing';
-import { WdmPlugin } from './wdm';
+import { PLUGIN_REGISTRY } from './registry';
 
-/**
- * Every plugin this repository ships (with ./manifests.ts, the only places outside a plugin's own
- * folder that name it). PLUGINS selects which of them are mounted (all of them when unset).
- */
-export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = [
-  RoutingPlugin,
-  FmsPlugin,
-  PeeringPlugin,
-  PathwaysPlugin,
-  NoticesPlugin,
-  WdmPlugin,
-];
+/** The declarations of the plugins in ./registry.ts (loading their models), in its order. */
+export const AVAILABLE_PLUGINS: readonly PluginDefinition[] = PLUGIN_REGISTRY.declarations();

@@ -81,6 +81,13 @@ export interface PluginDefinition extends PluginDeclaration {
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9]*$/;
 
+/** What {@link definePlugin} returned: the registry tells a plugin's declaration from its other exports by it. */
+const DEFINED_PLUGINS = new WeakSet<object>();
+
+export function isPluginDefinition(value: unknown): value is PluginDefinition {
+  return typeof value === 'object' && value !== null && DEFINED_PLUGINS.has(value);
+}
+
 /** Declares a plugin; mistakes in the declaration stop the process at load, before anything is served. */
 export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
   const { name } = declaration;
@@ -103,7 +110,9 @@ export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
   if (declaration.dependencies?.includes(name)) fail('it cannot depend on itself');
   const problem = routeProblem(declaration);
   if (problem) fail(problem);
-  return Object.freeze({ ...declaration, basePath });
+  const definition = Object.freeze({ ...declaration, basePath });
+  DEFINED_PLUGINS.add(definition);
+  return definition;
 }
 
 const OBJECT_TYPE = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9]*$/;

@@ -1,8 +1,8 @@
-import { describeResourceApi, usePlatformApp } from './support/resource-api-kit';
+import { describeResourceApi, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const W = '/api/plugins/wdm';
 
-/** The generic REST and GraphQL contract of each writable wdm model (its rules are in platform-wdm.e2e-spec.ts). */
+/** The generic REST and GraphQL contract of each writable wdm model (its rules are in wdm.e2e-spec.ts). */
 describe('wdm plugin: the REST and GraphQL contract of each model', () => {
   const app = usePlatformApp();
 

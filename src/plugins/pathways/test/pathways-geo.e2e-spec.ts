@@ -1,7 +1,7 @@
-import { PASSWORD } from './support/api-client';
-import { rfc7946Problems } from './support/geojson-schema';
-import { PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { rfc7946Problems } from './geojson-schema';
+import { PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const P = '/api/plugins/pathways';
 const G = `${P}/geo`;

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PlatformClient, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PlatformClient, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const N = '/api/plugins/notices';
 const TEMPLATES = `${N}/notification-templates/`;

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
-import { PASSWORD } from './support/api-client';
-import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const N = '/api/plugins/notices';
 const OUTAGES = `${N}/outage/`;

@@ -1,5 +1,5 @@
-import type { PlatformClient } from './support/platform-client';
-import { describeResourceApi, unique, usePlatformApp } from './support/resource-api-kit';
+import type { PlatformClient } from '../../../../test/support/platform-client';
+import { describeResourceApi, unique, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const N = '/api/plugins/notices';
 
@@ -14,7 +14,7 @@ interface NoticesWorld {
 /**
  * The generic REST and GraphQL contract (test/support/resource-api-kit.ts) of the notices plugin's
  * models; their own rules (times, frozen impacts, delivery states, templates) are in
- * platform-notices.e2e-spec.ts and platform-notices-notifications.e2e-spec.ts.
+ * notices.e2e-spec.ts and notices-notifications.e2e-spec.ts.
  */
 describe('platform notices plugin: the REST and GraphQL contract of each model', () => {
   const app = usePlatformApp();

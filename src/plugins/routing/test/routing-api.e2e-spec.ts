@@ -1,5 +1,5 @@
-import type { PlatformClient } from './support/platform-client';
-import { describeResourceApi, unique, usePlatformApp } from './support/resource-api-kit';
+import type { PlatformClient } from '../../../../test/support/platform-client';
+import { describeResourceApi, unique, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const R = '/api/plugins/routing';
 
@@ -24,7 +24,7 @@ interface RoutingWorld {
 /**
  * The generic REST and GraphQL contract (test/support/resource-api-kit.ts) of every routing plugin
  * model; the models' own rules (validation, uniqueness, what deleting does) are in
- * platform-routing.e2e-spec.ts.
+ * routing.e2e-spec.ts.
  */
 describe('platform routing plugin: the REST and GraphQL contract of each model', () => {
   const app = usePlatformApp();

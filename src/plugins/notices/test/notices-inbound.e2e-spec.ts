@@ -1,7 +1,7 @@
-import { PASSWORD } from './support/api-client';
-import { mailFixture, variant } from './support/mail-fixtures';
-import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { mailFixture, variant } from '../../../../test/support/mail-fixtures';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const N = '/api/plugins/notices';
 const INBOUND = `${N}/inbound-email/`;

@@ -1,14 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { JobQueue } from '../src/common/jobs/job-queue';
-import { JobWorker } from '../src/common/jobs/job-worker';
-import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE } from '../src/plugins/peering/irr-sync';
-import { jobOfArguments } from '../src/plugins/peering/peering-sync.command';
-import { PEERINGDB_SYNC_QUEUE } from '../src/plugins/peering/peeringdb-sync';
-import { PASSWORD } from './support/api-client';
-import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { JobQueue } from '../../../common/jobs/job-queue';
+import { JobWorker } from '../../../common/jobs/job-worker';
+import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE } from '../irr-sync';
+import { jobOfArguments } from '../peering-sync.command';
+import { PEERINGDB_SYNC_QUEUE } from '../peeringdb-sync';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const P = '/api/plugins/peering';
 const R = '/api/plugins/routing';
@@ -24,7 +24,7 @@ const CISCO_TEMPLATE = [
 ].join('\n');
 
 /**
- * The peering plugin's own rules (the generic model contract is in platform-peering-api.e2e-spec.ts):
+ * The peering plugin's own rules (the generic model contract is in peering-api.e2e-spec.ts):
  * one session per BGP peer and the peer's protection, `api_endpoint` beside `url`, the read-only
  * `peerdb`, the AS-SET/source pairing, render-config in every form with its errors, and the filters.
  */

@@ -1,5 +1,5 @@
-import { countRows, PlatformClient, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { countRows, PlatformClient, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const R = '/api/plugins/routing';
 const ROUTERS = `${R}/bgp-routers/`;
@@ -23,7 +23,7 @@ const TENANTS = '/api/tenancy/tenants/';
  * lists with validated entries, and route maps: their rules (nested reads, validation messages,
  * uniqueness, filters' refusals, what deleting does to the objects that refer to another). The
  * generic REST/GraphQL contract of each model (CRUD, bulk, brief, permissions, change log, GraphQL)
- * is declared in platform-routing-api.e2e-spec.ts.
+ * is declared in routing-api.e2e-spec.ts.
  */
 describe('platform routing plugin: BGP, BFD, prefix lists, route maps', () => {
   let seeded: SeededApp;

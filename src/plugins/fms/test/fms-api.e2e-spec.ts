@@ -1,5 +1,5 @@
-import type { PlatformClient } from './support/platform-client';
-import { describeResourceApi, unique, usePlatformApp } from './support/resource-api-kit';
+import type { PlatformClient } from '../../../../test/support/platform-client';
+import { describeResourceApi, unique, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const F = '/api/plugins/fms';
 
@@ -13,7 +13,7 @@ interface FmsWorld {
 /**
  * The generic REST and GraphQL contract (test/support/resource-api-kit.ts) of the fms models that
  * stand on their own; the plugin's rules (component generation, splice plans, circuits,
- * protection) are in platform-fms.e2e-spec.ts.
+ * protection) are in fms.e2e-spec.ts.
  */
 describe('platform fms plugin: the REST and GraphQL contract of its models', () => {
   const app = usePlatformApp();

@@ -1,4 +1,4 @@
-import { describeResourceApi, unique, usePlatformApp } from './support/resource-api-kit';
+import { describeResourceApi, unique, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const P = '/api/plugins/pathways';
 const point = (longitude: number, latitude: number) => ({ type: 'Point', coordinates: [longitude, latitude] });

@@ -1,6 +1,6 @@
-import { PASSWORD } from './support/api-client';
-import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const P = '/api/plugins/pathways';
 const point = (longitude: number, latitude: number) => ({ type: 'Point', coordinates: [longitude, latitude] });

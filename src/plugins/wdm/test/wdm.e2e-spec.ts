@@ -1,7 +1,7 @@
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
-import { PASSWORD } from './support/api-client';
-import { countRows, PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
-import type { SeededApp } from './support/seeded-app';
+import { PASSWORD } from '../../../../test/support/api-client';
+import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
+import type { SeededApp } from '../../../../test/support/seeded-app';
 
 const W = '/api/plugins/wdm';
 const PROFILES = `${W}/wdm-profiles/`;

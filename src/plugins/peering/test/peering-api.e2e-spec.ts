@@ -1,5 +1,5 @@
-import type { PlatformClient } from './support/platform-client';
-import { describeResourceApi, unique, usePlatformApp } from './support/resource-api-kit';
+import type { PlatformClient } from '../../../../test/support/platform-client';
+import { describeResourceApi, unique, usePlatformApp } from '../../../../test/support/resource-api-kit';
 
 const P = '/api/plugins/peering';
 const R = '/api/plugins/routing';
@@ -26,7 +26,7 @@ interface PeeringWorld {
 /**
  * The generic REST and GraphQL contract (test/support/resource-api-kit.ts) of every peering plugin
  * model, with every filter of the spec's table; the models' own rules (one session per BGP peer,
- * `api_endpoint`, `peerdb`, render-config, the synchronisations) are in platform-peering.e2e-spec.ts.
+ * `api_endpoint`, `peerdb`, render-config, the synchronisations) are in peering.e2e-spec.ts.
  */
 describe('platform peering plugin: the REST and GraphQL contract of each model', () => {
   // The Lab source's generator is on loopback, which the egress policy refuses unless it is listed.
