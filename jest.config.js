@@ -7,6 +7,16 @@ const common = {
   moduleNameMapper: { '^@libs/(.*)$': '<rootDir>/libs/$1' },
 };
 
+// End-to-end files that spawn servers or wait out real timeouts. `npm test` leaves them out
+// (JEST_SLOW=skip), `npm run test:slow` runs only them (JEST_SLOW=only); a plain `npx jest <file>` runs
+// any file. CI runs both commands.
+const SLOW_E2E = ['route-fuzz', 'server-process', 'tracing', 'zero-downtime-migration', 'database-outage', 'replicas'];
+const slowFile = `/test/(${SLOW_E2E.join('|')})\\.e2e-spec\\.ts$`;
+const slowSelection = {
+  skip: [slowFile],
+  only: [`^(?!.*${slowFile})`],
+}[process.env.JEST_SLOW ?? ''];
+
 module.exports = {
   maxWorkers: 2,
   testTimeout: 60000,
@@ -22,6 +32,9 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/src/plugins/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      // Setup hooks get a boot's time, a failed setup fails the file once, no boot outlives its file.
+      testEnvironment: '<rootDir>/test/support/e2e-environment.ts',
+      testPathIgnorePatterns: ['/node_modules/', ...(slowSelection ?? [])],
     },
   ],
 };

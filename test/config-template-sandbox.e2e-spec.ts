@@ -250,17 +250,25 @@ describe('config templates: injection, renderer crashes and the render queue', (
     it("16 endless renders by one user get 429 beyond its bound and do not hold up another caller's render", async () => {
       await storeConfigTemplate(ENDLESS);
       const fast = await root.created('/api/extras/config-templates/', { name: 'fast', template_code: 'fast {{ device.name }}' });
-      const flood = Array.from({ length: 16 }, () => user.post(PEERING_RENDER, { template: fx.template.id, device: fx.device.id }));
+      // The order in which answers arrive: the flood's refusals come at once, its renders after their 2000 ms.
+      const answered: string[] = [];
+      const flood = Array.from({ length: 16 }, () =>
+        user.post(PEERING_RENDER, { template: fx.template.id, device: fx.device.id }).then((response) => {
+          answered.push(response.status === 429 ? 'refused' : 'endless');
+          return response;
+        }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const started = Date.now();
       const legitimate = await root.post(PEERING_RENDER, { template: fast.id, device: fx.device.id });
-      const elapsed = Date.now() - started;
+      answered.push('legitimate');
       const flooded = await Promise.all(flood);
 
       expect(legitimate.status).toBe(200);
       expect(legitimate.body.content).toBe('fast r1');
-      // Each endless render runs 2000 ms: the legitimate one did not wait for any of them.
-      expect(elapsed).toBeLessThan(1500);
+      // The flood may hold all render slots but one, so the legitimate render starts at once rather
+      // than after an endless one (2000 ms each). On a loaded machine an endless render that was
+      // already running may still answer first; a queued legitimate render would come after two.
+      expect(answered.filter((answer) => answer !== 'refused').indexOf('legitimate')).toBeLessThan(2);
       const statuses = flooded.map((response) => response.status);
       expect(statuses.filter((status) => status === 429).length).toBe(16 - 4);
       expect(statuses.filter((status) => status !== 429).every((status) => status === 500)).toBe(true);

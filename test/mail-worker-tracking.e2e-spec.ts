@@ -321,13 +321,20 @@ describe('mail worker: tracking', () => {
 
     it('a DSN of 64 000 Final-Recipient lines without an Action is taken at once and the worker stays responsive', async () => {
       const id = await notificationIn('sent');
-      const flood = mailFixture('reports/dsn-bounce.eml')
-        .replaceAll('{{ID}}', envid(id))
-        .replace('Final-Recipient: rfc822; alice@acme.example\n', 'Final-Recipient: rfc822; alice@acme.example\n'.repeat(64_000))
-        .replace('Action: failed\n', '');
-      const started = Date.now();
-      await sendReport(flood);
-      expect(Date.now() - started).toBeLessThan(5000);
+      const report = (recipients: number) =>
+        mailFixture('reports/dsn-bounce.eml')
+          .replaceAll('{{ID}}', envid(id))
+          .replace('Final-Recipient: rfc822; alice@acme.example\n', 'Final-Recipient: rfc822; alice@acme.example\n'.repeat(recipients))
+          .replace('Action: failed\n', '');
+      const timedSend = async (message: string) => {
+        const started = Date.now();
+        await sendReport(message);
+        return Date.now() - started;
+      };
+      // Against the same report with one such line, taken by the same worker on the same machine: read
+      // line by line the flood costs a few dozen of those; a parse quadratic in the lines, thousands.
+      const oneLineMs = await timedSend(report(1));
+      expect(await timedSend(report(64_000))).toBeLessThan(Math.max(5000, 200 * oneLineMs));
       expect((await fetch(`http://127.0.0.1:${worker.httpPort}/health`)).status).toBe(200);
       expect(await statusOf(id)).toBe('sent');
     });

@@ -6,6 +6,7 @@ import type { AppModuleOptions } from '../../src/app.module';
 import { AppConfig, loadConfig } from '../../src/common/config/app-config';
 import { createRootLogger } from '../../src/common/logging/root-logger';
 import { LogCapture } from './log-capture';
+import { forgetBoot, trackBoot } from './running-apps';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 export const TEST_SECRET_KEY = 'e2e-test-secret-key-0123456789abcdef';
@@ -32,37 +33,57 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+/**
+ * Boots the app on a fresh database. A boot that fails cleans up what it made; one still under way
+ * when its test file ends is awaited and closed then (see ./running-apps). `close` may be called
+ * more than once.
+ */
+export function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const boot: Promise<TestApp> = bootTestApp(options, () => forgetBoot(boot));
+  return trackBoot(boot);
+}
+
+async function bootTestApp(options: TestAppOptions, closing: () => void): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    SECRET_KEY: TEST_SECRET_KEY,
-    PRIVATE_KEY_ENCRYPTION_KEY: TEST_PRIVATE_KEY_ENCRYPTION_KEY,
-    LOG_LEVEL: 'info',
-    ...options.env,
-  });
-  const logs = new LogCapture();
-  const logger = createRootLogger(config.logLevel, logs);
-  const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
-  const embedded = process.env.E2E_DB_MODE === 'embedded';
-  const app = await createApp({
-    config,
-    logger,
-    database: { url: databaseUrl, embedded },
-    extraModules: options.extraModules,
-    plugins: options.plugins,
-  });
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  return {
-    app,
-    config,
-    baseUrl: `http://127.0.0.1:${port}`,
-    database,
-    logs,
-    close: async () => {
-      await closeApp(app);
-      await database.drop();
-    },
-  };
+  let app: NestExpressApplication | undefined;
+  try {
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SECRET_KEY: TEST_SECRET_KEY,
+      PRIVATE_KEY_ENCRYPTION_KEY: TEST_PRIVATE_KEY_ENCRYPTION_KEY,
+      LOG_LEVEL: 'info',
+      ...options.env,
+    });
+    const logs = new LogCapture();
+    const logger = createRootLogger(config.logLevel, logs);
+    const databaseUrl = options.databaseUrl ? await options.databaseUrl(database.url) : database.url;
+    const embedded = process.env.E2E_DB_MODE === 'embedded';
+    app = await createApp({
+      config,
+      logger,
+      database: { url: databaseUrl, embedded },
+      extraModules: options.extraModules,
+      plugins: options.plugins,
+    });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const listening = app;
+    let closed: Promise<void> | undefined;
+    return {
+      app,
+      config,
+      baseUrl: `http://127.0.0.1:${port}`,
+      database,
+      logs,
+      close: () => {
+        closing();
+        closed ??= closeApp(listening).finally(() => database.drop());
+        return closed;
+      },
+    };
+  } catch (error) {
+    if (app) await closeApp(app).catch(() => undefined);
+    await database.drop().catch(() => undefined);
+    throw error;
+  }
 }

@@ -58,7 +58,8 @@ describe('FrozenServerClient', () => {
     await expect(client.query('SELECT 1')).rejects.toThrow(/^Connection terminated/);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(READ_TIMEOUT_MS);
-    expect(elapsed).toBeLessThan(READ_TIMEOUT_MS + 1000);
+    // Room for a loaded machine's late timers; without the watchdog the query never ends.
+    expect(elapsed).toBeLessThan(READ_TIMEOUT_MS + 5000);
   });
 
   it('keeps a connection whose queries are answered within the read timeout, however long it then stays idle', async () => {

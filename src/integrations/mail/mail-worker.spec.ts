@@ -309,11 +309,17 @@ describe('readDeliveryReport', () => {
     });
   });
 
-  it('64 000 Final-Recipient lines without an Action are read in well under a second, recipients capped', async () => {
-    const flood = `Original-Envelope-Id: 7.x\r\n\r\n${'Final-Recipient: rfc822; a@acme.example\r\n'.repeat(64_000)}`;
-    const started = Date.now();
-    const report = await readDeliveryReport(dsn(flood));
-    expect(Date.now() - started).toBeLessThan(2000);
+  it('64 000 Final-Recipient lines without an Action are read in time linear in the lines, recipients capped', async () => {
+    const lines = (count: number) => `Original-Envelope-Id: 7.x\r\n\r\n${'Final-Recipient: rfc822; a@acme.example\r\n'.repeat(count)}`;
+    const timedRead = async (count: number) => {
+      const started = performance.now();
+      const report = await readDeliveryReport(dsn(lines(count)));
+      return { report, ms: performance.now() - started };
+    };
+    // 64 times the lines of the reference read: linear costs about 64 times as long, quadratic 4 096 times.
+    const reference = await timedRead(1_000);
+    const { report, ms } = await timedRead(64_000);
+    expect(ms).toBeLessThan(Math.max(2000, 256 * reference.ms));
     expect(report).toMatchObject({ envelopeId: '7.x', recipients: [] });
     const many = `Original-Envelope-Id: 7.x\r\n\r\n${'Final-Recipient: rfc822; a@acme.example\r\nAction: failed\r\nStatus: 5.1.1\r\n\r\n'.repeat(5_000)}`;
     expect((await readDeliveryReport(dsn(many)))!.recipients).toHaveLength(REPORT_MAX_RECIPIENTS);
