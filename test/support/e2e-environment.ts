@@ -102,6 +102,7 @@ function forEachTest(block: Circus.DescribeBlock, visit: (test: Circus.TestEntry
   }
 }
 
-function isRecord(recorded: Circus.Exception | [Circus.Exception | undefined, Circus.Exception], error: Circus.Exception): boolean {
+// Circus.Exception is `any`: the recorded value is either the error or a pair holding it first.
+function isRecord(recorded: unknown, error: unknown): boolean {
   return Array.isArray(recorded) ? recorded[0] === error : recorded === error;
 }

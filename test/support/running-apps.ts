@@ -32,7 +32,7 @@ export async function closeRunningApps(): Promise<void> {
   const boots = [...running];
   running.clear();
   const apps = await Promise.all(boots.map((boot) => boot.catch(() => undefined)));
-  await Promise.all(apps.map((app) => app?.close()));
+  await Promise.all(apps.filter((app) => app !== undefined).map((app) => app.close()));
 }
 
 (globalThis as Record<symbol, unknown>)[CLOSE_RUNNING_APPS] = closeRunningApps;

@@ -25,7 +25,7 @@ export async function startSeededApp(env: Record<string, string> = {}, options: 
   const db = new Client({ connectionString: testApp.database.url });
   // Closing the app drops its database, which would break this connection were it still open: close
   // it first, also when the app is closed by the harness (a setup that failed or timed out).
-  const closeApp = testApp.close;
+  const closeApp = testApp.close.bind(testApp);
   testApp.close = async () => {
     await db.end();
     await closeApp();
