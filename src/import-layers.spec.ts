@@ -17,12 +17,15 @@ interface Planted {
 function layerErrors(files: Planted[]): string[][] {
   const script = `
     import { ESLint } from 'eslint';
+    import tseslint from 'typescript-eslint';
     const files = JSON.parse(process.argv[1]);
-    const eslint = new ESLint({ cwd: process.cwd() });
+    // A planted file is in no TypeScript project: lint it without type information (the layers
+    // rule needs none), and report a parse failure rather than drop it.
+    const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: { files: ['**/*.ts'], ...tseslint.configs.disableTypeChecked } });
     const answers = [];
     for (const { filePath, code } of files) {
       const [result] = await eslint.lintText(code, { filePath });
-      answers.push(result.messages.filter((message) => message.ruleId === '${RULE}').map((message) => message.message));
+      answers.push(result.messages.filter((message) => message.ruleId === '${RULE}' || message.fatal).map((message) => message.message));
     }
     process.stdout.write(JSON.stringify(answers));
   `;
