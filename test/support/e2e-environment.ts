@@ -1,14 +1,7 @@
 import type { Circus } from '@jest/types';
 import NodeEnvironment from 'jest-environment-node';
 import { CLOSE_RUNNING_APPS } from './running-apps';
-
-/**
- * Time a `beforeAll`/`afterAll` hook gets when it names none. Booting an app on a fresh PGlite
- * database and seeding its users and a token takes a few seconds on a quiet 2-core machine and 7 s
- * at load 10; files that seed many fixtures in their hooks take a few times that. This leaves room
- * for a machine loaded far beyond that, while a hook that hangs still ends.
- */
-export const SETUP_HOOK_TIMEOUT_MS = 180_000;
+import { SETUP_HOOK_TIMEOUT_MS } from './timing';
 
 /**
  * The end-to-end test environment: Node's, plus three rules for a file's setup.

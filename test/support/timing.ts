@@ -4,3 +4,12 @@
  * test, so a wide margin still tells the two apart.
  */
 export const LOADED_MACHINE_LATENESS_MS = 5000;
+
+/**
+ * Time a `beforeAll`/`afterAll` hook gets when it names none (test/support/e2e-environment.ts), and
+ * a test that boots apps itself. Booting an app on a fresh PGlite database and seeding its users and
+ * a token takes a few seconds on a quiet 2-core machine and 7 s at load 10; files that seed many
+ * fixtures in their hooks take a few times that. This leaves room for a machine loaded far beyond
+ * that, while a hook that hangs still ends.
+ */
+export const SETUP_HOOK_TIMEOUT_MS = 180_000;
