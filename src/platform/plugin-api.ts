@@ -52,6 +52,7 @@ export {
 } from './framework/resource/fields';
 export { computedProperties, countsOf } from './framework/resource/computed-properties';
 export { columnIsSetFilter, idFilterProblem } from './framework/resource/extra-filters';
+export { MAX_OBJECT_ID } from './framework/resource/field-input';
 export { treeFilter } from './framework/resource/organizational';
 export type { QueryParameters } from './framework/query/filter-parser';
 export { nonFieldError, ProtectedObjectError, ResourceValidationError } from './framework/resource/resource-errors';

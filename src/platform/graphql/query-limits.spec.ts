@@ -12,7 +12,7 @@ import {
   validate,
   ValidationRule,
 } from 'graphql';
-import { introspectionCostLimit, maxDepthRule, maxRootFieldsRule, queryCost, QueryCostOptions } from './query-limits';
+import { FULL_INTROSPECTION, introspectionCostLimit, maxDepthRule, maxRootFieldsRule, queryCost, QueryCostOptions } from './query-limits';
 
 const schema = buildSchema(`
   input OffsetPaginationInput { offset: Int = 0, limit: Int }
@@ -212,16 +212,7 @@ describe('queryCost', () => {
   it("allows GraphiQL's introspection query, and not three full introspections in aliases", () => {
     const limit = introspectionCostLimit(schema, options);
     expect(cost(getIntrospectionQuery()).introspection).toBeLessThanOrEqual(limit);
-    const full = parse(
-      getIntrospectionQuery({
-        descriptions: true,
-        specifiedByUrl: true,
-        directiveIsRepeatable: true,
-        schemaDescription: true,
-        inputValueDeprecation: true,
-        oneOf: true,
-      }),
-    );
+    const full = parse(getIntrospectionQuery(FULL_INTROSPECTION));
     const operation = full.definitions[0] as OperationDefinitionNode;
     const schemaField = operation.selectionSet.selections[0] as FieldNode;
     const aliased = ['a', 'b', 'c'].map((alias) => ({ ...schemaField, alias: { kind: Kind.NAME, value: alias } as NameNode }));

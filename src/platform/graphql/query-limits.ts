@@ -315,6 +315,16 @@ function introspectionListSize(sizes: IntrospectionSizes, parentType: string, fi
 
 const introspectionLimits = new WeakMap<GraphQLSchema, number>();
 
+/** The standard introspection query with every option on: what GraphiQL and code generators may ask. */
+export const FULL_INTROSPECTION = {
+  descriptions: true,
+  specifiedByUrl: true,
+  directiveIsRepeatable: true,
+  schemaDescription: true,
+  inputValueDeprecation: true,
+  oneOf: true,
+} as const;
+
 /**
  * The most introspection one operation may cost on `schema`: twice the full introspection query
  * (every option on), so GraphiQL and code generators work whatever the schema's size, with room
@@ -323,16 +333,7 @@ const introspectionLimits = new WeakMap<GraphQLSchema, number>();
 export function introspectionCostLimit(schema: GraphQLSchema, options: QueryCostOptions): number {
   const known = introspectionLimits.get(schema);
   if (known !== undefined) return known;
-  const document = parse(
-    getIntrospectionQuery({
-      descriptions: true,
-      specifiedByUrl: true,
-      directiveIsRepeatable: true,
-      schemaDescription: true,
-      inputValueDeprecation: true,
-      oneOf: true,
-    }),
-  );
+  const document = parse(getIntrospectionQuery(FULL_INTROSPECTION));
   const operation = document.definitions.find(
     (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
   )!;

@@ -1,4 +1,10 @@
-import { type ActionDocumentation, type CollectionActionContext, resourceOf, ResourceValidationError } from '../../platform/plugin-api';
+import {
+  MAX_OBJECT_ID,
+  type ActionDocumentation,
+  type CollectionActionContext,
+  resourceOf,
+  ResourceValidationError,
+} from '../../platform/plugin-api';
 
 /** Which live fiber circuits hold given objects: the question a change-management tool asks before touching a cable or a port. */
 
@@ -10,10 +16,8 @@ const REFERENCE_COLUMNS: Record<string, string> = {
   splice_entry: 'splice_entry_id',
 };
 const REFERENCE_TYPES = Object.keys(REFERENCE_COLUMNS);
-/** PostgreSQL's integer, the type of every referenced id: a larger one names nothing, and the query would fail on it. */
-const MAX_ID = 2_147_483_647;
-const ID_MESSAGE = `Every id must be an integer from 0 to ${MAX_ID}.`;
-const isId = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_ID;
+const ID_MESSAGE = `Every id must be an integer from 0 to ${MAX_OBJECT_ID}.`;
+const isId = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= MAX_OBJECT_ID;
 
 const circuitSummary = {
   type: 'object',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  idFilterProblem,
   NotFoundError,
   type PluginRoute,
   type PluginRouteContext,
@@ -168,8 +169,7 @@ async function providerFilter(context: PluginRouteContext): Promise<string | nul
   const slug = first(context.query.provider);
   const id = first(context.query.provider_id);
   if (slug === undefined && id === undefined) return null;
-  // Up to PostgreSQL's integer: a larger number would fail the lookup rather than find nothing.
-  if (id !== undefined && !(/^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2_147_483_647))
+  if (id !== undefined && idFilterProblem([id]) !== undefined)
     throw new ResourceValidationError({ provider_id: ['Give a provider id, a whole number from 1 to 2147483647.'] });
   const [row] = (await context.manager.query(
     id !== undefined ? 'SELECT id FROM circuits_provider WHERE id = $1' : 'SELECT id FROM circuits_provider WHERE slug = $1',

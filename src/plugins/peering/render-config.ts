@@ -1,4 +1,5 @@
 import {
+  MAX_OBJECT_ID,
   AfterTransaction,
   ConfigTemplateError,
   type PluginRoute,
@@ -16,11 +17,8 @@ interface RenderRequest {
   sessions: number[] | null;
 }
 
-/** PostgreSQL's integer, the type of every id column: a larger id names nothing. */
-const MAX_ID = 2_147_483_647;
-
 function isId(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_ID;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= MAX_OBJECT_ID;
 }
 
 /** The body's shape, as the spec's serializer checks it: 400 `{field: [message]}`. */
@@ -28,12 +26,12 @@ function parseBody(body: unknown): RenderRequest {
   const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const problems: Record<string, string[]> = {};
   if (input.template === undefined || input.template === null) problems.template = ['This field is required.'];
-  else if (!isId(input.template)) problems.template = [`Expected a config template id (an integer from 1 to ${MAX_ID}).`];
+  else if (!isId(input.template)) problems.template = [`Expected a config template id (an integer from 1 to ${MAX_OBJECT_ID}).`];
   const device = input.device ?? null;
-  if (device !== null && !isId(device)) problems.device = [`Expected a device id (an integer from 1 to ${MAX_ID}) or null.`];
+  if (device !== null && !isId(device)) problems.device = [`Expected a device id (an integer from 1 to ${MAX_OBJECT_ID}) or null.`];
   const sessions = input.sessions ?? null;
   if (sessions !== null && (!Array.isArray(sessions) || !sessions.every(isId)))
-    problems.sessions = [`Expected a list of peering session ids (integers from 1 to ${MAX_ID}).`];
+    problems.sessions = [`Expected a list of peering session ids (integers from 1 to ${MAX_OBJECT_ID}).`];
   else if (Array.isArray(sessions) && sessions.length === 0)
     problems.sessions = ['Give at least one peering session, or leave sessions out.'];
   if (Object.keys(problems).length === 0 && device === null && sessions === null)

@@ -1,16 +1,14 @@
+import { MAX_OBJECT_ID } from './field-input';
 import type { ExtraFilter } from './resource-declaration';
-
-/** PostgreSQL's integer, the type of every id column. */
-export const MAX_ID = 2_147_483_647;
 
 /**
  * What is wrong with the values of an id filter (`device_id=…`), or undefined when each is an id:
- * digits without a leading zero, at most {@link MAX_ID}. A larger number names nothing, and bound
+ * digits without a leading zero, at most {@link MAX_OBJECT_ID}. A larger number names nothing, and bound
  * to an integer column it would fail the query instead of matching nothing.
  */
 export function idFilterProblem(values: readonly string[]): string | undefined {
   if (values.some((value) => !/^[1-9]\d{0,9}$/.test(value))) return 'Enter a whole number.';
-  if (values.some((value) => Number(value) > MAX_ID)) return `Ensure this value is less than or equal to ${MAX_ID}.`;
+  if (values.some((value) => Number(value) > MAX_OBJECT_ID)) return `Ensure this value is less than or equal to ${MAX_OBJECT_ID}.`;
   return undefined;
 }
 
