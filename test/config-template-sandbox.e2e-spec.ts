@@ -1,10 +1,9 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configureTemplateRendering } from '../src/platform/extras/config-templates/config-template-renderer';
 import { PASSWORD } from './support/api-client';
+import { BodyRecorder } from './support/body-recorder';
 import { PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 
@@ -30,22 +29,13 @@ describe('config templates: injection, renderer crashes and the render queue', (
   let seeded: SeededApp;
   let root: PlatformClient;
   let user: PlatformClient;
-  let receiver: Server;
-  const received: string[] = [];
+  const receiver = new BodyRecorder();
   let receiverUrl = '';
   const fx: Record<string, any> = {};
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        received.push(Buffer.concat(chunks).toString('utf8'));
-        response.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    await receiver.start();
+    receiverUrl = `${receiver.url}/hook`;
     ({ seeded, api: root } = await startPlatformApp({
       JOB_POLL_INTERVAL_MS: '100',
       JOB_BACKOFF_BASE_MS: '100',
@@ -77,7 +67,7 @@ describe('config templates: injection, renderer crashes and the render queue', (
     configureTemplateRendering({ renderProcessEntry: undefined });
     await seeded?.db.end();
     await seeded?.testApp.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver.stop();
   });
 
   /** Stores a template as a row written before the check existed would hold it. */
@@ -177,7 +167,7 @@ describe('config templates: injection, renderer crashes and the render queue', (
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(job?.last_error).toMatch(/Template syntax error at line 1/);
-      expect(received.filter((body) => body.includes('PWNED'))).toEqual([]);
+      expect(receiver.bodies.filter((body) => body.text.includes('PWNED'))).toEqual([]);
     });
 
     it('notices notification templates: prepare-notifications answers 400 naming the template field', async () => {

@@ -1,6 +1,5 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { PASSWORD } from './support/api-client';
+import { BodyRecorder } from './support/body-recorder';
 import { PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 import { WebhookOwners1795900001100 } from '../migrations/1795900001100-WebhookOwners';
@@ -8,40 +7,6 @@ import type { QueryRunner } from 'typeorm';
 
 const R = '/api/plugins/routing';
 const ENV = { JOB_POLL_INTERVAL_MS: '100', JOB_BACKOFF_BASE_MS: '100', EGRESS_ALLOW: '127.0.0.1' };
-
-/** A webhook receiver on a random loopback port that records the raw body of every request, by path. */
-class Receiver {
-  readonly bodies: Array<{ path: string; text: string }> = [];
-  private server?: Server;
-  url = '';
-
-  async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        this.bodies.push({ path: request.url ?? '', text: Buffer.concat(chunks).toString('utf8') });
-        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  /** The parsed bodies delivered to `path` about the object named `name`. */
-  about(path: string, name: string): any[] {
-    return this.bodies
-      .filter((body) => body.path === path)
-      .map((body) => JSON.parse(body.text))
-      .filter((body) => body.data?.name === name);
-  }
-}
 
 async function waitFor<T>(what: string, condition: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
@@ -59,7 +24,7 @@ async function waitFor<T>(what: string, condition: () => T | Promise<T>, timeout
  * may not change; nor can it take over the webhook of another user's rule.
  */
 describe('platform event rules: deliveries limited to what the owners may see', () => {
-  const receiver = new Receiver();
+  const receiver = new BodyRecorder();
   let seeded: SeededApp;
   let root: PlatformClient;
   /** user1: webhooks and event rules (add, view, change), and nothing of the routing plugin unless granted below. */
