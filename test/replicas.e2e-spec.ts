@@ -100,7 +100,7 @@ onServerDatabase('three replicas on one PostgreSQL behind a round-robin proxy', 
     api = new ApiClient(proxy.baseUrl);
     rootToken = (await createBootstrapSuperuser(api)).token;
     platform = new PlatformClient(proxy.baseUrl, await provisionToken(api, 'root', PASSWORD));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await proxy?.stop();

@@ -7,6 +7,10 @@ import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-cli
 import { Agent, request as httpRequest } from 'node:http';
 import { childPids, freePort, listeningTcpPorts, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
+import { PROCESS_BOOT_TIMEOUT_MS, PROCESS_TEST_TIMEOUT_MS } from './support/timing';
+
+// Each test boots server processes itself; a loaded machine makes each boot many times slower.
+jest.setTimeout(PROCESS_TEST_TIMEOUT_MS);
 
 /** The built server as an operator runs it: `node dist/src/main.js`, configured by environment. */
 describe('server process', () => {
@@ -139,7 +143,10 @@ describe('server process', () => {
       { PORT: String(await freePort()), DATA_DIR: dataDir, SECRET_KEY: '', NODE_ENV: 'development' },
       workDir,
     );
-    const exited = await Promise.race([server.waitForExit(), new Promise((resolve) => setTimeout(() => resolve('still running'), 20000))]);
+    const exited = await Promise.race([
+      server.waitForExit(),
+      new Promise((resolve) => setTimeout(() => resolve('still running'), PROCESS_BOOT_TIMEOUT_MS)),
+    ]);
     if (exited === 'still running') await server.stop('SIGKILL');
     expect(exited).toBe(1);
     expect(server.logs().trim().split('\n')).toEqual([
@@ -252,7 +259,7 @@ describe('server process', () => {
       expect(await server.stop('SIGTERM')).toBe(0);
       await database.drop();
     }
-  }, 90_000);
+  });
 
   it('exits 1 with the worker’s reason when the first worker cannot start, and starts no other', async () => {
     const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
@@ -264,7 +271,7 @@ describe('server process', () => {
     expect(JSON.stringify(failed)).toContain('ECONNREFUSED');
     expect(entries.find((entry) => entry.msg === 'server process failed to start')).toMatchObject({ level: 'fatal', worker: 0, code: 1 });
     expect(entries.filter((entry) => entry.worker === 2)).toEqual([]);
-  }, 60_000);
+  });
 
   it('checks the configuration in the primary: a bad value exits 1 with its line before any worker starts', async () => {
     const server = ServerProcess.spawn({ PORT: 'abc', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x', WEB_CONCURRENCY: '2' }, workDir);

@@ -6,6 +6,10 @@ import { ApiClient, createBootstrapSuperuser, PASSWORD } from './support/api-cli
 import { startWorker } from './support/mail-worker-process';
 import { freePort, ServerProcess } from './support/server-process';
 import { createTestDatabase } from './support/test-database';
+import { PROCESS_TEST_TIMEOUT_MS } from './support/timing';
+
+// Each test boots server processes itself; a loaded machine makes each boot many times slower.
+jest.setTimeout(PROCESS_TEST_TIMEOUT_MS);
 
 /** An OTLP/HTTP receiver: keeps every request body (JSON, as the server's exporter sends it). */
 class OtlpReceiver {
@@ -73,6 +77,7 @@ function spansOf(bodies: string[]): ExportedSpan[] {
  * POSTed to its /v1/traces as OTLP JSON), absent otherwise. A preloaded script records, per process,
  * which modules were loaded, so "off" is checked as "the SDK was never loaded", not only "nothing sent".
  */
+
 describe('tracing (OpenTelemetry)', () => {
   const workDir = mkdtempSync(join(tmpdir(), 'tracing-'));
   const modulesDir = join(workDir, 'modules');
@@ -185,7 +190,7 @@ describe('tracing (OpenTelemetry)', () => {
       const serves = !clustered || pid !== server.pid;
       expect({ pid, tracing: loadsTracingSdk(loaded) }).toEqual({ pid, tracing: serves });
     }
-  }, 120_000);
+  });
 
   it("puts the mail worker's calls to the API and the API's handling of them in one trace", async () => {
     receiver.requests.length = 0;
@@ -232,7 +237,7 @@ describe('tracing (OpenTelemetry)', () => {
         .map((span) => span.attributes['url.path']),
     ).toEqual(['/webhook/tracking']);
     expect(bodies.join('\n')).not.toContain(workerToken);
-  }, 120_000);
+  });
 
   it('sends nothing and never loads the SDK when no OTLP endpoint is set', async () => {
     receiver.requests.length = 0;
@@ -249,5 +254,5 @@ describe('tracing (OpenTelemetry)', () => {
     for (const loaded of modules.values()) {
       expect(loaded.filter((path) => path.includes('/node_modules/@opentelemetry/') && !path.includes('/@opentelemetry/api/'))).toEqual([]);
     }
-  }, 120_000);
+  });
 });

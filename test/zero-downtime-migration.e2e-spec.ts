@@ -106,7 +106,7 @@ onServerDatabaseWithHistory('zero-downtime migrations', () => {
       previousDir,
       join(previousDir, 'dist', 'src', 'main.js'),
     );
-    await previous.waitUntilHealthy(60_000);
+    await previous.waitUntilHealthy();
     const base = previous.baseUrl;
     const created = await fetch(`${base}/api/v1/users/`, {
       method: 'POST',

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_SECRET_KEY } from './test-app';
+import { PROCESS_BOOT_TIMEOUT_MS } from './timing';
 
 export const BUILT_MAIN = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 
@@ -62,7 +63,7 @@ export class ServerProcess {
   }
 
   /** Resolves once GET /health answers 200; rejects if the process exits or the time runs out. */
-  async waitUntilHealthy(timeoutMs = 45000): Promise<void> {
+  async waitUntilHealthy(timeoutMs = PROCESS_BOOT_TIMEOUT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exited = false;
     void this.exited.then(() => (exited = true));

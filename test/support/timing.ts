@@ -13,3 +13,12 @@ export const LOADED_MACHINE_LATENESS_MS = 5000;
  * that, while a hook that hangs still ends.
  */
 export const SETUP_HOOK_TIMEOUT_MS = 180_000;
+
+/**
+ * How long a spawned server process may take to answer /health: 2–4 s on a quiet 2-core machine,
+ * 35–50 s at load 20 (PGlite's start alone takes most of that).
+ */
+export const PROCESS_BOOT_TIMEOUT_MS = 120_000;
+
+/** A test that boots server processes one after another: room for three boots on such a machine. */
+export const PROCESS_TEST_TIMEOUT_MS = 3 * PROCESS_BOOT_TIMEOUT_MS;
