@@ -8,6 +8,7 @@ import {
   RibbonTemplateResource,
 } from './cable-types.resources';
 import { PROTECTED_OBJECT_TYPES, refuseWhileHeld } from './circuit-protection';
+import { markPlansStaleForCable } from './closure-splices';
 import { ClosureCableEntryResource, SlackLoopResource, TrayProfileResource, TubeAssignmentResource } from './closures.resources';
 import {
   BufferTubeResource,
@@ -48,5 +49,14 @@ export const FmsPlugin = definePlugin({
   ],
   migrations: MIGRATIONS,
   routes: [FIBER_CLAIMS_ROUTE],
-  hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
+  hooks: [
+    ...PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
+    {
+      objectTypes: ['dcim.cable'],
+      afterCreate: (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+      beforeUpdate: async (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+      afterUpdate: (context, _before, cable) => markPlansStaleForCable(context.manager, cable.id),
+      beforeDelete: (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+    },
+  ],
 });
