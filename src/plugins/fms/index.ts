@@ -17,6 +17,7 @@ import {
   FiberStrandResource,
   RibbonResource,
 } from './fiber-cables.resources';
+import { CLOSURE_STRANDS_ROUTE } from './closure-strands';
 import { FIBER_CLAIMS_ROUTE } from './fiber-claims';
 import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
 import { MIGRATIONS } from './migrations';
@@ -48,7 +49,7 @@ export const FmsPlugin = definePlugin({
     FiberCircuitNodeResource,
   ],
   migrations: MIGRATIONS,
-  routes: [FIBER_CLAIMS_ROUTE],
+  routes: [FIBER_CLAIMS_ROUTE, CLOSURE_STRANDS_ROUTE],
   hooks: [
     ...PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
     {
