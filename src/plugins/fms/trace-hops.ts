@@ -69,9 +69,10 @@ export const HOP_SCHEMA: OpenApiSchema = {
 };
 
 /** The tray's name as NetBox writes a module: "<bay>: <module type> (<id>)". */
-export const MODULE_NAME_SQL = (alias: string) =>
-  `(SELECT mb.name || ': ' || mt.model || ' (' || m.id || ')' FROM dcim_module m
-      JOIN dcim_modulebay mb ON mb.id = m.module_bay_id JOIN dcim_moduletype mt ON mt.id = m.module_type_id WHERE m.id = ${alias})`;
+export const MODULE_NAME_SQL = (moduleId: string) =>
+  `(SELECT tray_bay.name || ': ' || tray_type.model || ' (' || tray_module.id || ')' FROM dcim_module tray_module
+      JOIN dcim_modulebay tray_bay ON tray_bay.id = tray_module.module_bay_id
+      JOIN dcim_moduletype tray_type ON tray_type.id = tray_module.module_type_id WHERE tray_module.id = ${moduleId})`;
 
 async function byId<T extends { id: number }>(manager: EntityManager, sql: string, ids: number[]): Promise<Map<number, T>> {
   if (ids.length === 0) return new Map();
