@@ -585,7 +585,10 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         expect({ query, status: bad.status, body: bad.body }).toEqual({
           query,
           status: 400,
-          body: { [type]: ['Every id must be an integer from 0 to 2147483647.'] },
+          body: {
+            error: `${type}: Every id must be an integer from 0 to 2147483647.`,
+            [type]: ['Every id must be an integer from 0 to 2147483647.'],
+          },
         });
       }
       expect((await planner.post(`${CIRCUITS}protecting/`, { cable: [fx.splice.id] })).status).toBe(403);
