@@ -1,5 +1,6 @@
 import {
   CableResource,
+  CircuitResource,
   choice,
   computedProperties,
   decimal,
@@ -8,6 +9,7 @@ import {
   integer,
   json,
   longText,
+  many,
   RearPortResource,
   relation,
   TenantResource,
@@ -46,6 +48,8 @@ export const FiberCircuitResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     strand_count: integer({ min: 1, max: 10000, required: true }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    // The provider (leased) circuits the fibre circuit rides on, as newer upstream.
+    provider_circuits: many(() => CircuitResource),
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),

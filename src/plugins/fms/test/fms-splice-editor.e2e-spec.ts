@@ -441,6 +441,24 @@ describe('platform fms plugin: the splice editor operations', () => {
     });
   });
 
+  describe('provider circuits', () => {
+    it('links a fiber circuit to the provider circuits it rides on, in REST and GraphQL', async () => {
+      const provider = await root.created('/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
+      const type = await root.created('/api/circuits/circuit-types/', { name: 'Dark fibre', slug: 'dark-fibre' });
+      const leased = await root.created('/api/circuits/circuits/', { cid: 'LEASE-7', provider: provider.id, type: type.id });
+      const circuit = await root.created(`${F}/fiber-circuits/`, { name: 'Over lease', strand_count: 1, provider_circuits: [leased.id] });
+      expect(circuit.provider_circuits).toEqual([expect.objectContaining({ id: leased.id, cid: 'LEASE-7' })]);
+      const gql = await root.post('/graphql/', {
+        query: `{ fms_fiber_circuit(id: ${circuit.id}) { name provider_circuits { id cid } } }`,
+      });
+      expect(gql.body).toEqual({
+        data: { fms_fiber_circuit: { name: 'Over lease', provider_circuits: [{ id: String(leased.id), cid: 'LEASE-7' }] } },
+      });
+      expect((await root.patch(`${F}/fiber-circuits/${circuit.id}/`, { provider_circuits: [] })).body.provider_circuits).toEqual([]);
+      expect((await root.post(`${F}/fiber-circuits/`, { name: 'Bad', strand_count: 1, provider_circuits: [424242] })).status).toBe(400);
+    });
+  });
+
   describe('{"error"} bodies of the plan actions', () => {
     it('answers apply refusals with error and detail', async () => {
       const refused = await root.post(`${PLANS}${fx.plan.id}/apply/`);
