@@ -203,6 +203,13 @@ async function entryProblems(
   return problems;
 }
 
+async function markPlanStale(
+  manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
+  entry: ResourceRow,
+): Promise<void> {
+  await manager.query('UPDATE fms_spliceplan SET diff_stale = true WHERE id = $1 AND NOT diff_stale', [entry.plan_id]);
+}
+
 async function planIsDraft(
   manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
   entry: ResourceRow,
@@ -238,6 +245,10 @@ export const SplicePlanEntryResource = defineResource({
   ],
   relatedObject: 'plan',
   validateAsync: entryProblems,
+  // The plan's cached diff no longer says what applying it would do.
+  afterCreate: (context, entry) => markPlanStale(context.manager, entry),
+  afterUpdate: (context, _before, entry) => markPlanStale(context.manager, entry),
+  afterDelete: (context, entry) => markPlanStale(context.manager, entry),
   beforeUpdate: async (context, entry) => planIsDraft(context.manager, entry),
   beforeDelete: async (context, entry) => {
     // Entries go with their plan, port or tray whatever the plan's state; deleted on their own, only from a draft.

@@ -337,6 +337,12 @@ describe('platform fms plugin: the splice editor operations', () => {
         b_terminations: [{ object_type: 'dcim.frontport', object_id: westPorts[3].id }],
       });
       expect(await stale()).toBe(false);
+      // So does a change of the plan's entries through their own endpoint.
+      const [w2] = fx.westCable.closurePorts.slice(1);
+      const entry = await planner.get(`${F}/splice-plan-entries/?plan_id=${fx.plan.id}&fiber_a_id=${w2.id}`);
+      expect(entry.body.count).toBe(1);
+      expect((await planner.delete(`${F}/splice-plan-entries/${entry.body.results[0].id}/`)).status).toBe(204);
+      expect(await stale()).toBe(true);
     });
   });
 
