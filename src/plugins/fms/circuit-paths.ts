@@ -1,5 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ActionDocumentation, ResourceRow } from '../../platform/plugin-api';
+import { FMS_API_PREFIX } from './cable-types.resources';
+import { buildHops, HOP_SCHEMA } from './trace-hops';
 
 /** A circuit path's hops, its nodes (what a live circuit holds) and its loss. */
 
@@ -150,58 +152,46 @@ export async function calculatedLosses(
 }
 
 export const TRACE_DOCUMENTATION: ActionDocumentation = {
-  summary: "The path's hops in order, with the loss per wavelength calculated from the cables' lengths and their types' attenuation",
+  summary:
+    "The path as a field crew reads it: devices with their ports, cables with the strand and its tube, splices with their plan and tray; with the loss per wavelength calculated from the cables' lengths and their types' attenuation",
   response: {
     type: 'object',
-    required: ['circuit_id', 'circuit_name', 'path_position', 'is_complete', 'hops'],
+    required: ['circuit_id', 'circuit_name', 'circuit_url', 'path_position', 'is_complete', 'hops'],
     properties: {
       circuit_id: { type: 'integer' },
       circuit_name: { type: 'string' },
+      circuit_url: { type: 'string' },
       path_position: { type: 'integer' },
       is_complete: { type: 'boolean' },
       calculated_loss_db: { type: 'array', items: { type: 'array', items: {} }, description: '[[wavelength_nm, "dB"]]' },
       total_calculated_loss_db: { type: 'string', nullable: true, description: "At the path's wavelength (or the first calculated one)" },
       total_actual_loss_db: { type: 'string', nullable: true },
       wavelength_nm: { type: 'integer', nullable: true },
-      hops: {
-        type: 'array',
-        items: { type: 'object', properties: { type: { type: 'string' }, id: { type: 'integer' }, name: { type: 'string' } } },
-      },
+      hops: { type: 'array', items: HOP_SCHEMA },
     },
   },
 };
 
-export async function tracePath(manager: EntityManager, path: ResourceRow): Promise<Record<string, unknown>> {
+export async function tracePath(manager: EntityManager, path: ResourceRow, baseUrl: string): Promise<Record<string, unknown>> {
   const [circuit] = (await manager.query('SELECT id, name FROM fms_fibercircuit WHERE id = $1', [path.circuit_id])) as Array<{
     id: number;
     name: string;
   }>;
   const hops: Hop[] = [{ type: 'front_port', id: path.origin_id as number }, ...((path.path ?? []) as Hop[])];
   if (path.destination_id !== null) hops.push({ type: 'front_port', id: path.destination_id as number });
-  const names = new Map<string, string>();
-  for (const type of PATH_ELEMENT_TYPES) {
-    const ids = hops.filter((hop) => hop.type === type).map((hop) => hop.id);
-    if (ids.length === 0) continue;
-    const label =
-      type === 'cable' ? `coalesce(nullif(label, ''), '#' || id)` : type === 'splice_entry' ? `fiber_a_id || ' ↔ ' || fiber_b_id` : 'name';
-    const found = (await manager.query(`SELECT id, ${label} AS name FROM ${ELEMENT_TABLES[type]} WHERE id = ANY($1)`, [ids])) as Array<{
-      id: number;
-      name: string;
-    }>;
-    for (const row of found) names.set(`${type}:${row.id}`, row.name);
-  }
   const losses = (await lossesOf(manager, [path.id])).get(path.id) ?? [];
   const wavelength = (path.wavelength_nm as number | null) ?? null;
   const atWavelength = wavelength === null ? losses[0] : losses.find(([nm]) => nm === wavelength);
   return {
     circuit_id: circuit.id,
     circuit_name: circuit.name,
+    circuit_url: `${baseUrl}${FMS_API_PREFIX}fiber-circuits/${circuit.id}/`,
     path_position: path.position,
     is_complete: path.is_complete,
     calculated_loss_db: losses,
     total_calculated_loss_db: atWavelength ? atWavelength[1] : null,
     total_actual_loss_db: path.actual_loss_db === null ? null : Number(path.actual_loss_db).toFixed(3),
     wavelength_nm: wavelength ?? (atWavelength ? atWavelength[0] : null),
-    hops: hops.map((hop) => ({ ...hop, name: names.get(`${hop.type}:${hop.id}`) ?? null })),
+    hops: await buildHops(manager, hops, baseUrl),
   };
 }

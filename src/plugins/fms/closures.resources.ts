@@ -16,6 +16,7 @@ import {
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { BufferTubeResource, FiberCableResource, swapInvertedMarks } from './fiber-cables.resources';
 import { STORAGE_METHOD_CHOICES, TRAY_ROLE_CHOICES } from './fms.choices';
+import { placeTubePorts, portsOnOtherModules, PORTS_GO_WITH, releaseTubePorts } from './tube-assignment-ports';
 
 /** What a closure (a device) holds: the cables entering it, its tray profiles, tube-to-tray assignments, and slack loops along cables. */
 
@@ -38,14 +39,17 @@ export const ClosureCableEntryResource = defineResource({
   ordering: ['closure', 'fiber_cable'],
   uniqueTogether: [['closure', 'fiber_cable']],
   relatedObject: 'closure',
-  // A cable that leaves the closure takes its tube assignments there with it.
+  // A cable that leaves the closure takes its tube assignments there with it, and its fibres leave the trays.
   afterDelete: async (context, entry) => {
     const assignments = (await context.manager.query(
-      'SELECT a.id FROM fms_tubeassignment a JOIN fms_buffertube t ON t.id = a.buffer_tube_id WHERE a.closure_id = $1 AND t.fiber_cable_id = $2',
+      `SELECT a.id, a.closure_id, a.tray_id, a.buffer_tube_id FROM fms_tubeassignment a JOIN fms_buffertube t ON t.id = a.buffer_tube_id
+        WHERE a.closure_id = $1 AND t.fiber_cable_id = $2`,
       [entry.closure_id, entry.fiber_cable_id],
-    )) as Array<{ id: number }>;
-    if (assignments.length > 0)
-      await context.manager.query('DELETE FROM fms_tubeassignment WHERE id = ANY($1)', [assignments.map((a) => a.id)]);
+    )) as Array<{ id: number; closure_id: number; tray_id: number; buffer_tube_id: number }>;
+    if (assignments.length === 0) return;
+    if (!PORTS_GO_WITH.includes(context.cascadeFrom ?? ''))
+      for (const assignment of assignments) await releaseTubePorts(context, assignment);
+    await context.manager.query('DELETE FROM fms_tubeassignment WHERE id = ANY($1)', [assignments.map((a) => a.id)]);
   },
 });
 
@@ -88,7 +92,7 @@ export const TubeAssignmentResource = defineResource({
   ordering: ['closure', 'tray', 'position'],
   uniqueTogether: [['closure', 'buffer_tube']],
   relatedObject: 'closure',
-  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+  validateAsync: async (manager, values, body): Promise<Record<string, string[]>> => {
     const [tray] = (await manager.query(
       'SELECT m.device_id, p.tray_role FROM dcim_module m LEFT JOIN fms_trayprofile p ON p.module_type_id = m.module_type_id WHERE m.id = $1',
       [values.tray_id],
@@ -99,7 +103,38 @@ export const TubeAssignmentResource = defineResource({
       'SELECT 1 FROM fms_closurecableentry e JOIN fms_buffertube t ON t.fiber_cable_id = e.fiber_cable_id WHERE t.id = $1 AND e.closure_id = $2',
       [values.buffer_tube_id, values.closure_id],
     )) as unknown[];
-    return entry ? {} : { buffer_tube: ["The tube's cable does not enter this closure: add a closure cable entry first."] };
+    if (!entry) return { buffer_tube: ["The tube's cable does not enter this closure: add a closure cable entry first."] };
+    const confirm = body.confirm_reassign ?? false;
+    if (typeof confirm !== 'boolean') return { confirm_reassign: ['Must be a valid boolean.'] };
+    if (confirm) return {};
+    const taken = await portsOnOtherModules(manager, values as Parameters<typeof portsOnOtherModules>[1]);
+    return taken.length === 0
+      ? {}
+      : {
+          confirm_reassign: [
+            `The following front ports already belong to another module: ${taken
+              .map((port) => port.name)
+              .sort()
+              .join(', ')}. Set confirm_reassign to move them.`,
+          ],
+        };
+  },
+  requestOnly: {
+    confirm_reassign: {
+      type: 'boolean',
+      default: false,
+      description: "Move the tube's front ports onto the tray even when they sit on another module (else 400 naming them)",
+    },
+  },
+  // The tube's closure-side front ports follow the assignment onto its tray, and back to the device.
+  afterCreate: (context, assignment) => placeTubePorts(context, assignment),
+  beforeUpdate: async (context, stored, changes) => {
+    const moved = ['closure_id', 'tray_id', 'buffer_tube_id'].some((column) => column in changes && changes[column] !== stored[column]);
+    if (moved) await releaseTubePorts(context, stored);
+  },
+  afterUpdate: (context, _before, after) => placeTubePorts(context, after),
+  afterDelete: async (context, assignment) => {
+    if (!PORTS_GO_WITH.includes(context.cascadeFrom ?? '')) await releaseTubePorts(context, assignment);
   },
 });
 

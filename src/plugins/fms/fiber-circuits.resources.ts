@@ -1,5 +1,6 @@
 import {
   CableResource,
+  CircuitResource,
   choice,
   computedProperties,
   decimal,
@@ -8,6 +9,7 @@ import {
   integer,
   json,
   longText,
+  many,
   RearPortResource,
   relation,
   TenantResource,
@@ -27,6 +29,7 @@ import {
 } from './circuit-paths';
 import { PROTECTING_GET_DOCUMENTATION, PROTECTING_POST_DOCUMENTATION, protectingByQuery, protectingByReference } from './protecting';
 import { SplicePlanEntryResource } from './splice-plans.resources';
+import { withErrorBody } from './endpoint-errors';
 
 /** Fiber circuits, their paths through cables, ports and splices, and the nodes that make a live circuit protect what it uses. */
 
@@ -45,6 +48,8 @@ export const FiberCircuitResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     strand_count: integer({ min: 1, max: 10000, required: true }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    // The provider (leased) circuits the fibre circuit rides on, as newer upstream.
+    provider_circuits: many(() => CircuitResource),
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
@@ -63,11 +68,11 @@ export const FiberCircuitResource = defineResource({
         summary: "Rebuild the nodes of the circuit's paths from their path lists; answers the circuit",
         response: { type: 'object' },
       },
-      handle: async ({ manager, row, serializer, scope }) => {
+      handle: withErrorBody(async ({ manager, row, serializer, scope }) => {
         await rebuildCircuitNodes(manager, row.id);
         const [circuit] = await serializer.serialize(manager, FiberCircuitResource, [row], 'full', scope.baseUrl);
         return circuit;
-      },
+      }),
     },
   ],
   collectionActions: [
@@ -77,9 +82,15 @@ export const FiberCircuitResource = defineResource({
       permission: 'view',
       safePost: true,
       openapi: PROTECTING_POST_DOCUMENTATION,
-      handle: protectingByReference,
+      handle: withErrorBody(protectingByReference),
     },
-    { name: 'protecting', method: 'GET', permission: 'view', openapi: PROTECTING_GET_DOCUMENTATION, handle: protectingByQuery },
+    {
+      name: 'protecting',
+      method: 'GET',
+      permission: 'view',
+      openapi: PROTECTING_GET_DOCUMENTATION,
+      handle: withErrorBody(protectingByQuery),
+    },
   ],
 });
 
@@ -136,7 +147,7 @@ export const FiberCircuitPathResource = defineResource({
       method: 'GET',
       permission: 'view',
       openapi: TRACE_DOCUMENTATION,
-      handle: ({ manager, row }) => tracePath(manager, row),
+      handle: withErrorBody(({ manager, row, scope }) => tracePath(manager, row, scope.baseUrl)),
     },
   ],
 });

@@ -1,4 +1,5 @@
 import { type PluginRoute, ResourceValidationError } from '../../platform/plugin-api';
+import { withErrorBody } from './endpoint-errors';
 
 /**
  * `GET closures/{device_id}/fiber-claims/`: the fibres that non-archived splice plans of a closure
@@ -29,7 +30,7 @@ export const FIBER_CLAIMS_ROUTE: PluginRoute = {
       },
     },
   },
-  handle: async ({ manager, params, query, visibleRows }) => {
+  handle: withErrorBody(async ({ manager, params, query, visibleRows }) => {
     const raw = query.exclude_plan;
     const excluded = raw === undefined ? [] : (Array.isArray(raw) ? raw : [raw]).map(String);
     if (excluded.some((value) => !/^\d+$/.test(value)))
@@ -43,5 +44,5 @@ export const FIBER_CLAIMS_ROUTE: PluginRoute = {
         WHERE p.id = ANY($1) ORDER BY p.id, e.id`,
       [planIds],
     );
-  },
+  }),
 };

@@ -8,6 +8,7 @@ import {
   RibbonTemplateResource,
 } from './cable-types.resources';
 import { PROTECTED_OBJECT_TYPES, refuseWhileHeld } from './circuit-protection';
+import { markPlansStaleForCable } from './closure-splices';
 import { ClosureCableEntryResource, SlackLoopResource, TrayProfileResource, TubeAssignmentResource } from './closures.resources';
 import {
   BufferTubeResource,
@@ -16,6 +17,7 @@ import {
   FiberStrandResource,
   RibbonResource,
 } from './fiber-cables.resources';
+import { CLOSURE_STRANDS_ROUTE } from './closure-strands';
 import { FIBER_CLAIMS_ROUTE } from './fiber-claims';
 import { FiberCircuitNodeResource, FiberCircuitPathResource, FiberCircuitResource } from './fiber-circuits.resources';
 import { MIGRATIONS } from './migrations';
@@ -47,6 +49,15 @@ export const FmsPlugin = definePlugin({
     FiberCircuitNodeResource,
   ],
   migrations: MIGRATIONS,
-  routes: [FIBER_CLAIMS_ROUTE],
-  hooks: PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
+  routes: [FIBER_CLAIMS_ROUTE, CLOSURE_STRANDS_ROUTE],
+  hooks: [
+    ...PROTECTED_OBJECT_TYPES.map((objectType) => ({ objectTypes: [objectType], beforeDeleteAll: refuseWhileHeld(objectType) })),
+    {
+      objectTypes: ['dcim.cable'],
+      afterCreate: (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+      beforeUpdate: async (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+      afterUpdate: (context, _before, cable) => markPlansStaleForCable(context.manager, cable.id),
+      beforeDelete: (context, cable) => markPlansStaleForCable(context.manager, cable.id),
+    },
+  ],
 });

@@ -4,7 +4,6 @@ import {
   computedProperties,
   defineResource,
   DeviceResource,
-  ForbiddenError,
   FrontPortResource,
   json,
   longText,
@@ -17,6 +16,8 @@ import {
 import { FMS_API_PREFIX } from './cable-types.resources';
 import { SPLICE_PLAN_STATUS_CHOICES } from './fms.choices';
 import { bulkUpdatePlan, BULK_UPDATE_DOCUMENTATION } from './splice-plan-bulk-update';
+import { EndpointForbiddenError, withErrorBody } from './endpoint-errors';
+import { importFromDevice, IMPORT_DOCUMENTATION, quickAddPlan, QUICK_ADD_DOCUMENTATION } from './splice-plan-import';
 import { applyPlan, planDiff, PLAN_APPLY_DOCUMENTATION, PLAN_DIFF_DOCUMENTATION } from './splice-plan-apply';
 import {
   assertMayPerform,
@@ -77,7 +78,7 @@ export const SplicePlanResource = defineResource({
   beforeDelete: async (context, plan) => {
     // A plan under review or approved is the approvers' to delete (reference §1.5).
     if (['pending_approval', 'approved'].includes(String(plan.status)) && !(await context.permits('fms.spliceplan', 'approve', plan.id))) {
-      throw new ForbiddenError(
+      throw new EndpointForbiddenError(
         `Plan "${String(plan.name)}" is ${String(plan.status)}: deleting it needs the approve_spliceplan permission.`,
         'permission_denied',
       );
@@ -96,6 +97,13 @@ export const SplicePlanResource = defineResource({
   ],
   actions: [
     {
+      name: 'import-from-device',
+      method: 'POST',
+      permission: 'change',
+      openapi: IMPORT_DOCUMENTATION,
+      handle: withErrorBody(importFromDevice),
+    },
+    {
       name: 'transition',
       method: 'POST',
       // Who may do what depends on the action (change_spliceplan or approve_spliceplan): checked in the handler.
@@ -109,7 +117,7 @@ export const SplicePlanResource = defineResource({
         },
         response: { type: 'object', description: 'The plan after the move (its full representation)' },
       },
-      handle: async (context) => {
+      handle: withErrorBody(async (context) => {
         const action = (context.body as Record<string, unknown> | null)?.action;
         if (typeof action !== 'string' || !(PLAN_ACTIONS as string[]).includes(action)) {
           throw new ResourceValidationError({ action: [`Choose one of: ${PLAN_ACTIONS.join(', ')}.`] });
@@ -117,28 +125,38 @@ export const SplicePlanResource = defineResource({
         assertMoveAllowed(String(context.row.status), action as PlanAction, 'action');
         await assertMayPerform(context, context.row, action as PlanAction);
         return context.update('fms.spliceplan', context.row.id, { status: PLAN_MOVES[action as PlanAction].to });
-      },
+      }),
     },
     {
       name: 'bulk-update',
       method: 'POST',
       permission: 'change',
       openapi: BULK_UPDATE_DOCUMENTATION,
-      handle: bulkUpdatePlan,
+      handle: withErrorBody(bulkUpdatePlan),
     },
     {
       name: 'diff',
       method: 'GET',
       permission: 'view',
       openapi: PLAN_DIFF_DOCUMENTATION,
-      handle: ({ manager, row }) => planDiff(manager, row),
+      handle: withErrorBody(({ manager, row }) => planDiff(manager, row)),
     },
     {
       name: 'apply',
       method: 'POST',
       permission: 'approve',
       openapi: PLAN_APPLY_DOCUMENTATION,
-      handle: applyPlan,
+      handle: withErrorBody(applyPlan),
+    },
+  ],
+  collectionActions: [
+    {
+      name: 'quick-add',
+      method: 'POST',
+      permission: 'add',
+      status: 201,
+      openapi: QUICK_ADD_DOCUMENTATION,
+      handle: (context) => quickAddPlan(context, SplicePlanResource),
     },
   ],
 });
@@ -185,6 +203,13 @@ async function entryProblems(
   return problems;
 }
 
+async function markPlanStale(
+  manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
+  entry: ResourceRow,
+): Promise<void> {
+  await manager.query('UPDATE fms_spliceplan SET diff_stale = true WHERE id = $1 AND NOT diff_stale', [entry.plan_id]);
+}
+
 async function planIsDraft(
   manager: Parameters<NonNullable<typeof SplicePlanResource.validateAsync>>[0],
   entry: ResourceRow,
@@ -220,6 +245,10 @@ export const SplicePlanEntryResource = defineResource({
   ],
   relatedObject: 'plan',
   validateAsync: entryProblems,
+  // The plan's cached diff no longer says what applying it would do.
+  afterCreate: (context, entry) => markPlanStale(context.manager, entry),
+  afterUpdate: (context, _before, entry) => markPlanStale(context.manager, entry),
+  afterDelete: (context, entry) => markPlanStale(context.manager, entry),
   beforeUpdate: async (context, entry) => planIsDraft(context.manager, entry),
   beforeDelete: async (context, entry) => {
     // Entries go with their plan, port or tray whatever the plan's state; deleted on their own, only from a draft.

@@ -157,6 +157,7 @@ function addActionRoutes(controller: Type, definition: ResourceDefinition): void
       path: `:id/${action.name}`,
       arguments: ['request', 'id', 'body', 'query'],
       safePost: action.safePost,
+      status: action.status,
       handle(this: { actions: ResourceActions }, request: Request, id: string, body: unknown, query: QueryParameters) {
         return this.actions.runAction(definition, action, parseObjectId(id), body, query, requestScope(request));
       },
@@ -173,6 +174,7 @@ function addCollectionActionRoutes(controller: Type, definition: ResourceDefinit
       path: action.name,
       arguments: ['request', 'body', 'query'],
       safePost: action.safePost,
+      status: action.status,
       handle(this: { actions: ResourceActions }, request: Request, body: unknown, query: QueryParameters) {
         return this.actions.runCollectionAction(definition, action, body, query, requestScope(request));
       },

@@ -220,6 +220,8 @@ export interface ResourceHookContext {
   settings: Readonly<Record<string, unknown>>;
   /** Creates objects of a served model, named by object type (`'dcim.frontport'`), validated and recorded as through the API. */
   createChildren(objectType: string, items: Array<Record<string, unknown>>): Promise<ResourceRow[]>;
+  /** Updates one object of a served model as a PATCH would (validation, hooks, change log), without a permission check. */
+  update(objectType: string, id: number, body: Record<string, unknown>): Promise<void>;
   /** In delete hooks of an object removed by a cascade: the object type whose deletion reached it. */
   cascadeFrom?: string;
   /** Whether the caller holds `action` (`'approve'`, `'change'`, …) on the object of that type with that id (its constraints included). */
@@ -353,6 +355,8 @@ interface ActionCommon {
   permission: string;
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
+  /** A POST that creates answers 201 (default 200). */
+  status?: 200 | 201;
   openapi: ActionDocumentation;
 }
 
@@ -501,8 +505,20 @@ export interface ResourceDeclaration extends ResourceHooks {
   collectionActions?: readonly ResourceCollectionAction[];
   /** Body keys handled beside the fields (e.g. cable terminations). */
   extensions?: readonly ResourceExtension[];
-  /** Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`. */
-  validateAsync?: (manager: EntityManager, values: Record<string, unknown>) => Promise<Record<string, string[]>>;
+  /**
+   * Rules that need the database (e.g. both ports of a mapping on one device); run after `validate`.
+   * `body` is the request's object, for a rule that reads one of `requestOnly`'s keys.
+   */
+  validateAsync?: (
+    manager: EntityManager,
+    values: Record<string, unknown>,
+    body: Readonly<Record<string, unknown>>,
+  ) => Promise<Record<string, string[]>>;
+  /**
+   * Body keys a rule reads but nothing stores or shows (a confirmation such as a tube assignment's
+   * `confirm_reassign`), documented as write-only properties of the writable schema.
+   */
+  requestOnly?: Readonly<Record<string, OpenApiSchema>>;
   /** Query parameters beyond the field lookups. */
   extraFilters?: Record<string, ExtraFilter>;
   /**

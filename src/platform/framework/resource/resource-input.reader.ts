@@ -114,7 +114,7 @@ export class ResourceInputReader {
     for (const [field, messages] of Object.entries(definition.validate?.(merged, { egress: this.egress }) ?? {}))
       messages.forEach((m) => fail(field, m));
     if (Object.keys(errors).length === 0 && definition.validateAsync) {
-      for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged)))
+      for (const [field, messages] of Object.entries(await definition.validateAsync(manager, merged, body)))
         messages.forEach((m) => fail(field, m));
     }
     for (const extension of definition.extensions ?? []) {

@@ -213,7 +213,7 @@ function actionOperation(
     ...(action.method === 'POST' && documentation.request
       ? { requestBody: { required: false, content: json(documentation.request) } }
       : {}),
-    responses: { '200': { description: 'The result', content: json(documentation.response) }, ...ERROR_RESPONSES },
+    responses: { [String(action.status ?? 200)]: { description: 'The result', content: json(documentation.response) }, ...ERROR_RESPONSES },
   };
 }
 
@@ -314,6 +314,7 @@ function writableSchema(definition: ResourceDefinition): Schema {
   if (definition.standardAttributes.tags) properties.tags = { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } };
   if (definition.standardAttributes.customFields) properties.custom_fields = { type: 'object', additionalProperties: true };
   if (definition.standardAttributes.changeLogged) properties.changelog_message = { type: 'string', maxLength: 200, writeOnly: true };
+  for (const [name, schema] of Object.entries(definition.requestOnly ?? {})) properties[name] = { ...schema, writeOnly: true };
   return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
 }
 

@@ -218,6 +218,16 @@ export class ResourceWriter {
         cascadeFrom,
         createChildren: (childType, childItems) =>
           this.createWithin(manager, this.servedDefinition(`a hook of ${definition.objectType}`, childType), childItems, scope),
+        update: async (objectType, id, body) => {
+          await this.updateSerialized(
+            manager,
+            this.servedDefinition(`a hook of ${definition.objectType}`, objectType),
+            [{ id, data: body }],
+            { partial: true, bulk: false },
+            scope,
+            { kind: 'all' },
+          );
+        },
         permits: (objectType, action, id) =>
           this.access.permits(
             manager,

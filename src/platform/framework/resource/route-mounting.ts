@@ -22,6 +22,8 @@ export interface DeclaredRoute {
   arguments: readonly RouteArgument[];
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
+  /** A POST's status when the handler answers (default 200). */
+  status?: 200 | 201;
   /** A GET that also takes the platform token as `?token=`. */
   queryToken?: boolean;
   // Becomes a method of the controller: Nest calls it with the controller instance as `this`.
@@ -30,8 +32,8 @@ export interface DeclaredRoute {
 
 /**
  * Adds a declared route to a controller class with Nest's decorators applied programmatically, as
- * the compiler would for a declared method. A POST answers 200 rather than Nest's 201, unless the
- * handler sends the answer itself (`response`). Every route is a platform API route.
+ * the compiler would for a declared method. A POST answers 200 (or the route's `status`) rather than
+ * Nest's 201, unless the handler sends the answer itself (`response`). Every route is a platform API route.
  */
 export function mountRoute(controller: Type, route: DeclaredRoute): void {
   const prototype = controller.prototype as Record<string, unknown>;
@@ -48,6 +50,6 @@ export function mountRoute(controller: Type, route: DeclaredRoute): void {
   );
   route.arguments.forEach((argument, index) => ARGUMENTS[argument].decorator()(prototype, key, index));
   (route.method === 'GET' ? Get : Post)(route.path)(prototype, key, descriptor);
-  if (route.method === 'POST' && !route.arguments.includes('response')) HttpCode(200)(prototype, key, descriptor);
+  if (route.method === 'POST' && !route.arguments.includes('response')) HttpCode(route.status ?? 200)(prototype, key, descriptor);
   PlatformApi({ safePost: route.safePost, queryToken: route.queryToken })(prototype, key, descriptor);
 }

@@ -343,27 +343,48 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
     it('refuses each bad bulk-update with its status and changes nothing', async () => {
       const before = await planState();
       const pair = (a: number, b: number) => ({ fiber_a: fx.ports[a].id, fiber_b: fx.ports[b].id });
-      const cases: Array<[string, () => Promise<any>, number, string]> = [
-        ['no change permission', () => bulk(approver, { add: [pair(3, 7)] }), 403, 'detail'],
-        ['stale plan_version', () => bulk(planner, { add: [pair(3, 7)], plan_version: '2020-01-01T00:00:00.000000Z' }), 409, 'detail'],
-        ['no changelog header', () => bulk(planner, { add: [pair(3, 7)] }, {}), 400, 'X-Changelog-Message'],
+      // Refusals of the action itself answer upstream's {"error"} beside the platform's detail or field map.
+      const cases: Array<[string, () => Promise<any>, number, string[]]> = [
+        ['no change permission', () => bulk(approver, { add: [pair(3, 7)] }), 403, ['detail']],
+        [
+          'stale plan_version',
+          () => bulk(planner, { add: [pair(3, 7)], plan_version: '2020-01-01T00:00:00.000000Z' }),
+          409,
+          ['error', 'detail'],
+        ],
+        ['no changelog header', () => bulk(planner, { add: [pair(3, 7)] }, {}), 400, ['error', 'X-Changelog-Message']],
         [
           'blank changelog header',
           () => bulk(planner, { add: [pair(3, 7)] }, { 'X-Changelog-Message': '   ' }),
           400,
-          'X-Changelog-Message',
+          ['error', 'X-Changelog-Message'],
         ],
-        ['add not a list', () => bulk(planner, { add: { fiber_a: 1 } }), 400, 'add'],
-        ['item without fiber_b', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id }] }), 400, 'add'],
-        ['unknown front port', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: 999999 }] }), 400, 'add'],
-        ['port on another device', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: fx.farPort.id }] }), 400, 'add'],
-        ['fiber_a on no tray', () => bulk(planner, { add: [{ fiber_a: fx.looseCableEnd.id, fiber_b: fx.ports[3].id }] }), 400, 'add'],
-        ['one fiber twice', () => bulk(planner, { add: [pair(3, 7), pair(3, 6)] }), 409, 'detail'],
+        ['add not a list', () => bulk(planner, { add: { fiber_a: 1 } }), 400, ['error', 'add']],
+        ['item without fiber_b', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id }] }), 400, ['error', 'add']],
+        ['unknown front port', () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: 999999 }] }), 400, ['error', 'add']],
+        [
+          'port on another device',
+          () => bulk(planner, { add: [{ fiber_a: fx.ports[3].id, fiber_b: fx.farPort.id }] }),
+          400,
+          ['error', 'add'],
+        ],
+        [
+          'fiber_a on no tray',
+          () => bulk(planner, { add: [{ fiber_a: fx.looseCableEnd.id, fiber_b: fx.ports[3].id }] }),
+          400,
+          ['error', 'add'],
+        ],
+        ['one fiber twice', () => bulk(planner, { add: [pair(3, 7), pair(3, 6)] }), 409, ['error', 'detail']],
       ];
-      for (const [name, call, status, key] of cases) {
+      for (const [name, call, status, keys] of cases) {
         const response = await call();
-        expect({ name, status: response.status, keys: Object.keys(response.body ?? {}) }).toEqual({ name, status, keys: [key] });
+        expect({ name, status: response.status, keys: Object.keys(response.body ?? {}) }).toEqual({ name, status, keys });
+        if (keys[0] === 'error') expect(typeof response.body.error).toBe('string');
       }
+      const stale = await bulk(planner, { add: [pair(3, 7)], plan_version: '2020-01-01T00:00:00.000000Z' });
+      expect(stale.body.error).toBe(stale.body.detail);
+      const header = await bulk(planner, { add: [pair(3, 7)] }, {});
+      expect(header.body.error).toBe(`X-Changelog-Message: ${header.body['X-Changelog-Message'][0]}`);
       expect(await planState()).toEqual(before);
     });
 
@@ -564,7 +585,10 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         expect({ query, status: bad.status, body: bad.body }).toEqual({
           query,
           status: 400,
-          body: { [type]: ['Every id must be an integer from 0 to 2147483647.'] },
+          body: {
+            error: `${type}: Every id must be an integer from 0 to 2147483647.`,
+            [type]: ['Every id must be an integer from 0 to 2147483647.'],
+          },
         });
       }
       expect((await planner.post(`${CIRCUITS}protecting/`, { cable: [fx.splice.id] })).status).toBe(403);
@@ -622,7 +646,7 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
         total_calculated_loss_db: '0.876',
         wavelength_nm: 1310,
       });
-      expect(trace.body.hops.map((hop: any) => hop.type)).toEqual(['front_port', 'cable', 'cable']);
+      expect(trace.body.hops.map((hop: any) => hop.type)).toEqual(['device', 'cable', 'cable']);
       const badHop = await root.post(PATHS, { circuit: circuit.id, position: 2, origin: fx.ports[1].id, path: [{ type: 'duct', id: 1 }] });
       expect(badHop.status).toBe(400);
       expect(Object.keys(badHop.body)).toEqual(['path']);
