@@ -1,5 +1,4 @@
 import { load, type CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
 
 /**
  * HTML reading for carrier notices (cheerio): the text of a body as lines, "Label: value" pairs in
@@ -51,32 +50,24 @@ export const squash = (text: string): string => text.replace(/[\s\u00a0\u200b]+/
  * a row end with a tab, so a "Label:" cell and its value cell read as one line.
  */
 export function htmlLines(html: string | CheerioAPI): string[] {
-  const $ = typeof html === 'string' ? load(html) : html;
-  const lines: string[] = [];
-  let current = '';
-  const flush = () => {
-    const line = squash(current);
-    if (line) lines.push(line);
-    current = '';
-  };
-  const walk = (node: AnyNode) => {
-    if (node.type === 'text') {
-      current += (node as unknown as { data: string }).data;
-      return;
-    }
-    if (node.type !== 'tag') return;
-    const element = node as Element;
-    const name = element.name.toLowerCase();
-    if (name === 'script' || name === 'style' || name === 'head' || name === 'title') return;
-    const block = BLOCK.has(name) && !CELL.has(name);
-    if (block) flush();
-    for (const child of element.children) walk(child);
-    if (CELL.has(name)) current += '\t';
-    if (block) flush();
-  };
-  for (const node of $.root().contents().toArray()) walk(node);
-  flush();
-  return lines;
+  // A copy: the line marks written into the tree must not reach the caller's document.
+  const $ = load(typeof html === 'string' ? html : html.html());
+  $('script, style, head, title').remove();
+  $('br').replaceWith('\n');
+  $([...CELL].join(', ')).append('\t');
+  $([...BLOCK].filter((name) => name !== 'br' && !CELL.has(name)).join(', '))
+    .before('\n')
+    .after('\n');
+  return $.root()
+    .text()
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[ \u00a0\u200b\r\f\v]+/g, ' ')
+        .replace(/ ?\t ?/g, '\t')
+        .trim(),
+    )
+    .filter((line) => line.replace(/\t/g, '').trim() !== '');
 }
 
 /** The visible text of an HTML body: its lines joined by newlines. */
