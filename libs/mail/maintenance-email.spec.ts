@@ -28,42 +28,6 @@ describe('parseMaintenanceEmail: each provider fixture', () => {
     ]);
   });
 
-  it('cogent (text): US dates in GMT, every impacted order an outage', async () => {
-    const { maintenances } = await parseMaintenanceEmail(fixture('cogent-scheduled.eml'));
-    expect(maintenances[0]).toEqual({
-      provider: 'cogent',
-      account: 'EXAMPLE-NET-01',
-      maintenanceId: '1-4567890123',
-      status: 'CONFIRMED',
-      circuits: [
-        { circuitId: '1-300123456', impact: 'OUTAGE' },
-        { circuitId: '1-300123457', impact: 'OUTAGE' },
-      ],
-      start: epoch('2026-12-08T03:00:00Z'),
-      end: epoch('2026-12-08T07:00:00Z'),
-      stamp: epoch('2026-11-25T21:00:00Z'),
-      sequence: -1,
-      summary: 'Replacement of a line card on a core router in Ashburn',
-    });
-  });
-
-  it('lumen (HTML in base64 inside multipart/alternative): window table and circuit table', async () => {
-    const { maintenances } = await parseMaintenanceEmail(fixture('lumen-scheduled.eml'));
-    expect(maintenances[0]).toMatchObject({
-      provider: 'lumen',
-      maintenanceId: '26456789',
-      account: 'EXAMPLE NETWORKS INC',
-      status: 'CONFIRMED',
-      circuits: [
-        { circuitId: '4412345678', impact: 'OUTAGE' },
-        { circuitId: '4412345679', impact: 'REDUCED-REDUNDANCY' },
-      ],
-      start: epoch('2026-12-10T06:00:00Z'),
-      end: epoch('2026-12-10T12:00:00Z'),
-      summary: 'Lumen intends to relocate fiber due to a highway project near Denver, CO.',
-    });
-  });
-
   it('verizon (text): "start - end" window in dd-Mon-yyyy, one line per circuit', async () => {
     const { maintenances } = await parseMaintenanceEmail(fixture('verizon-scheduled.eml'));
     expect(maintenances[0]).toMatchObject({
