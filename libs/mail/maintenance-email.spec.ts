@@ -28,22 +28,6 @@ describe('parseMaintenanceEmail: each provider fixture', () => {
     ]);
   });
 
-  it('verizon (text): "start - end" window in dd-Mon-yyyy, one line per circuit', async () => {
-    const { maintenances } = await parseMaintenanceEmail(fixture('verizon-scheduled.eml'));
-    expect(maintenances[0]).toMatchObject({
-      provider: 'verizon',
-      maintenanceId: 'VZB-2026-778812',
-      account: 'EXAMPLE NETWORKS',
-      status: 'CONFIRMED',
-      circuits: [
-        { circuitId: 'NLAMS/123456//VZB', impact: 'OUTAGE' },
-        { circuitId: 'NLAMS/123457//VZB', impact: 'OUTAGE' },
-      ],
-      start: epoch('2026-12-15T01:00:00Z'),
-      end: epoch('2026-12-15T05:00:00Z'),
-    });
-  });
-
   it('equinix (HTML): ticket, serial numbers as circuits, impact row', async () => {
     const { maintenances } = await parseMaintenanceEmail(fixture('equinix-scheduled.eml'));
     expect(maintenances[0]).toMatchObject({
