@@ -28,20 +28,6 @@ describe('parseMaintenanceEmail: each provider fixture', () => {
     ]);
   });
 
-  it('equinix (HTML): ticket, serial numbers as circuits, impact row', async () => {
-    const { maintenances } = await parseMaintenanceEmail(fixture('equinix-scheduled.eml'));
-    expect(maintenances[0]).toMatchObject({
-      provider: 'equinix',
-      maintenanceId: '5-223344556677',
-      account: '135790',
-      status: 'CONFIRMED',
-      circuits: [{ circuitId: '20123456-A', impact: 'REDUCED-REDUNDANCY' }],
-      start: epoch('2026-12-12T08:00:00Z'),
-      end: epoch('2026-12-12T10:00:00Z'),
-      summary: 'Equinix Fabric switch software upgrade in AM3',
-    });
-  });
-
   it('BCOP iCalendar: X-MAINTNOTE fields, per-object impact with the event impact as fallback, stamp and sequence', async () => {
     const { parser, maintenances } = await parseMaintenanceEmail(fixture('arelion-bcop-confirmed.eml'));
     expect(parser).toBe('arelion');
