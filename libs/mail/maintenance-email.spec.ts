@@ -7,27 +7,6 @@ const fixture = (name: string) => readFileSync(join(__dirname, '../../test/fixtu
 const epoch = (iso: string) => Date.parse(iso) / 1000;
 
 describe('parseMaintenanceEmail: each provider fixture', () => {
-  it('colt (text): planned work id, UTC window, the affected-services block', async () => {
-    const { maintenances } = await parseMaintenanceEmail(fixture('colt-planned.eml'));
-    expect(maintenances).toEqual([
-      {
-        provider: 'colt',
-        account: 'Example Networks B.V.',
-        maintenanceId: 'CRQ0001987654',
-        status: 'CONFIRMED',
-        circuits: [
-          { circuitId: 'LON/IPA/0012345', impact: 'OUTAGE' },
-          { circuitId: 'LON/ETH/0067890', impact: 'REDUCED-REDUNDANCY' },
-        ],
-        start: epoch('2026-12-05T22:00:00Z'),
-        end: epoch('2026-12-06T04:00:00Z'),
-        stamp: epoch('2026-11-24T08:30:00Z'),
-        sequence: -1,
-        summary: 'Software upgrade of core router LON-CR-03',
-      },
-    ]);
-  });
-
   it('BCOP iCalendar: X-MAINTNOTE fields, per-object impact with the event impact as fallback, stamp and sequence', async () => {
     const { parser, maintenances } = await parseMaintenanceEmail(fixture('arelion-bcop-confirmed.eml'));
     expect(parser).toBe('arelion');
