@@ -1,8 +1,10 @@
 import type { CarrierParser } from '../carrier-parser';
+import { arelionParser } from './arelion';
 import { cogentParser } from './cogent';
 import { coltParser } from './colt';
 import { equinixParser } from './equinix';
 import { lumenParser } from './lumen';
+import { pccwParser } from './pccw';
 import { verizonParser } from './verizon';
 import { zayoParser } from './zayo';
 
@@ -10,7 +12,16 @@ import { zayoParser } from './zayo';
  * Every carrier format of this build, one line each. Adding a carrier: its file in this folder, one
  * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
  */
-export const CARRIER_PARSERS: readonly CarrierParser[] = [cogentParser, coltParser, equinixParser, lumenParser, verizonParser, zayoParser];
+export const CARRIER_PARSERS: readonly CarrierParser[] = [
+  arelionParser,
+  cogentParser,
+  coltParser,
+  equinixParser,
+  lumenParser,
+  pccwParser,
+  verizonParser,
+  zayoParser,
+];
 
 /** The parser of that name (own names only: `__proto__` names none). */
 export const carrierParserNamed = (name: string): CarrierParser | undefined =>
