@@ -237,7 +237,7 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
         .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:telstra');
       expect((await postRaw(telstra)).body).toMatchObject({ status: 'unparsed', reason: 'provider_not_found' });
       const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace(
-        'Work order number:',
+        /Work order number:/g,
         'Reference:',
       );
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
