@@ -80,9 +80,9 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
   describe('each provider fixture creates its maintenance, impacts and event notification', () => {
     it.each([
       ['zayo-scheduled.eml', 'TTN-0005123456', 'CONFIRMED', { 'ZYO/IPYX/100234': 'OUTAGE', 'ZYO/WAVE/100235': 'REDUCED-REDUNDANCY' }],
-      ['colt-planned.eml', 'CRQ0001987654', 'CONFIRMED', { 'LON/IPA/0012345': 'OUTAGE', 'LON/ETH/0067890': 'REDUCED-REDUNDANCY' }],
+      ['colt-planned.eml', 'CRQ1-01987654', 'CONFIRMED', { 'LON/IPA/0012345': 'OUTAGE', 'LON/ETH/0067890': 'OUTAGE' }],
       ['cogent-scheduled.eml', '1-4567890123', 'CONFIRMED', { '1-300123456': 'OUTAGE', '1-300123457': 'OUTAGE' }],
-      ['lumen-scheduled.eml', '26456789', 'CONFIRMED', { '4412345678': 'OUTAGE', '4412345679': 'REDUCED-REDUNDANCY' }],
+      ['lumen-scheduled.eml', '26456789', 'CONFIRMED', { '4412345678': 'OUTAGE', '4412345679': 'OUTAGE' }],
       ['verizon-scheduled.eml', 'VZB-2026-778812', 'CONFIRMED', { 'NLAMS/123456//VZB': 'OUTAGE', 'NLAMS/123457//VZB': 'OUTAGE' }],
       ['equinix-scheduled.eml', '5-223344556677', 'CONFIRMED', { '20123456-A': 'REDUCED-REDUNDANCY' }],
       ['arelion-bcop-confirmed.eml', 'PWIC-2026-001122', 'CONFIRMED', { 'IC-300123': 'OUTAGE', 'IC-300124': 'DEGRADED' }],
@@ -220,15 +220,43 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
     });
 
     it('an email the worker found no parser for is re-submittable once a parser is named', async () => {
-      const raw = variant(mailFixture('colt-planned.eml'), { messageId: '<resubmit@colt.net>' }).replace(/CRQ0001987654/g, 'CRQ0009999999');
+      const raw = variant(mailFixture('colt-planned.eml'), { messageId: '<resubmit@colt.net>' }).replace(/CRQ1-01987654/g, 'CRQ1-09999999');
       const first = await postRaw(raw, '?parser=');
       expect(first.body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider' });
       const again = await root.post(`${N}/unparsed-emails/${first.body.inbound_email}/reprocess/?parser=colt`);
       expect(again.status).toBe(201);
       expect(again.body).toMatchObject({ status: 'processed', parser: 'colt', inbound_email: first.body.inbound_email });
-      await maintenanceNamed('CRQ0009999999');
+      await maintenanceNamed('CRQ1-09999999');
       expect((await root.get(`${N}/unparsed-emails/`)).body.results.map((r: any) => r.id)).not.toContain(first.body.inbound_email);
       expect((await root.post(`${N}/unparsed-emails/${first.body.inbound_email}/reprocess/`)).status).toBe(404);
+    });
+
+    it('inbound-email/{id}/reparse/: an email no map entry led to a parser is stored with the closest parser, then re-parsed once the map knows the sender', async () => {
+      const raw = variant(mailFixture('verizon-scheduled.eml'), { messageId: '<reparse-1@verizon.com>' }).replace(
+        /VZB-2026-778812/g,
+        'VZB-2026-REPARSE',
+      );
+      const first = await postRaw(raw, '?parser=');
+      expect(first.body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider', closest_parser: 'verizon' });
+      expect(first.body.detail).toContain('the verizon parser reads it');
+      const id = first.body.inbound_email;
+      const stored = (await root.get(`${N}/inbound-emails/${id}/`)).body;
+      expect(stored).toMatchObject({ parser: 'verizon', reason: 'unknown_provider', uncertainties: [] });
+      expect(Number(stored.confidence)).toBe(1);
+      expect(stored.reasons).toEqual([expect.stringContaining('MASTARS request VZB-2026-REPARSE')]);
+      const again = await root.post(`${N}/inbound-email/${id}/reparse/`);
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ status: 'processed', parser: 'verizon', inbound_email: id, confidence: 1, uncertainties: [] });
+      expect(again.body.reasons).toEqual(expect.arrayContaining([expect.stringContaining('verizon.com → verizon')]));
+      const maintenance = await maintenanceNamed('VZB-2026-REPARSE');
+      expect(await impactsOf(maintenance.id)).toEqual({ 'NLAMS/123456//VZB': 'OUTAGE', 'NLAMS/123457//VZB': 'OUTAGE' });
+      const processed = (await root.get(`${N}/inbound-emails/${id}/`)).body;
+      expect(processed).toMatchObject({ status: expect.objectContaining({ value: 'processed' }), reason: '', parser: 'verizon' });
+      expect(processed.reasons).toEqual(again.body.reasons);
+      const twice = await root.post(`${N}/inbound-email/${id}/reparse/`);
+      expect(twice.status).toBe(400);
+      expect(twice.body.status[0]).toContain('applied');
+      expect((await root.post(`${N}/inbound-email/2147483000/reparse/`)).status).toBe(404);
     });
 
     it('a provider the platform does not have → provider_not_found; a format the parser cannot read → unsupported_format', async () => {
@@ -236,7 +264,10 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
         .replace(/ncm@arelion.com/g, 'noc@telstra.com')
         .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:telstra');
       expect((await postRaw(telstra)).body).toMatchObject({ status: 'unparsed', reason: 'provider_not_found' });
-      const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace('Ticket:', 'Reference:');
+      const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace(
+        /Work order number:/g,
+        'Reference:',
+      );
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
     });
 
