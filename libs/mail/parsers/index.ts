@@ -1,4 +1,17 @@
 import type { CarrierParser } from '../carrier-parser';
+import { appleParser } from './apple';
+import { aquaCommsParser } from './aquacomms';
+import { attParser } from './att';
+import { awsParser } from './aws';
+import { bsoParser } from './bso';
+import { crownCastleParser } from './crowncastle';
+import { euNetworksParser } from './eunetworks';
+import { globalCloudXchangeParser } from './globalcloudxchange';
+import { googleParser } from './google';
+import { gttParser } from './gtt';
+import { hgcParser } from './hgc';
+import { megaportParser } from './megaport';
+import { momentumParser } from './momentum';
 import { cogentParser } from './cogent';
 import { coltParser } from './colt';
 import { equinixParser } from './equinix';
@@ -10,7 +23,27 @@ import { zayoParser } from './zayo';
  * Every carrier format of this build, one line each. Adding a carrier: its file in this folder, one
  * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
  */
-export const CARRIER_PARSERS: readonly CarrierParser[] = [cogentParser, coltParser, equinixParser, lumenParser, verizonParser, zayoParser];
+export const CARRIER_PARSERS: readonly CarrierParser[] = [
+  cogentParser,
+  coltParser,
+  equinixParser,
+  lumenParser,
+  verizonParser,
+  zayoParser,
+  appleParser,
+  aquaCommsParser,
+  attParser,
+  awsParser,
+  bsoParser,
+  crownCastleParser,
+  euNetworksParser,
+  globalCloudXchangeParser,
+  googleParser,
+  gttParser,
+  hgcParser,
+  megaportParser,
+  momentumParser,
+];
 
 /** The parser of that name (own names only: `__proto__` names none). */
 export const carrierParserNamed = (name: string): CarrierParser | undefined =>
