@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from '../parsed-maintenance';
 import { dateTime } from './support/dates';
 import { htmlText } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Apple (AS714) peering notices: plain text. "Reference Internal Ticket: CHG…", "Start Time:" and
@@ -12,7 +13,7 @@ import { htmlText } from './support/html';
  * records them.
  */
 function parseApple(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const text = email.text || htmlText(email.html);
+  const text = email.text || htmlText(htmlBody(email));
   const ticket = /\bCHG\d+/.exec(text);
   if (!ticket) throw new MailParseError('unsupported_format', 'apple: no "CHG…" ticket in the text');
   const peers = [...text.matchAll(/Peer AS:\s*(?:AS)?(\d+)/gi)].map((match) => `AS${match[1]}`);

@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlTables, labelKey } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Aqua Comms: the subject "Aqua Comms Planned Outage Work ISSUE=11111 PROJ=999" (ISSUE the ticket,
@@ -14,7 +15,7 @@ function parseAquaComms(email: ParsedEmail, notes: ParseNotes): ParsedMaintenanc
   const fields = new Map<string, string>();
   const circuits: string[] = [];
   let summary = '';
-  for (const cells of htmlTables(email.html).flat()) {
+  for (const cells of htmlTables(htmlBody(email)).flat()) {
     const update = /^-?\s*Update\s*-\s*(.+)$/i.exec(cells[0] ?? '');
     if (update && !summary) summary = update[1].trim();
     if (cells.length < 2) continue;

@@ -4,6 +4,7 @@ import { xlsxAttachments } from './support/attachments';
 import { dateTime, stampOf } from './support/dates';
 import { htmlText, squash } from './support/html';
 import { rowRecords, xlsxRows } from './support/tabular';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * AT&T "Summary of Planned Maintenance": the body names the event ("Event ID:", "Customer Impact
@@ -14,7 +15,8 @@ import { rowRecords, xlsxRows } from './support/tabular';
  * as "ATI"), "Customer Name | Circuit ID" or "Customer Names | Customer Circuit ID".
  */
 async function parseAtt(email: ParsedEmail, notes: ParseNotes): Promise<ParsedMaintenance[]> {
-  const body = squash(email.html ? htmlText(email.html) : email.text);
+  const html = htmlBody(email);
+  const body = squash(html ? htmlText(html) : email.text);
   const event = /Event ID:\s*(\S+)\s+Customer Impact Description:\s*(.*?)\s+Summary:\s*(.*?)\s+Description:\s*(.*?)\s+Business Risk:/i.exec(
     body,
   );

@@ -3,6 +3,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlText } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * AWS Direct Connect maintenance notifications: plain text. One sentence holds the window ("…
@@ -17,7 +18,7 @@ const WINDOW = new RegExp(`(${WHEN}) to (${WHEN})`);
 const CONNECTION = /^[a-z]{5}-[a-z0-9]{8}$/;
 
 function parseAws(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const text = email.text || htmlText(email.html);
+  const text = email.text || htmlText(htmlBody(email));
   const lines = text.split(/\r?\n/).map((line) => line.trim());
   const sentence = lines.find((line) => /planned maintenance|maintenance has been scheduled/i.test(line) && WINDOW.test(line));
   if (!sentence) throw new MailParseError('unsupported_format', 'aws: no maintenance sentence with a "… to …" window in the text');

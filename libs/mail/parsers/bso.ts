@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlLines, loadHtml, squash } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * BSO: HTML notices headed "Maintenance_", "Maintenance Start_", "Maintenance Reminder_",
@@ -13,7 +14,8 @@ import { htmlLines, loadHtml, squash } from './support/html';
  * to the latest end, as circuit-maintenance-parser reads them. The notices name no account.
  */
 function parseBso(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const rows = innermostRows(email.html);
+  const html = htmlBody(email);
+  const rows = innermostRows(html);
   let maintenanceId = '';
   let summary = '';
   const starts: number[] = [];
@@ -36,7 +38,7 @@ function parseBso(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   if (!maintenanceId) throw new MailParseError('unsupported_format', 'bso: no "Maintenance ID" row');
   if (!starts.length || !ends.length) throw new MailParseError('unsupported_format', 'bso: no timeslot');
   if (starts.length > 1) notes.reason(`${starts.length} timeslots: the record spans the earliest start to the latest end`);
-  const heading = htmlLines(email.html).find((line) => /^Maintenance(?: [A-Za-z]+)?_$/.test(line)) ?? '';
+  const heading = htmlLines(html).find((line) => /^Maintenance(?: [A-Za-z]+)?_$/.test(line)) ?? '';
   if (!heading) notes.uncertain('bso: no "Maintenance …_" heading: read as confirmed');
   notes.reason(`maintenance ${maintenanceId}, status from the heading "${heading}"`);
   return [

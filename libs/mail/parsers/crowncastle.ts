@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { loadHtml, squash } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Crown Castle Fiber: HTML notices. The underlined heading names the kind ("Maintenance
@@ -13,7 +14,7 @@ import { loadHtml, squash } from './support/html';
  * rows are circuit id, product, A and Z locations, impact ("None" is no impact), notes.
  */
 function parseCrownCastle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const $ = loadHtml(email.html);
+  const $ = loadHtml(htmlBody(email));
   const text = $('body').length ? $('body').text() : $.root().text();
   const ticket = /Ticket Number:\s*([A-Z]*\d+)/i.exec(text);
   if (!ticket) throw new MailParseError('unsupported_format', 'crowncastle: no "Ticket Number:" in the HTML');

@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlTables, htmlText } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Global Cloud Xchange (GCX): the subject carries the ticket, kind, notice type, title and window —
@@ -14,11 +15,12 @@ import { htmlTables, htmlText } from './support/html';
 const SUBJECT_WINDOW = /(\d{1,2}-[A-Za-z]{3}-\d{4} \d{1,2}:\d{2})\s*\(GMT\)\s*-\s*(\d{1,2}-[A-Za-z]{3}-\d{4} \d{1,2}:\d{2})\s*\(GMT\)/;
 
 function parseGcx(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
+  const html = htmlBody(email);
   const subject = email.subject.replace(/\s+/g, ' ').trim();
   const parts = subject.split('|').map((part) => part.trim());
   const ticket = /^[A-Z0-9]{6,}$/.test(parts[0] ?? '') ? parts[0] : /\b(PE\d{6,})\b/.exec(subject)?.[1];
   if (!ticket) throw new MailParseError('unsupported_format', 'globalcloudxchange: no ticket ("PE…") in the subject');
-  const tables = htmlTables(email.html);
+  const tables = htmlTables(html);
   let window: [number, number] | null = null;
   const fromSubject = SUBJECT_WINDOW.exec(subject);
   if (fromSubject) window = [dateTime(fromSubject[1], 'globalcloudxchange'), dateTime(fromSubject[2], 'globalcloudxchange')];
@@ -42,7 +44,7 @@ function parseGcx(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       circuitId,
       impact: /at risk/i.test(impact) ? ('REDUCED-REDUNDANCY' as const) : ('OUTAGE' as const),
     }));
-  const account = /Dear ([^,\n]+),/.exec(htmlText(email.html))?.[1].trim() ?? '';
+  const account = /Dear ([^,\n]+),/.exec(htmlText(html))?.[1].trim() ?? '';
   notes.reason(`ticket ${ticket}, window and status from the subject; account and ${circuits.length} service(s) from the HTML`);
   return [
     {

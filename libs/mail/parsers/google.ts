@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlText, squash } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Google peering (AS15169) notices, HTML with a text alternative: the heading "Google Network
@@ -11,7 +12,8 @@ import { htmlText, squash } from './support/html';
  * each pair one BGP session, recorded as circuit "<google address>-<peer address>".
  */
 function parseGoogle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const body = email.html ? htmlText(email.html) : email.text;
+  const html = htmlBody(email);
+  const body = html ? htmlText(html) : email.text;
   const flat = squash(body);
   const heading = body
     .split('\n')

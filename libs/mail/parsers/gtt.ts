@@ -3,6 +3,7 @@ import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedSt
 import { hasBcopCalendar, parseBcopCalendars } from './bcop-ical';
 import { dateTime, stampOf } from './support/dates';
 import { loadHtml, squash } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * EXA Infrastructure (formerly GTT). Newer notices carry a BCOP iCalendar, read as such. The HTML
@@ -22,7 +23,7 @@ function parseGtt(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       return maintenance;
     });
   }
-  const $ = loadHtml(email.html);
+  const $ = loadHtml(htmlBody(email));
   let heading: RegExpExecArray | null = null;
   const times = new Map<string, number>();
   $('td').each((_, cell) => {

@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { htmlLines, htmlTables } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * HGC Global Communications: the subject ends with the ticket — "HGC Maintenance Work Notification -
@@ -11,6 +12,7 @@ import { htmlLines, htmlTables } from './support/html';
  * three-cell rows (label | ":" | value) or as "Label: value" lines; the rows win.
  */
 function parseHgc(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
+  const html = htmlBody(email);
   const subject = email.subject.replace(/\s+/g, ' ').trim();
   const maintenanceId = /\(([^()]+)\)\s*$/.exec(subject)?.[1] ?? subject.split('|').pop()?.trim();
   if (!maintenanceId || !/\d/.test(maintenanceId)) {
@@ -21,10 +23,10 @@ function parseHgc(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
     const key = label.toLowerCase().replace(/\s+/g, ' ').trim();
     if (value && !fields.has(key)) fields.set(key, value.trim());
   };
-  for (const cells of htmlTables(email.html).flat()) {
+  for (const cells of htmlTables(html).flat()) {
     if (cells.length === 3 && cells[1] === ':') keep(cells[0], cells[2]);
   }
-  for (const line of htmlLines(email.html)) {
+  for (const line of htmlLines(html)) {
     const match = /^([^:]+?)\s*:\s*(.+)$/.exec(line);
     if (match) keep(match[1], match[2]);
   }

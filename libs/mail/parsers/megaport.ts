@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { loadHtml, squash } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Megaport: HTML paragraphs — "Hi <account>", "This is a reminder that Planned maintenance
@@ -11,7 +12,7 @@ import { loadHtml, squash } from './support/html';
  * table whose Service IDs are the circuits.
  */
 function parseMegaport(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
-  const $ = loadHtml(email.html);
+  const $ = loadHtml(htmlBody(email));
   let maintenanceId = '';
   let announcement = '';
   let account = '';

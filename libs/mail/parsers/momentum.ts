@@ -2,6 +2,7 @@ import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
 import { loadHtml } from './support/html';
+import { htmlBody } from './support/quoted-printable';
 
 /**
  * Momentum Telecom: the subject "Momentum Data Services | Planned Network Maintenance , | <customer>
@@ -17,7 +18,7 @@ function parseMomentum(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
   const maintenanceId = parts.length === 6 ? parts[4] : [...parts].reverse().find((part) => /^\d{5,}$/.test(part));
   if (!maintenanceId) throw new MailParseError('unsupported_format', 'momentum: no case number in the subject');
 
-  const $ = loadHtml(email.html);
+  const $ = loadHtml(htmlBody(email));
   $('br').replaceWith('\n');
   const fields = new Map<string, string>();
   for (const paragraph of $('p').toArray()) {
