@@ -105,6 +105,12 @@ const FORMATS = [
   'dd/MM/yyyy HH:mm',
   'dd.MM.yyyy HH:mm',
   'yyyyMMdd HHmm',
+  'dd-MMM-yyyy',
+  'd MMM yyyy',
+  'MMM d yyyy',
+  'MMMM d yyyy',
+  'MM/dd/yyyy',
+  'yyyy/MM/dd',
 ];
 
 export interface DateOptions {
@@ -119,7 +125,7 @@ export interface DateOptions {
 /** Splits a trailing or leading zone word ("GMT", "UTC+8", "(CEST)", "Europe/Paris", "+0200") off a date-time. */
 function splitZone(text: string): { rest: string; zone: Zone | null } {
   const trailing =
-    /^(.*?)[\s,]*\(?((?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{1,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\)?\.?$/.exec(
+    /^(.*?)(?:[\s,]+\(?|\()((?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{1,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\)?\.?$/.exec(
       text,
     );
   if (trailing) {

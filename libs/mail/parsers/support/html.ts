@@ -1,5 +1,4 @@
 import { load, type CheerioAPI } from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
 
 /**
  * HTML reading for carrier notices (cheerio): the text of a body as lines, "Label: value" pairs in
@@ -40,6 +39,9 @@ const BLOCK = new Set([
   'ul',
 ]);
 const CELL = new Set(['td', 'th']);
+/** Marks written into a copy of the tree: a line break, a cell's end (private-use characters no email holds). */
+const LINE = '\uE000';
+const CELL_END = '\uE001';
 
 export const loadHtml = (html: string): CheerioAPI => load(html);
 
@@ -51,32 +53,42 @@ export const squash = (text: string): string => text.replace(/[\s\u00a0\u200b]+/
  * a row end with a tab, so a "Label:" cell and its value cell read as one line.
  */
 export function htmlLines(html: string | CheerioAPI): string[] {
+  // A copy: the line marks written into the tree must not reach the caller's document.
+  const $ = load(typeof html === 'string' ? html : html.html());
+  $('script, style, head, title').remove();
+  $('br').replaceWith(LINE);
+  $([...CELL].join(', ')).append(CELL_END);
+  $([...BLOCK].filter((name) => name !== 'br' && !CELL.has(name)).join(', '))
+    .before(LINE)
+    .after(LINE);
+  return $.root()
+    .text()
+    .split(LINE)
+    .map((line) => squash(line.replace(/\s*\uE001\s*/g, CELL_END)).replace(/\uE001/g, '\t'))
+    .filter((line) => line.replace(/\t/g, '').trim() !== '');
+}
+
+/**
+ * `<b>Label:</b> value` pairs (also `<strong>`): the label's text keyed by labelKey, the value the text
+ * of the node right after the bold element, trimmed (its inner spacing and line breaks as written). The first occurrence wins.
+ */
+export function boldLabelledValues(html: string | CheerioAPI): Map<string, string> {
   const $ = typeof html === 'string' ? load(html) : html;
-  const lines: string[] = [];
-  let current = '';
-  const flush = () => {
-    const line = squash(current);
-    if (line) lines.push(line);
-    current = '';
-  };
-  const walk = (node: AnyNode) => {
-    if (node.type === 'text') {
-      current += (node as unknown as { data: string }).data;
-      return;
-    }
-    if (node.type !== 'tag') return;
-    const element = node as Element;
-    const name = element.name.toLowerCase();
-    if (name === 'script' || name === 'style' || name === 'head' || name === 'title') return;
-    const block = BLOCK.has(name) && !CELL.has(name);
-    if (block) flush();
-    for (const child of element.children) walk(child);
-    if (CELL.has(name)) current += '\t';
-    if (block) flush();
-  };
-  for (const node of $.root().contents().toArray()) walk(node);
-  flush();
-  return lines;
+  const fields = new Map<string, string>();
+  for (const bold of $('b, strong').toArray()) {
+    const label = squash($(bold).text());
+    if (!label.endsWith(':') && !/:\s*$/.test(label)) continue;
+    const key = labelKey(label);
+    if (!key || fields.has(key)) continue;
+    const next = bold.nextSibling;
+    const value = next
+      ? $(next)
+          .text()
+          .replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '')
+      : '';
+    fields.set(key, value);
+  }
+  return fields;
 }
 
 /** The visible text of an HTML body: its lines joined by newlines. */
@@ -113,9 +125,13 @@ export const textLabelledValues = (text: string): Map<string, string> => labelle
 /** One table: its rows, each the squashed text of its cells (nested tables are tables of their own). */
 export type TableRows = string[][];
 
-/** Every table of the HTML, in document order, as rows of cell texts; empty rows left out. */
-export function htmlTables(html: string | CheerioAPI): TableRows[] {
+/**
+ * Every table of the HTML, in document order, as rows of cell texts; empty rows left out. A cell's text
+ * is squashed to single spaces, or with `raw` only trimmed (carriers whose ids hold runs of spaces).
+ */
+export function htmlTables(html: string | CheerioAPI, options: { raw?: boolean } = {}): TableRows[] {
   const $ = typeof html === 'string' ? load(html) : html;
+  const cellText = (text: string) => (options.raw ? text.replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '') : squash(text));
   return $('table')
     .toArray()
     .map((table) =>
@@ -127,7 +143,7 @@ export function htmlTables(html: string | CheerioAPI): TableRows[] {
           $(row)
             .children('td,th')
             .toArray()
-            .map((cell) => htmlText($.html(cell)).replace(/\n/g, ' ').replace(/\t/g, ' ').replace(/ +/g, ' ').trim()),
+            .map((cell) => cellText($(cell).text())),
         )
         .filter((cells) => cells.some((cell) => cell !== '')),
     );

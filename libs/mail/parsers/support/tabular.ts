@@ -44,7 +44,7 @@ function cellText(value: unknown): string {
     if (rich.text !== undefined) return String(rich.text).trim();
     if (rich.result !== undefined) return cellText(rich.result);
   }
-  return String(value).trim();
+  return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean).trim();
 }
 
 /** The rows after the first row that has every `wanted` heading (case-insensitive), keyed by lowercased heading. */
