@@ -38,7 +38,10 @@ function parseBso(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   if (!maintenanceId) throw new MailParseError('unsupported_format', 'bso: no "Maintenance ID" row');
   if (!starts.length || !ends.length) throw new MailParseError('unsupported_format', 'bso: no timeslot');
   if (starts.length > 1) notes.reason(`${starts.length} timeslots: the record spans the earliest start to the latest end`);
-  const heading = htmlLines(html).find((line) => /^Maintenance(?: [A-Za-z]+)?_$/.test(line)) ?? '';
+  const heading =
+    htmlLines(html)
+      .map(squash)
+      .find((line) => /^Maintenance(?: [A-Za-z]+)?_$/.test(line)) ?? '';
   if (!heading) notes.uncertain('bso: no "Maintenance …_" heading: read as confirmed');
   notes.reason(`maintenance ${maintenanceId}, status from the heading "${heading}"`);
   return [
