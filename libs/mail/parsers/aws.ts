@@ -53,7 +53,7 @@ function parseAws(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
 export const awsParser: CarrierParser = {
   name: 'aws',
   label: 'AWS Direct Connect',
-  senderDomains: ['amazon.com', 'amazonaws.com'],
+  senderDomains: ['amazon.com'],
   reads: ['text', 'subject'],
   parse: parseAws,
 };

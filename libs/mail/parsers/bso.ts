@@ -96,7 +96,7 @@ function bsoImpact(text: string): ParsedImpact {
 export const bsoParser: CarrierParser = {
   name: 'bso',
   label: 'BSO',
-  senderDomains: ['bso.co', 'bsonetwork.net'],
+  senderDomains: ['bso.co'],
   reads: ['html'],
   parse: parseBso,
 };
