@@ -22,6 +22,7 @@ function parseApple(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] 
   const end = appleTime(text, 'End Time');
   const cancelled = /\bcancel+ed\b/i.test(`${email.subject}\n${text}`);
   notes.reason(`ticket ${ticket[0]}, peer ${[...new Set(peers)].join(', ')} from the text; the window from "Start Time"/"End Time"`);
+  notes.reason('the notice states no issue time: the stamp is the window start');
   return [
     {
       provider: 'apple',

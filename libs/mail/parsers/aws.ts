@@ -20,7 +20,11 @@ const CONNECTION = /^[a-z]{5}-[a-z0-9]{8}$/;
 function parseAws(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   const text = email.text || htmlText(htmlBody(email));
   const lines = text.split(/\r?\n/).map((line) => line.trim());
-  const sentence = lines.find((line) => /planned maintenance|maintenance has been scheduled/i.test(line) && WINDOW.test(line));
+  // A paragraph hard-wrapped by a relay reads as the one line AWS wrote.
+  const paragraphs = text.split(/\r?\n\s*\r?\n/).map((paragraph) => paragraph.replace(/\s*\r?\n\s*/g, ' ').trim());
+  const sentence = paragraphs.find(
+    (paragraph) => /planned maintenance|maintenance has been scheduled/i.test(paragraph) && WINDOW.test(paragraph),
+  );
   if (!sentence) throw new MailParseError('unsupported_format', 'aws: no maintenance sentence with a "… to …" window in the text');
   const [, from, to] = WINDOW.exec(sentence) as RegExpExecArray;
   const start = dateTime(from, 'aws');
