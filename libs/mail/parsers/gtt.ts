@@ -12,8 +12,9 @@ import { htmlBody } from './support/quoted-printable';
  * 04:00:00 GMT"; a rescheduled notice strikes the old time through and writes the new one beside
  * it); the services table "Services Affected | SLID/CCSD | Customer PON | …", whose SLID/CCSD is the
  * circuit and Customer PON the account. A cancellation gives no window: start 0 and end 1, as
- * circuit-maintenance-parser records it. Their calendar without X-MAINTNOTE properties (an invite
- * for the window) adds nothing to the HTML.
+ * circuit-maintenance-parser records it, and the summary is empty as there (the "Planned work
+ * Reason" paragraph is absent from cancellations). A calendar without X-MAINTNOTE properties (an
+ * invite for the window) adds nothing to the HTML.
  */
 function parseGtt(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   if (hasBcopCalendar(email)) {
