@@ -50,9 +50,10 @@ export const squash = (text: string): string => text.replace(/[\s\u00a0\u200b]+/
 
 /**
  * The visible text of an HTML fragment, one line per block (paragraph, `<br>`, table row); the cells of
- * a row end with a tab, so a "Label:" cell and its value cell read as one line.
+ * a row end with a tab, so a "Label:" cell and its value cell read as one line. White space is squashed
+ * to single spaces, or with `keepSpacing` only trimmed at the line's ends (its text as written).
  */
-export function htmlLines(html: string | CheerioAPI): string[] {
+export function htmlLines(html: string | CheerioAPI, options: { keepSpacing?: boolean } = {}): string[] {
   // A copy: the line marks written into the tree must not reach the caller's document.
   const $ = load(typeof html === 'string' ? html : html.html());
   $('script, style, head, title').remove();
@@ -64,7 +65,10 @@ export function htmlLines(html: string | CheerioAPI): string[] {
   return $.root()
     .text()
     .split(LINE)
-    .map((line) => squash(line.replace(/\s*\uE001\s*/g, CELL_END)).replace(/\uE001/g, '\t'))
+    .map((line) => {
+      const cells = line.replace(/\s*\uE001\s*/g, CELL_END);
+      return (options.keepSpacing ? cells.replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '') : squash(cells)).replace(/\uE001/g, '\t');
+    })
     .filter((line) => line.replace(/\t/g, '').trim() !== '');
 }
 
