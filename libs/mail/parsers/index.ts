@@ -1,9 +1,22 @@
 import type { CarrierParser } from '../carrier-parser';
+import { appleParser } from './apple';
+import { aquaCommsParser } from './aquacomms';
 import { arelionParser } from './arelion';
+import { attParser } from './att';
+import { awsParser } from './aws';
+import { bsoParser } from './bso';
 import { cogentParser } from './cogent';
 import { coltParser } from './colt';
+import { crownCastleParser } from './crowncastle';
 import { equinixParser } from './equinix';
+import { euNetworksParser } from './eunetworks';
+import { globalCloudXchangeParser } from './globalcloudxchange';
+import { googleParser } from './google';
+import { gttParser } from './gtt';
+import { hgcParser } from './hgc';
 import { lumenParser } from './lumen';
+import { megaportParser } from './megaport';
+import { momentumParser } from './momentum';
 import { pccwParser } from './pccw';
 import { verizonParser } from './verizon';
 import { zayoParser } from './zayo';
@@ -13,11 +26,24 @@ import { zayoParser } from './zayo';
  * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
  */
 export const CARRIER_PARSERS: readonly CarrierParser[] = [
+  appleParser,
+  aquaCommsParser,
   arelionParser,
+  attParser,
+  awsParser,
+  bsoParser,
   cogentParser,
   coltParser,
+  crownCastleParser,
   equinixParser,
+  euNetworksParser,
+  globalCloudXchangeParser,
+  googleParser,
+  gttParser,
+  hgcParser,
   lumenParser,
+  megaportParser,
+  momentumParser,
   pccwParser,
   verizonParser,
   zayoParser,
