@@ -3,19 +3,18 @@
  * platform's inbound-email endpoint. Entry: parseMaintenanceEmail(raw, providerMap).
  */
 import { getDomain } from 'tldts';
+import { parseNotes, type CarrierParser, type ParseNotes, type ParseReport } from './carrier-parser';
 import { parseRawEmail } from './mime';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from './parsed-maintenance';
-import { parseBcopCalendars } from './parsers/bcop-ical';
-import { parseCogent } from './parsers/cogent';
-import { parseColt } from './parsers/colt';
-import { parseEquinix } from './parsers/equinix';
-import { parseLumen } from './parsers/lumen';
-import { parseVerizon } from './parsers/verizon';
-import { parseZayo } from './parsers/zayo';
+import { hasBcopCalendar, parseBcopCalendars } from './parsers/bcop-ical';
+import { carrierParserNamed } from './parsers';
 import { DEFAULT_PROVIDER_MAP, domainMatches, providerEntryFor, senderDomain, type ProviderMap } from './provider-map';
 
 export * from './parsed-maintenance';
+export * from './carrier-parser';
 export { parseRawEmail } from './mime';
+export { CARRIER_PARSERS, carrierParserNamed, carrierParserForDomain } from './parsers';
+export { bcopParser } from './parsers/bcop-ical';
 export {
   DEFAULT_PROVIDER_MAP,
   parseProviderMap,
@@ -26,47 +25,42 @@ export {
   type ProviderMap,
 } from './provider-map';
 
-type Parser = (email: ParsedEmail) => ParsedMaintenance[];
-
-/** Carrier formats of this build; a name of the map with no entry here reads only BCOP iCalendar. */
-const CARRIER_PARSERS: Record<string, Parser> = {
-  zayo: parseZayo,
-  colt: parseColt,
-  cogent: parseCogent,
-  lumen: parseLumen,
-  verizon: parseVerizon,
-  equinix: parseEquinix,
-};
-
-export const PARSER_NAMES = Object.keys(CARRIER_PARSERS);
-
-export interface MaintenanceEmail {
+export interface MaintenanceEmail extends ParseReport {
   email: ParsedEmail;
   parser: string;
   maintenances: ParsedMaintenance[];
 }
 
 /**
- * Reads one raw email: MIME-decodes it, picks the parser from the sender, and returns what it says.
- * A BCOP calendar part wins over the carrier's own format (it is the precise one), but it speaks
- * only for the sender's provider: a calendar naming another one is refused (provider_mismatch).
+ * Reads one raw email: MIME-decodes it, picks the parser from the sender, and returns what it says
+ * with the parser's reasons and the confidence they give (carrier-parser.ts).
+ * A carrier whose parser reads calendars reads the email itself; for the others a BCOP calendar part
+ * wins over the carrier's own format (it is the precise one). A BCOP calendar speaks only for the
+ * sender's provider: a calendar naming another one is refused (provider_mismatch).
  * A sender the map does not know is read as BCOP (parser `bcop`) when its email has a calendar, and
- * that calendar may name only the sender's own domain (see unmappedSenderProvider).
+ * that calendar may name only the sender's own domain (see unmappedBcop).
  * Throws MailParseError with the reason when no records can come of it.
  */
 export async function parseMaintenanceEmail(raw: Buffer | string, map: ProviderMap = DEFAULT_PROVIDER_MAP): Promise<MaintenanceEmail> {
-  const email = await parseRawEmail(raw);
-  const hasBcop = email.calendars.some((calendar) => /X-MAINTNOTE-MAINTENANCE-ID/i.test(calendar));
+  return readMaintenanceEmail(await parseRawEmail(raw), map);
+}
+
+/** parseMaintenanceEmail of an email already MIME-decoded. */
+export async function readMaintenanceEmail(email: ParsedEmail, map: ProviderMap = DEFAULT_PROVIDER_MAP): Promise<MaintenanceEmail> {
+  const { notes, report } = parseNotes();
+  const hasBcop = hasBcopCalendar(email);
   const entry = providerEntryFor(email.from, map);
-  if (!entry && hasBcop) return unmappedBcop(email, map);
+  if (!entry && hasBcop) return { ...unmappedBcop(email, map, notes), ...report() };
   const parser = entry?.[1];
   if (!entry || !parser) throw new MailParseError('unknown_provider', `no parser for sender "${email.from}" in the provider map`);
-  // Own keys only: a name such as `__proto__` (a caller's `?parser=`) must not reach Object.prototype.
-  const carrier: Parser | undefined = Object.hasOwn(CARRIER_PARSERS, parser) ? CARRIER_PARSERS[parser] : undefined;
+  const carrier: CarrierParser | undefined = carrierParserNamed(parser);
   if (!hasBcop && !carrier) {
     throw new MailParseError('unsupported_format', `${parser}: no BCOP iCalendar part, and this build has no ${parser} text/HTML parser`);
   }
-  const maintenances = hasBcop || !carrier ? parseBcopCalendars(email, parser) : carrier(email);
+  const useCarrier = carrier && (!hasBcop || carrier.reads.includes('calendar'));
+  if (useCarrier)
+    notes.reason(`sender domain ${senderDomain(email.from)} → ${carrier.name} (provider map entry "${entry[0] || '(named)'}")`);
+  const maintenances = useCarrier ? await carrier.parse(email, notes) : parseBcopCalendars(email, parser, notes);
   const foreign = maintenances.find((maintenance) => !namesSenderProvider(maintenance.provider, entry));
   if (foreign) {
     throw new MailParseError(
@@ -75,7 +69,7 @@ export async function parseMaintenanceEmail(raw: Buffer | string, map: ProviderM
     );
   }
   if (!maintenances.length) throw new MailParseError('no_maintenance_data', `${parser}: the email holds no maintenance`);
-  return { email, parser, maintenances };
+  return { email, parser, maintenances, ...report() };
 }
 
 /** A parsed provider speaks for the sender's map entry: its parser name, or (BCOP's domain form) the entry's domain or a subdomain of it. */
@@ -92,8 +86,9 @@ function namesSenderProvider(provider: string, [key, parser]: readonly [string, 
  * other senders (a parser name or a mapped domain). Sender authentication (the worker's
  * MAIL_REQUIRE_AUTH) proves the From domain, so no sender speaks for a provider it is not.
  */
-function unmappedBcop(email: ParsedEmail, map: ProviderMap): MaintenanceEmail {
-  const maintenances = parseBcopCalendars(email, 'bcop');
+function unmappedBcop(email: ParsedEmail, map: ProviderMap, notes: ParseNotes): Omit<MaintenanceEmail, keyof ParseReport> {
+  notes.reason(`sender domain ${senderDomain(email.from)} is in no provider map entry: read as BCOP`);
+  const maintenances = parseBcopCalendars(email, 'bcop', notes);
   const domain = senderDomain(email.from);
   const registrable = getDomain(domain, { allowPrivateDomains: true }) ?? '';
   const ownDomain = (named: string) => registrable !== '' && domainMatches(named, registrable) && domainMatches(domain, named);

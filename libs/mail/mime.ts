@@ -24,6 +24,9 @@ export async function parseRawEmail(raw: Buffer | string): Promise<ParsedEmail> 
   const calendars = mail.attachments
     .filter((part) => part.contentType.toLowerCase() === 'text/calendar' || part.filename?.toLowerCase().endsWith('.ics'))
     .map((part) => part.content.toString('utf8'));
+  const attachments = mail.attachments
+    .filter((part) => !part.related) // images the HTML embeds (cid:) are part of the body, not attachments
+    .map((part) => ({ filename: part.filename ?? '', contentType: part.contentType.toLowerCase(), content: part.content }));
   return {
     messageId: mail.messageId ?? null,
     subject: mail.subject ?? '',
@@ -32,5 +35,6 @@ export async function parseRawEmail(raw: Buffer | string): Promise<ParsedEmail> 
     text: mail.text ?? '',
     html: typeof mail.html === 'string' ? mail.html : '',
     calendars,
+    attachments,
   };
 }

@@ -44,6 +44,14 @@ export interface ParsedEmail {
   html: string;
   /** Decoded text/calendar parts, inline or attached. */
   calendars: string[];
+  /** Every non-inline attachment (calendars included), decoded. */
+  attachments: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** Why an email produced no records; `reason` is a stable code shown in the unparsed-emails list. */

@@ -1,3 +1,5 @@
+import { CARRIER_PARSERS } from './parsers';
+
 /**
  * Which parser reads an email, chosen from its sender's domain: the first map entry (in order)
  * whose key is that domain or a parent of it (`noc.zayo.com` matches `zayo.com`;
@@ -5,23 +7,33 @@
  */
 export type ProviderMap = ReadonlyArray<readonly [senderDomain: string, parserName: string]>;
 
-/** The reference's default map, plus the BCOP senders whose notices are iCalendar. */
-export const DEFAULT_PROVIDER_MAP: ProviderMap = [
-  ['zayo.com', 'zayo'],
-  ['colt.net', 'colt'],
-  ['verizonbusiness.com', 'verizon'],
-  ['cogentco.com', 'cogent'],
+/**
+ * Senders whose notices are BCOP calendars and that have no carrier format of their own in this build
+ * (read by the generic BCOP parser under that name).
+ */
+const BCOP_SENDERS: ProviderMap = [
   ['aquacomms.com', 'aquacomms'],
   ['arelion.com', 'arelion'],
   ['amazon.com', 'aws'],
   ['bso.co', 'bso'],
-  ['equinix.com', 'equinix'],
-  ['lumen.com', 'lumen'],
   ['momentumtelecom.com', 'momentum'],
   ['superonline.net', 'seaborn'],
   ['tisparkle.com', 'sparkle'],
   ['telstra.com', 'telstra'],
 ];
+
+/**
+ * The default map: every registered carrier's sender domains (parsers/index.ts), then the BCOP-only
+ * senders no carrier claims; longer domains first, so a carrier's subdomain entry wins over a parent.
+ */
+export const DEFAULT_PROVIDER_MAP: ProviderMap = (() => {
+  const entries: Array<readonly [string, string]> = CARRIER_PARSERS.flatMap((parser) =>
+    parser.senderDomains.map((domain) => [domain, parser.name] as const),
+  );
+  const named = new Set(CARRIER_PARSERS.map((parser) => parser.name));
+  for (const entry of BCOP_SENDERS) if (!named.has(entry[1]) && !entries.some(([key]) => key === entry[0])) entries.push(entry);
+  return entries.sort(([a], [b]) => b.length - a.length || a.localeCompare(b));
+})();
 
 export class ProviderMapError extends Error {
   override name = 'ProviderMapError';

@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import type { ParsedEmail, ParsedMaintenance, ParsedStatus } from '../parsed-maintenance';
 import { labelledLines, parseUtc, required, stampOf } from './notice-text';
 
@@ -7,7 +8,7 @@ import { labelledLines, parseUtc, required, stampOf } from './notice-text';
  * "Order ID(s) impacted"; the status is in the subject (Cancelled / Rescheduled / Completed, else
  * confirmed). An outage duration means every order has an outage.
  */
-export function parseCogent(email: ParsedEmail): ParsedMaintenance[] {
+function parseCogent(email: ParsedEmail): ParsedMaintenance[] {
   const fields = labelledLines(email.text);
   const orders = required(fields, 'order id(s) impacted', 'cogent')
     .split(/[,\s]+/)
@@ -37,3 +38,11 @@ function cogentStatus(subject: string): ParsedStatus {
   if (lower.includes('complete')) return 'COMPLETED';
   return 'CONFIRMED';
 }
+
+export const cogentParser: CarrierParser = {
+  name: 'cogent',
+  label: 'Cogent',
+  senderDomains: ['cogentco.com'],
+  reads: ['text', 'subject'],
+  parse: (email) => parseCogent(email),
+};

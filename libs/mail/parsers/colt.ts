@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { labelledLines, parseUtc, required, stampOf } from './notice-text';
 
@@ -6,7 +7,7 @@ import { labelledLines, parseUtc, required, stampOf } from './notice-text';
  * Start/End Date and Time (UTC), Description) and an "Affected services:" block of
  * "<circuit id> - <expected impact>" lines ending at the first blank line.
  */
-export function parseColt(email: ParsedEmail): ParsedMaintenance[] {
+function parseColt(email: ParsedEmail): ParsedMaintenance[] {
   const fields = labelledLines(email.text);
   const lines = email.text.split(/\r?\n/);
   const blockStart = lines.findIndex((line) => /^\s*affected services\s*:\s*$/i.test(line));
@@ -51,3 +52,11 @@ function coltImpact(text: string): ParsedImpact {
   if (lower.includes('degrad')) return 'DEGRADED';
   return 'OUTAGE';
 }
+
+export const coltParser: CarrierParser = {
+  name: 'colt',
+  label: 'Colt',
+  senderDomains: ['colt.net'],
+  reads: ['text'],
+  parse: (email) => parseColt(email),
+};

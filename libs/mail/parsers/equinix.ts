@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from './notice-text';
 
@@ -7,7 +8,7 @@ import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from '.
  * Service Serial #" (the serial number is the circuit id). The status is in the subject (COMPLETED,
  * CANCELLED, RESCHEDULED, else scheduled = confirmed).
  */
-export function parseEquinix(email: ParsedEmail): ParsedMaintenance[] {
+function parseEquinix(email: ParsedEmail): ParsedMaintenance[] {
   const fields = htmlLabelledCells(email.html);
   const rows = htmlTableRows(email.html);
   const header = rows.findIndex((cells) => cells.some((cell) => cell.toLowerCase() === 'service serial #'));
@@ -49,3 +50,11 @@ function equinixImpact(text: string): ParsedImpact {
   if (lower.includes('degrad') || lower.includes('latency')) return 'DEGRADED';
   return 'OUTAGE';
 }
+
+export const equinixParser: CarrierParser = {
+  name: 'equinix',
+  label: 'Equinix',
+  senderDomains: ['equinix.com'],
+  reads: ['html', 'subject'],
+  parse: (email) => parseEquinix(email),
+};

@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from './notice-text';
 
@@ -6,7 +7,7 @@ import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from '.
  * table headed "Start | End" (UTC); a circuit table headed "Circuit ID | Customer Name | Alt Circuit ID
  * | Impact" where "Outage" is an outage and "Protected" reduced redundancy.
  */
-export function parseLumen(email: ParsedEmail): ParsedMaintenance[] {
+function parseLumen(email: ParsedEmail): ParsedMaintenance[] {
   const fields = htmlLabelledCells(email.html);
   const rows = htmlTableRows(email.html);
   const windowHeader = rows.findIndex((cells) => cells[0]?.toLowerCase() === 'start' && cells[1]?.toLowerCase() === 'end');
@@ -52,3 +53,11 @@ function lumenImpact(text: string): ParsedImpact {
   if (lower.startsWith('degrad')) return 'DEGRADED';
   return 'OUTAGE';
 }
+
+export const lumenParser: CarrierParser = {
+  name: 'lumen',
+  label: 'Lumen',
+  senderDomains: ['lumen.com'],
+  reads: ['html'],
+  parse: (email) => parseLumen(email),
+};

@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import type { ParsedEmail, ParsedMaintenance, ParsedStatus } from '../parsed-maintenance';
 import { labelledLines, parseUtc, required, stampOf } from './notice-text';
 
@@ -6,7 +7,7 @@ import { labelledLines, parseUtc, required, stampOf } from './notice-text';
  * "Maintenance Date/Time (GMT)" as "<start> - <end>" in dd-Mon-yyyy HH:MM, "Expected Impact",
  * "Description", and one "Circuit ID:" line per circuit.
  */
-export function parseVerizon(email: ParsedEmail): ParsedMaintenance[] {
+function parseVerizon(email: ParsedEmail): ParsedMaintenance[] {
   const fields = labelledLines(email.text);
   const [start, end] = required(fields, 'maintenance date/time (gmt)', 'verizon').split(/\s+-\s+/);
   const expected = (fields.get('expected impact') ?? '').toLowerCase();
@@ -38,3 +39,11 @@ function verizonStatus(text: string): ParsedStatus {
   if (lower.startsWith('tentative')) return 'TENTATIVE';
   return 'NO-CHANGE';
 }
+
+export const verizonParser: CarrierParser = {
+  name: 'verizon',
+  label: 'Verizon',
+  senderDomains: ['verizonbusiness.com'],
+  reads: ['text'],
+  parse: (email) => parseVerizon(email),
+};

@@ -1,3 +1,4 @@
+import type { CarrierParser } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
 import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from './notice-text';
 
@@ -6,7 +7,7 @@ import { htmlLabelledCells, htmlTableRows, parseUtc, required, stampOf } from '.
  * "COMPLETED …", "CANCELLED …", "RESCHEDULE …"); the ticket, window (GMT), customer and reason are
  * two-cell rows; circuits are rows of a table headed "Circuit Id | Expected Impact | …".
  */
-export function parseZayo(email: ParsedEmail): ParsedMaintenance[] {
+function parseZayo(email: ParsedEmail): ParsedMaintenance[] {
   const fields = htmlLabelledCells(email.html);
   const maintenanceId = required(fields, 'maintenance ticket', 'zayo');
   const rows = htmlTableRows(email.html);
@@ -49,3 +50,11 @@ function zayoImpact(text: string): ParsedImpact {
   if (lower.includes('degrad')) return 'DEGRADED';
   return 'OUTAGE';
 }
+
+export const zayoParser: CarrierParser = {
+  name: 'zayo',
+  label: 'Zayo',
+  senderDomains: ['zayo.com'],
+  reads: ['html', 'subject'],
+  parse: (email) => parseZayo(email),
+};

@@ -1,0 +1,30 @@
+import type { CarrierParser } from '../carrier-parser';
+import { cogentParser } from './cogent';
+import { coltParser } from './colt';
+import { equinixParser } from './equinix';
+import { lumenParser } from './lumen';
+import { verizonParser } from './verizon';
+import { zayoParser } from './zayo';
+
+/**
+ * Every carrier format of this build, one line each. Adding a carrier: its file in this folder, one
+ * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
+ */
+export const CARRIER_PARSERS: readonly CarrierParser[] = [cogentParser, coltParser, equinixParser, lumenParser, verizonParser, zayoParser];
+
+/** The parser of that name (own names only: `__proto__` names none). */
+export const carrierParserNamed = (name: string): CarrierParser | undefined =>
+  CARRIER_PARSERS.find((parser) => parser.name === name.trim().toLowerCase());
+
+const matches = (domain: string, key: string) => domain === key || domain.endsWith(`.${key}`);
+
+/** The parser whose sender domains hold the sender's domain (or a parent of it); the longest match wins. */
+export function carrierParserForDomain(domain: string): CarrierParser | undefined {
+  let best: { parser: CarrierParser; length: number } | undefined;
+  for (const parser of CARRIER_PARSERS) {
+    for (const key of parser.senderDomains) {
+      if (matches(domain, key) && (!best || key.length > best.length)) best = { parser, length: key.length };
+    }
+  }
+  return best?.parser;
+}
