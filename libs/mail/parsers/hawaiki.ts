@@ -27,7 +27,8 @@ function parseHawaiki(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   const after = (label: string) => lines.slice(heading + 1).find((line) => line.startsWith(label));
   const start = heading >= 0 ? after('Start:') : undefined;
   const end = heading >= 0 ? after('End:') : undefined;
-  if (!start || !end) throw new MailParseError('no_maintenance_data', `hawaiki: ticket ${maintenanceId} has no "Maintenance Window" (a follow-up)`);
+  if (!start || !end)
+    throw new MailParseError('no_maintenance_data', `hawaiki: ticket ${maintenanceId} has no "Maintenance Window" (a follow-up)`);
   const impactLine = lines.find((line) => /^Service impact\s*:/i.test(line));
   if (!impactLine) notes.uncertain('hawaiki: no "Service impact:" line; every service read as an outage');
   const impact = impactOf(impactLine?.replace(/^[^:]*:/, '') ?? '');

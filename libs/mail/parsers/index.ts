@@ -5,12 +5,43 @@ import { equinixParser } from './equinix';
 import { lumenParser } from './lumen';
 import { verizonParser } from './verizon';
 import { zayoParser } from './zayo';
+import { cirionParser } from './cirion';
+import { hawaikiParser } from './hawaiki';
+import { kpnParser } from './kpn';
+import { netflixParser } from './netflix';
+import { nttParser } from './ntt';
+import { packetfabricParser } from './packetfabric';
+import { seabornParser } from './seaborn';
+import { sparkleParser } from './sparkle';
+import { tataParser } from './tata';
+import { telstraParser } from './telstra';
+import { turkcellParser } from './turkcell';
+import { windstreamParser } from './windstream';
 
 /**
  * Every carrier format of this build, one line each. Adding a carrier: its file in this folder, one
  * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
  */
-export const CARRIER_PARSERS: readonly CarrierParser[] = [cogentParser, coltParser, equinixParser, lumenParser, verizonParser, zayoParser];
+export const CARRIER_PARSERS: readonly CarrierParser[] = [
+  cogentParser,
+  coltParser,
+  equinixParser,
+  lumenParser,
+  verizonParser,
+  zayoParser,
+  cirionParser,
+  hawaikiParser,
+  kpnParser,
+  netflixParser,
+  nttParser,
+  packetfabricParser,
+  seabornParser,
+  sparkleParser,
+  tataParser,
+  telstraParser,
+  turkcellParser,
+  windstreamParser,
+];
 
 /** The parser of that name (own names only: `__proto__` names none). */
 export const carrierParserNamed = (name: string): CarrierParser | undefined =>

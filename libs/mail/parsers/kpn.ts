@@ -69,7 +69,10 @@ async function parseKpn(email: ParsedEmail, notes: ParseNotes): Promise<ParsedMa
       status: KINDS[kind] ?? 'CONFIRMED',
       circuits: rows
         .filter((row) => row.get(COLUMNS.circuit))
-        .map((row) => ({ circuitId: row.get(COLUMNS.circuit) ?? '', impact: row.get(COLUMNS.downtime)?.trim() === '0' ? 'NO-IMPACT' : 'OUTAGE' })),
+        .map((row) => ({
+          circuitId: row.get(COLUMNS.circuit) ?? '',
+          impact: row.get(COLUMNS.downtime)?.trim() === '0' ? 'NO-IMPACT' : 'OUTAGE',
+        })),
       start: kpnTime(first.get(COLUMNS.startDate), first.get(COLUMNS.startTime)),
       end: kpnTime(first.get(COLUMNS.endDate), first.get(COLUMNS.endTime)),
       stamp,
@@ -85,6 +88,6 @@ function kpnTime(date = '', time = ''): number {
   const stored = /^(\d{4})-(\d{2})-(\d{2})T/.exec(date.trim());
   const clock = /^(\d{1,2}):(\d{2})/.exec(time.trim()) ?? /T(\d{2}):(\d{2})/.exec(time.trim());
   const [year, month, day] = written ? [written[3], written[2], written[1]] : stored ? [stored[1], stored[2], stored[3]] : [];
-  if (!year || !clock) throw new MailParseError('unsupported_format', `kpn: unreadable date-time "${date} ${time}"`);
+  if (!year || !month || !day || !clock) throw new MailParseError('unsupported_format', `kpn: unreadable date-time "${date} ${time}"`);
   return Date.UTC(+year, +month - 1, +day, +clock[1], +clock[2]) / 1000;
 }

@@ -25,7 +25,8 @@ function parseNetflix(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   const lines = text.split(/\r?\n/);
   const announcement = lines.find((line) => line.includes(' maintenance in '));
   const at = announcement && /(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\+00:00 UTC/.exec(announcement);
-  if (!announcement || !at) throw new MailParseError('unsupported_format', 'netflix: no "will be performing … maintenance in …, at <time> UTC" line');
+  if (!announcement || !at)
+    throw new MailParseError('unsupported_format', 'netflix: no "will be performing … maintenance in …, at <time> UTC" line');
   const start = dateTime(at[1], 'netflix');
   const end = start + downtimeSeconds(text, notes);
   const addressLines = sessionAddressLines(lines);

@@ -1,5 +1,5 @@
 import type { CarrierParser } from '../carrier-parser';
-import { parseBcopCalendars } from './bcop-ical';
+import { carrierCalendars } from './support/carrier-calendar-mail-c';
 
 /** PacketFabric: BCOP iCalendar notices (X-MAINTNOTE-* properties), one VEVENT per maintenance. */
 export const packetfabricParser: CarrierParser = {
@@ -7,5 +7,5 @@ export const packetfabricParser: CarrierParser = {
   label: 'PacketFabric',
   senderDomains: ['packetfabric.com'],
   reads: ['calendar'],
-  parse: (email, notes) => parseBcopCalendars(email, 'packetfabric', notes),
+  parse: (email, notes) => carrierCalendars(email, 'packetfabric', /packet\s*fabric/i, notes),
 };

@@ -53,7 +53,8 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     const heading = lines.findIndex((line) => /^schedule\b/i.test(line));
     const schedule = heading >= 0 ? lines[heading + 1] : undefined;
     const bounds = schedule?.split(/\s+-\s+/);
-    if (!bounds || bounds.length !== 2) throw new MailParseError('unsupported_format', 'seaborn: no "Start date/time" nor "SCHEDULE" window');
+    if (!bounds || bounds.length !== 2)
+      throw new MailParseError('unsupported_format', 'seaborn: no "Start date/time" nor "SCHEDULE" window');
     window = [dateTime(bounds[0], 'seaborn', { zone: 'UTC' }), dateTime(bounds[1], 'seaborn', { zone: 'UTC' })];
     maintenanceId = direct?.[2];
     notes.reason('Seaborn customer-direct notice: "SCHEDULE" window, ticket in the subject');

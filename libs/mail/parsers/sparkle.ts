@@ -38,7 +38,10 @@ function parseSparkle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   const starts = rows.filter((row) => row.label.startsWith('start date/time')).map((row) => dateTime(text(row.cell), 'sparkle'));
   const ends = rows.filter((row) => row.label.startsWith('end date/time')).map((row) => dateTime(text(row.cell), 'sparkle'));
   if (starts.length < ids.length || ends.length < ids.length) {
-    throw new MailParseError('unsupported_format', `sparkle: ${ids.length} ticket(s) but ${Math.min(starts.length, ends.length)} window(s)`);
+    throw new MailParseError(
+      'unsupported_format',
+      `sparkle: ${ids.length} ticket(s) but ${Math.min(starts.length, ends.length)} window(s)`,
+    );
   }
   const circuitsRow = rows.find((row) => row.label.startsWith('circuits involved'));
   const circuits = (circuitsRow ? htmlLines(circuitsRow.cell) : []).map((circuitId) => ({ circuitId, impact: 'OUTAGE' as const }));

@@ -1,9 +1,9 @@
 import type { CheerioAPI } from 'cheerio';
 import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
-import { parseBcopCalendars } from './bcop-ical';
 import { dateTime, stampOf } from './support/dates';
 import { loadHtml, squash } from './support/html';
+import { carrierCalendars } from './support/carrier-calendar-mail-c';
 import { textBetween, undoQuotedPrintable } from './support/html-residue-mail-c';
 
 /**
@@ -28,7 +28,7 @@ export const telstraParser: CarrierParser = {
 
 function parseTelstra(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   if (email.calendars.some((calendar) => /X-MAINTNOTE-MAINTENANCE-ID/i.test(calendar))) {
-    return parseBcopCalendars(email, 'telstra', notes);
+    return carrierCalendars(email, 'telstra', /telstra/i, notes);
   }
   const $ = loadHtml(undoQuotedPrintable(email.html));
   const stamp = stampOf(email.date, 'telstra');

@@ -1,5 +1,4 @@
 import type { CheerioAPI } from 'cheerio';
-import type { AnyNode } from 'domhandler';
 
 /**
  * HTML that reached the parser still quoted-printable encoded (a forwarded part relabelled 8bit, an
@@ -22,18 +21,17 @@ export function undoQuotedPrintable(html: string): string {
   return Buffer.from(decoded).toString('utf8');
 }
 
-/** Every text node under the root, in document order, raw (white space and line breaks kept). */
+/** Every text node of the document, in document order, raw (white space and line breaks kept). */
 export function textNodes($: CheerioAPI): string[] {
   const texts: string[] = [];
-  const walk = (node: AnyNode) => {
-    if (node.type === 'text') texts.push((node as unknown as { data: string }).data);
-    else if (node.type === 'tag' || node.type === 'root') {
-      const name = (node as unknown as { name?: string }).name?.toLowerCase();
-      if (name === 'style' || name === 'script' || name === 'head') return;
-      for (const child of (node as unknown as { children: AnyNode[] }).children) walk(child);
-    }
+  const walk = (nodes: ReturnType<ReturnType<CheerioAPI['root']>['contents']>) => {
+    nodes.each((_, node) => {
+      // DOM node types: 1 element, 3 text.
+      if (node.nodeType === 3) texts.push($(node).text());
+      else if (node.nodeType === 1 && !$(node).is('style, script, head')) walk($(node).contents());
+    });
   };
-  for (const node of $.root().toArray()) walk(node);
+  walk($.root().contents());
   return texts;
 }
 
