@@ -48,11 +48,25 @@ const ABBREVIATIONS: Record<string, string> = {
   NZDT: 'UTC+13',
 };
 
+/** North American zone words without a season: the zone's rule decides standard or daylight time. */
+const REGIONAL: Record<string, string> = {
+  ET: 'America/New_York',
+  EASTERN: 'America/New_York',
+  CT: 'America/Chicago',
+  CENTRAL: 'America/Chicago',
+  MT: 'America/Denver',
+  MOUNTAIN: 'America/Denver',
+  PT: 'America/Los_Angeles',
+  PACIFIC: 'America/Los_Angeles',
+};
+
 /** A zone from a name ("Europe/London"), an abbreviation ("CEST"), or an offset ("+02:00", "GMT+8", "UTC-05:00"). */
 export function zoneFrom(text: string): Zone | null {
   const value = text.trim().replace(/^\(|\)$/g, '');
   const abbreviation = ABBREVIATIONS[value.toUpperCase()];
   if (abbreviation) return FixedOffsetZone.parseSpecifier(abbreviation) ?? FixedOffsetZone.utcInstance;
+  const regional = REGIONAL[value.toUpperCase()];
+  if (regional) return IANAZone.create(regional);
   const offset = /^(?:UTC|GMT)?\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(value);
   if (offset) {
     const minutes = (+offset[2] * 60 + +(offset[3] ?? 0)) * (offset[1] === '-' ? -1 : 1);
@@ -105,6 +119,12 @@ const FORMATS = [
   'dd/MM/yyyy HH:mm',
   'dd.MM.yyyy HH:mm',
   'yyyyMMdd HHmm',
+  'dd-MMM-yyyy',
+  'd MMM yyyy',
+  'MMM d yyyy',
+  'MMMM d yyyy',
+  'MM/dd/yyyy',
+  'yyyy/MM/dd',
 ];
 
 export interface DateOptions {
@@ -119,7 +139,7 @@ export interface DateOptions {
 /** Splits a trailing or leading zone word ("GMT", "UTC+8", "(CEST)", "Europe/Paris", "+0200") off a date-time. */
 function splitZone(text: string): { rest: string; zone: Zone | null } {
   const trailing =
-    /^(.*?)[\s,]*\(?((?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Z]{1,5}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\)?\.?$/.exec(
+    /^(.*?)(?:[\s,]+\(?|\()((?:UTC|GMT)\s*[+-]\s*\d{1,2}(?::?\d{2})?|[+-]\d{2}:?\d{2}|[A-Za-z]{1,8}|[A-Za-z]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?)\)?\.?$/.exec(
       text,
     );
   if (trailing) {
@@ -143,8 +163,7 @@ const normalise = (text: string): string =>
     .replace(/\b(hrs|hours|h)\b\.?/gi, '')
     .replace(/,/g, ' ')
     .replace(/\b(\d{1,2})\.(\d{2})\b(?=\s*(?:$|[AaPp][Mm]))/, '$1:$2')
-    .replace(/\b([ap])\.?m\.?(?=\s|$)/gi, (_, letter: string) => `${letter.toUpperCase()}M`)
-    .replace(/(\d)(AM|PM)\b/g, '$1 $2')
+    .replace(/(\d)\s*([ap])\.?m\.?(?=[\s)]|$)/gi, (_, digit: string, letter: string) => `${digit} ${letter.toUpperCase()}M`)
     .replace(/\s+/g, ' ')
     .trim();
 

@@ -39,6 +39,9 @@ const BLOCK = new Set([
   'ul',
 ]);
 const CELL = new Set(['td', 'th']);
+/** Marks written into a copy of the tree: a line break, a cell's end (private-use characters no email holds). */
+const LINE = '\uE000';
+const CELL_END = '\uE001';
 
 export const loadHtml = (html: string): CheerioAPI => load(html);
 
@@ -47,27 +50,49 @@ export const squash = (text: string): string => text.replace(/[\s\u00a0\u200b]+/
 
 /**
  * The visible text of an HTML fragment, one line per block (paragraph, `<br>`, table row); the cells of
- * a row end with a tab, so a "Label:" cell and its value cell read as one line.
+ * a row end with a tab, so a "Label:" cell and its value cell read as one line. White space is squashed
+ * to single spaces, or with `keepSpacing` only trimmed at the line's ends (its text as written).
  */
-export function htmlLines(html: string | CheerioAPI): string[] {
+export function htmlLines(html: string | CheerioAPI, options: { keepSpacing?: boolean } = {}): string[] {
   // A copy: the line marks written into the tree must not reach the caller's document.
   const $ = load(typeof html === 'string' ? html : html.html());
   $('script, style, head, title').remove();
-  $('br').replaceWith('\n');
-  $([...CELL].join(', ')).append('\t');
+  $('br').replaceWith(LINE);
+  $([...CELL].join(', ')).append(CELL_END);
   $([...BLOCK].filter((name) => name !== 'br' && !CELL.has(name)).join(', '))
-    .before('\n')
-    .after('\n');
+    .before(LINE)
+    .after(LINE);
   return $.root()
     .text()
-    .split('\n')
-    .map((line) =>
-      line
-        .replace(/[ \u00a0\u200b\r\f\v]+/g, ' ')
-        .replace(/ ?\t ?/g, '\t')
-        .trim(),
-    )
+    .split(LINE)
+    .map((line) => {
+      const cells = line.replace(/\s*\uE001\s*/g, CELL_END);
+      return (options.keepSpacing ? cells.replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '') : squash(cells)).replace(/\uE001/g, '\t');
+    })
     .filter((line) => line.replace(/\t/g, '').trim() !== '');
+}
+
+/**
+ * `<b>Label:</b> value` pairs (also `<strong>`): the label's text keyed by labelKey, the value the text
+ * of the node right after the bold element, trimmed (its inner spacing and line breaks as written). The first occurrence wins.
+ */
+export function boldLabelledValues(html: string | CheerioAPI): Map<string, string> {
+  const $ = typeof html === 'string' ? load(html) : html;
+  const fields = new Map<string, string>();
+  for (const bold of $('b, strong').toArray()) {
+    const label = squash($(bold).text());
+    if (!label.endsWith(':') && !/:\s*$/.test(label)) continue;
+    const key = labelKey(label);
+    if (!key || fields.has(key)) continue;
+    const next = bold.nextSibling;
+    const value = next
+      ? $(next)
+          .text()
+          .replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '')
+      : '';
+    fields.set(key, value);
+  }
+  return fields;
 }
 
 /** The visible text of an HTML body: its lines joined by newlines. */
@@ -104,9 +129,13 @@ export const textLabelledValues = (text: string): Map<string, string> => labelle
 /** One table: its rows, each the squashed text of its cells (nested tables are tables of their own). */
 export type TableRows = string[][];
 
-/** Every table of the HTML, in document order, as rows of cell texts; empty rows left out. */
-export function htmlTables(html: string | CheerioAPI): TableRows[] {
+/**
+ * Every table of the HTML, in document order, as rows of cell texts; empty rows left out. A cell's text
+ * is squashed to single spaces, or with `raw` only trimmed (carriers whose ids hold runs of spaces).
+ */
+export function htmlTables(html: string | CheerioAPI, options: { raw?: boolean } = {}): TableRows[] {
   const $ = typeof html === 'string' ? load(html) : html;
+  const cellText = (text: string) => (options.raw ? text.replace(/^[\s\u00a0]+|[\s\u00a0]+$/g, '') : squash(text));
   return $('table')
     .toArray()
     .map((table) =>
@@ -118,7 +147,7 @@ export function htmlTables(html: string | CheerioAPI): TableRows[] {
           $(row)
             .children('td,th')
             .toArray()
-            .map((cell) => htmlText($.html(cell)).replace(/\n/g, ' ').replace(/\t/g, ' ').replace(/ +/g, ' ').trim()),
+            .map((cell) => cellText($(cell).text())),
         )
         .filter((cells) => cells.some((cell) => cell !== '')),
     );
