@@ -15,7 +15,7 @@ export const hawaikiParser: CarrierParser = {
   name: 'hawaiki',
   label: 'Hawaiki',
   senderDomains: ['bw-digital.com'],
-  reads: ['subject', 'text'],
+  reads: ['subject', 'text', 'html'],
   parse: parseHawaiki,
 };
 

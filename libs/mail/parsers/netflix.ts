@@ -16,7 +16,7 @@ export const netflixParser: CarrierParser = {
   name: 'netflix',
   label: 'Netflix',
   senderDomains: ['netflix.com'],
-  reads: ['text'],
+  reads: ['text', 'html'],
   parse: parseNetflix,
 };
 
