@@ -31,9 +31,8 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     return undefined;
   };
   const circuits = lines
-    .map((line) => /^(?:circuit impacted|affected circuit)\s*:/i.exec(line) && line.replace(/^[^:]*:/, ''))
-    .filter((id): id is string => !!id)
-    .map((id) => id.replace(/[^\x20-\x7e]/g, '').trim())
+    .filter((line) => /^(?:circuit impacted|affected circuit)\s*:/i.test(line))
+    .map((line) => line.replace(/^[^:]*:/, '').replace(/[^\x20-\x7e]/g, '').trim())
     .filter(Boolean)
     .map((circuitId) => ({ circuitId, impact: 'OUTAGE' as const }));
   const subject = email.subject;
