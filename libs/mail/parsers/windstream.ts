@@ -78,17 +78,30 @@ function impactOf($: CheerioAPI): ParsedImpact {
   return 'NO-IMPACT';
 }
 
+/** The circuit table: the rows under the header row that names "Name" and "Circuit ID" (cells as written). */
 function circuitTable($: CheerioAPI, impact: ParsedImpact) {
   const circuits: Array<{ circuitId: string; impact: ParsedImpact }> = [];
   let account = '';
-  for (const row of $('tr').toArray()) {
-    const cells = $(row)
-      .children('td')
+  for (const table of $('table').toArray()) {
+    const rows = $(table)
+      .children('tbody')
+      .addBack()
+      .children('tr')
       .toArray()
-      .map((cell) => $(cell).text().trim());
-    if (cells.length !== 9 || cells[0] === 'Name' || !cells[2]) continue;
-    account = cells[0];
-    circuits.push({ circuitId: cells[2], impact });
+      .map((row) =>
+        $(row)
+          .children('td,th')
+          .toArray()
+          .map((cell) => $(cell).text().trim()),
+      );
+    const header = rows.findIndex((cells) => cells.includes('Circuit ID') && cells.includes('Name'));
+    if (header < 0) continue;
+    const [name, id] = [rows[header].indexOf('Name'), rows[header].indexOf('Circuit ID')];
+    for (const cells of rows.slice(header + 1)) {
+      if (!cells[id]) continue;
+      account = cells[name] ?? account;
+      circuits.push({ circuitId: cells[id], impact });
+    }
   }
   return { circuits, account };
 }
