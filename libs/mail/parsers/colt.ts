@@ -1,62 +1,92 @@
-import type { CarrierParser } from '../carrier-parser';
-import { MailParseError, type ParsedEmail, type ParsedImpact, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
-import { labelledLines, parseUtc, required, stampOf } from './notice-text';
+import type { CarrierParser, ParseNotes } from '../carrier-parser';
+import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
+import { csvAttachments } from './support/attachments';
+import { dateTime, stampOf } from './support/dates';
+import { csvRows, rowRecords } from './support/tabular';
 
 /**
- * Colt: plain-text "Planned Work Notification". Labelled lines (Planned Work ID, Customer, Status,
- * Start/End Date and Time (UTC), Description) and an "Affected services:" block of
- * "<circuit id> - <expected impact>" lines ending at the first blank line.
+ * Colt: the subject carries the id, the window (day/month/year, GMT) and the status; the affected
+ * services are rows of an attached CSV (UTF-16, tab-separated, columns "OCN", "Circuit ID", …), each
+ * an outage, the account the digits of the first row's OCN. Two subject forms:
+ * "[Cancellation ]Colt <kind> Maintenance Notification - CRQ1-… [dd/mm/yyyy hh:mm:ss GMT - …] for <customer>"
+ * and "MAINTENANCE ALERT: CRQ1-… dd/mm/yyyy hh:mm:ss GMT - … GMT is about to START | - COMPLETED".
+ * The calendar invite Colt attaches (not BCOP) and the HTML body repeat what the subject says.
  */
-function parseColt(email: ParsedEmail): ParsedMaintenance[] {
-  const fields = labelledLines(email.text);
-  const lines = email.text.split(/\r?\n/);
-  const blockStart = lines.findIndex((line) => /^\s*affected services\s*:\s*$/i.test(line));
-  if (blockStart < 0) throw new MailParseError('unsupported_format', 'colt: no "Affected services:" block in the email');
-  const circuits = [];
-  for (const line of lines.slice(blockStart + 1)) {
-    if (!line.trim()) break;
-    const match = /^\s*(\S+)\s+-\s+(.+)$/.exec(line);
-    if (match) circuits.push({ circuitId: match[1], impact: coltImpact(match[2]) });
-  }
+const WHEN = String.raw`(\d{1,2}/\d{1,2}/\d{4}\s+\d{1,2}:\d{2}:\d{2}\s+[A-Z]+)`;
+const NOTIFICATION = new RegExp(String.raw`^(?:\[[^\]]*\]\s*)?(\S+)\s+(.+?)[\s-]+(CRQ\w*-\w+)\s*\[${WHEN}\s*-\s*${WHEN}\]`, 'i');
+const ALERT = new RegExp(
+  String.raw`^(?:\[[^\]]*\]\s*)?([A-Za-z ]+?):?\s+(CRQ\w*-\w+)\s+${WHEN}\s*-\s*${WHEN}.*?\b(START|COMPLETED)?\s*$`,
+  'i',
+);
+
+function parseColt(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
+  const subject = email.subject.replace(/\s+/g, ' ').trim();
+  const heading = readSubject(subject);
+  if (!heading) throw new MailParseError('unsupported_format', `colt: the subject "${subject}" is no Colt notification`);
+  const services = serviceRows(email, notes);
+  notes.reason(
+    `${heading.maintenanceId} and its GMT window from the subject, ${services.circuits.length} service(s) from the CSV attachment`,
+  );
   return [
     {
       provider: 'colt',
-      account: fields.get('customer') ?? '',
-      maintenanceId: required(fields, 'planned work id', 'colt'),
-      status: coltStatus(required(fields, 'status', 'colt')),
-      circuits,
-      start: parseUtc(required(fields, 'start date and time (utc)', 'colt'), 'colt'),
-      end: parseUtc(required(fields, 'end date and time (utc)', 'colt'), 'colt'),
+      account: services.account,
+      maintenanceId: heading.maintenanceId,
+      status: heading.status,
+      circuits: services.circuits,
+      start: dateTime(heading.start, 'colt', { dayFirst: true }),
+      end: dateTime(heading.end, 'colt', { dayFirst: true }),
       stamp: stampOf(email.date, 'colt'),
       sequence: -1,
-      summary: fields.get('description') ?? '',
+      summary: heading.summary,
     },
   ];
 }
 
-function coltStatus(text: string): ParsedStatus {
-  const lower = text.toLowerCase();
-  if (lower.startsWith('cancel')) return 'CANCELLED';
-  if (lower.startsWith('complete')) return 'COMPLETED';
-  if (lower.startsWith('start') || lower.startsWith('in progress')) return 'IN-PROCESS';
-  if (lower.startsWith('reschedul')) return 'RE-SCHEDULED';
-  if (lower.startsWith('tentative')) return 'TENTATIVE';
-  if (lower.startsWith('scheduled') || lower.startsWith('confirmed')) return 'CONFIRMED';
-  return 'NO-CHANGE';
+interface SubjectHeading {
+  maintenanceId: string;
+  start: string;
+  end: string;
+  status: ParsedStatus;
+  summary: string;
 }
 
-function coltImpact(text: string): ParsedImpact {
-  const lower = text.toLowerCase();
-  if (lower.includes('no impact')) return 'NO-IMPACT';
-  if (lower.includes('resilience') || lower.includes('redundancy')) return 'REDUCED-REDUNDANCY';
-  if (lower.includes('degrad')) return 'DEGRADED';
-  return 'OUTAGE';
+function readSubject(subject: string): SubjectHeading | null {
+  const alert = ALERT.exec(subject);
+  if (alert && /alert/i.test(alert[1])) {
+    const word = (alert[5] ?? '').toUpperCase();
+    const status: ParsedStatus = word === 'START' ? 'IN-PROCESS' : word === 'COMPLETED' ? 'COMPLETED' : 'CONFIRMED';
+    return { maintenanceId: alert[2], start: alert[3], end: alert[4], status, summary: alert[1].trim() };
+  }
+  const notification = NOTIFICATION.exec(subject);
+  if (!notification) return null;
+  return {
+    maintenanceId: notification[3],
+    start: notification[4],
+    end: notification[5],
+    status: notification[1].toLowerCase() === 'cancellation' ? 'CANCELLED' : 'CONFIRMED',
+    summary: notification[2].trim(),
+  };
+}
+
+function serviceRows(email: ParsedEmail, notes: ParseNotes): { account: string; circuits: ParsedMaintenance['circuits'] } {
+  const result = { account: '', circuits: [] as ParsedMaintenance['circuits'] };
+  for (const attachment of csvAttachments(email)) {
+    for (const record of rowRecords(csvRows(attachment.content), ['circuit id']) ?? []) {
+      const circuitId = record.get('circuit id') ?? '';
+      if (!circuitId) continue;
+      result.circuits.push({ circuitId, impact: 'OUTAGE' });
+      if (!result.account) result.account = /\d+/.exec(record.get('ocn') ?? '')?.[0] ?? '';
+    }
+  }
+  if (!result.circuits.length) notes.uncertain('no CSV attachment with a "Circuit ID" column: no circuits');
+  return result;
 }
 
 export const coltParser: CarrierParser = {
   name: 'colt',
   label: 'Colt',
   senderDomains: ['colt.net'],
-  reads: ['text'],
-  parse: (email) => parseColt(email),
+  reads: ['subject', 'csv'],
+  parse: parseColt,
 };

@@ -1,49 +1,79 @@
-import type { CarrierParser } from '../carrier-parser';
-import type { ParsedEmail, ParsedMaintenance, ParsedStatus } from '../parsed-maintenance';
-import { labelledLines, parseUtc, required, stampOf } from './notice-text';
+import type { CarrierParser, ParseNotes } from '../carrier-parser';
+import { MailParseError, type ParsedEmail, type ParsedMaintenance, type ParsedStatus } from '../parsed-maintenance';
+import { dateTime, stampOf } from './support/dates';
+import { htmlLines, htmlTables, labelKey, loadHtml } from './support/html';
 
 /**
- * Verizon Business: plain text. Labelled lines "Reference Number", "Company", "Maintenance Status",
- * "Maintenance Date/Time (GMT)" as "<start> - <end>" in dd-Mon-yyyy HH:MM, "Expected Impact",
- * "Description", and one "Circuit ID:" line per circuit.
+ * Verizon Business: the HTML "Verizon Maintenance Notification". A two-column table of labelled cells —
+ * "Maintenance Date/Time (GMT):" as "Aug 16 2021 23:01 GMT - Aug 17 2021 05:01 GMT", "Verizon MASTARS
+ * Request number:" (the maintenance id), "Description of Maintenance:", and on updates an "Attention:"
+ * row (not completed → cancelled, rescheduled) —; a "Circuits Affected" table headed "Company Name |
+ * Circuit ID | …" whose circuits are each an outage; "Dear <account>,".
  */
-function parseVerizon(email: ParsedEmail): ParsedMaintenance[] {
-  const fields = labelledLines(email.text);
-  const [start, end] = required(fields, 'maintenance date/time (gmt)', 'verizon').split(/\s+-\s+/);
-  const expected = (fields.get('expected impact') ?? '').toLowerCase();
-  const impact = expected.includes('no service impact') ? 'NO-IMPACT' : expected.includes('degrad') ? 'DEGRADED' : 'OUTAGE';
-  const circuits = [...email.text.matchAll(/^\s*Circuit ID\s*:\s*(\S+)\s*$/gim)].map((match) => ({ circuitId: match[1], impact }) as const);
+function parseVerizon(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
+  const $ = loadHtml(email.html);
+  const tables = htmlTables($);
+  const fields = new Map<string, string>();
+  let attention = '';
+  for (const cells of tables.flat()) {
+    const label = labelKey(cells[0] ?? '');
+    if (label.startsWith('attention')) attention = cells.join(' ');
+    else if (cells.length >= 2 && !fields.has(label)) fields.set(label, cells[1]);
+  }
+  const maintenanceId = fields.get('verizon mastars request number');
+  const window = fields.get('maintenance date/time (gmt)');
+  if (!maintenanceId || !window)
+    throw new MailParseError('unsupported_format', 'verizon: no MASTARS Request number or GMT maintenance window');
+  const [start, end] = window.split(/\s+-\s+/);
+  if (!end) throw new MailParseError('unsupported_format', `verizon: unreadable window "${window}"`);
+  const circuits = circuitTable(tables);
+  if (!circuits.length) notes.uncertain('no circuit in the Circuits Affected table');
+  notes.reason(`MASTARS request ${maintenanceId}, GMT window, ${circuits.length} circuit(s) as outages`);
+  const account =
+    htmlLines($)
+      .map((line) => /^Dear (.+?),/.exec(line)?.[1])
+      .find(Boolean) ?? '';
   return [
     {
       provider: 'verizon',
-      account: fields.get('company') ?? '',
-      maintenanceId: required(fields, 'reference number', 'verizon'),
-      status: verizonStatus(fields.get('maintenance status') ?? ''),
+      account,
+      maintenanceId,
+      status: verizonStatus(attention),
       circuits,
-      start: parseUtc(start, 'verizon'),
-      end: parseUtc(end ?? '', 'verizon'),
+      start: dateTime(start, 'verizon', { zone: 'UTC' }),
+      end: dateTime(end, 'verizon', { zone: 'UTC' }),
       stamp: stampOf(email.date, 'verizon'),
       sequence: -1,
-      summary: fields.get('description') ?? '',
+      summary: fields.get('description of maintenance') ?? '',
     },
   ];
 }
 
-function verizonStatus(text: string): ParsedStatus {
-  const lower = text.toLowerCase();
-  if (lower.startsWith('cancel')) return 'CANCELLED';
-  if (lower.startsWith('complete')) return 'COMPLETED';
-  if (lower.startsWith('reschedul')) return 'RE-SCHEDULED';
-  if (lower.startsWith('in progress')) return 'IN-PROCESS';
-  if (lower.startsWith('scheduled')) return 'CONFIRMED';
-  if (lower.startsWith('tentative')) return 'TENTATIVE';
-  return 'NO-CHANGE';
+function circuitTable(tables: readonly string[][][]): ParsedMaintenance['circuits'] {
+  for (const rows of tables) {
+    const header = rows.findIndex((cells) => labelKey(cells[0] ?? '') === 'company name');
+    if (header < 0) continue;
+    const column = rows[header].findIndex((cell) => labelKey(cell) === 'circuit id');
+    return rows
+      .slice(header + 1)
+      .filter((cells) => cells.length > column && cells[column])
+      .map((cells) => ({ circuitId: cells[column], impact: 'OUTAGE' as const }));
+  }
+  return [];
+}
+
+function verizonStatus(attention: string): ParsedStatus {
+  const lower = attention.toLowerCase();
+  if (lower.includes('maintenance was not completed') || lower.includes('cancel')) return 'CANCELLED';
+  if (lower.includes('rescheduled')) return 'RE-SCHEDULED';
+  if (lower.includes('completed')) return 'COMPLETED';
+  return 'CONFIRMED';
 }
 
 export const verizonParser: CarrierParser = {
   name: 'verizon',
-  label: 'Verizon',
-  senderDomains: ['verizonbusiness.com'],
-  reads: ['text'],
-  parse: (email) => parseVerizon(email),
+  label: 'Verizon Business',
+  senderDomains: ['verizon.com', 'verizonbusiness.com'],
+  reads: ['html'],
+  parse: parseVerizon,
 };

@@ -6,10 +6,20 @@ import type { Workbook } from 'exceljs';
  * rows under a header read as records keyed by the header's lowercased headings.
  */
 
-/** The rows of a CSV text (a byte-order mark and blank lines dropped, ragged rows allowed). */
-export function csvRows(content: Buffer | string): string[][] {
-  const text = (Buffer.isBuffer(content) ? content.toString('utf8') : content).replace(/^\uFEFF/, '');
-  return parseCsv(text, { relax_column_count: true, skip_empty_lines: true, relax_quotes: true, trim: true }) as string[][];
+/** A CSV file's text: UTF-16 when it starts with a UTF-16 byte-order mark (spreadsheet exports), else UTF-8. */
+export function csvText(content: Buffer | string): string {
+  if (!Buffer.isBuffer(content)) return content.replace(/^\uFEFF/, '');
+  if (content[0] === 0xff && content[1] === 0xfe) return content.subarray(2).toString('utf16le');
+  if (content[0] === 0xfe && content[1] === 0xff) return Buffer.from(content.subarray(2)).swap16().toString('utf16le');
+  return content.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** The rows of a CSV file (blank lines dropped, ragged rows allowed); `delimiter` defaults to a comma, or a tab when the first line has tabs and no commas. */
+export function csvRows(content: Buffer | string, options: { delimiter?: string } = {}): string[][] {
+  const text = csvText(content);
+  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
+  const delimiter = options.delimiter ?? (firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',');
+  return parseCsv(text, { delimiter, relax_column_count: true, skip_empty_lines: true, relax_quotes: true, trim: true }) as string[][];
 }
 
 /** The rows of every worksheet of an XLSX file, cells as text (dates as ISO 8601 UTC). */
