@@ -1,3 +1,4 @@
+import type { CheerioAPI } from 'cheerio';
 import type { CarrierParser, ParseNotes } from '../carrier-parser';
 import { MailParseError, type ParsedCircuit, type ParsedEmail, type ParsedMaintenance } from '../parsed-maintenance';
 import { dateTime, stampOf } from './support/dates';
@@ -81,7 +82,13 @@ function parseTurkcell(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
       end: dateTime(end, 'turkcell', { dayFirst: true }),
       stamp: stampOf(email.date, 'turkcell'),
       sequence: -1,
-      summary: impact ? $(impact).find('span').first().text().trim() : '',
+      summary: impact ? summaryOf($, impact) : '',
     },
   ];
+}
+
+/** The impact cell's opening text: its first span as written (trimmed), else its first line. */
+function summaryOf($: CheerioAPI, cell: Parameters<CheerioAPI>[0]): string {
+  const span = $(cell).find('span').first();
+  return span.length ? span.text().trim() : (htmlLines($.html(cell))[0] ?? '');
 }
