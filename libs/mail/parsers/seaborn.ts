@@ -32,7 +32,12 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   };
   const circuits = lines
     .filter((line) => /^(?:circuit impacted|affected circuit)\s*:/i.test(line))
-    .map((line) => line.replace(/^[^:]*:/, '').replace(/[^\x20-\x7e]/g, '').trim())
+    .map((line) =>
+      line
+        .replace(/^[^:]*:/, '')
+        .replace(/[^\x20-\x7e]/g, '')
+        .trim(),
+    )
     .filter(Boolean)
     .map((circuitId) => ({ circuitId, impact: 'OUTAGE' as const }));
   const subject = email.subject;
