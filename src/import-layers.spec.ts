@@ -74,7 +74,7 @@ describe('import layers (ESLint rule layers/import-layers)', () => {
         code: "export { DeviceResource, NotFoundError } from '../../platform/plugin-api';\nexport * from './fms.choices';\n",
       },
       { filePath: 'src/plugins/peering/planted.ts', code: "export { BgpPeerResource } from '../routing/routing.resources';\n" },
-      { filePath: 'src/plugins/notices/planted.ts', code: "export { htmlToText } from '../../../libs/mail/parsers/notice-text';\n" },
+      { filePath: 'src/plugins/notices/planted.ts', code: "export { htmlText } from '../../../libs/mail/parsers/support/html';\n" },
       { filePath: 'src/platform/framework/planted.ts', code: "export { definePlugin } from '../plugins/plugin-declaration';\n" },
       { filePath: 'src/bin/planted.ts', code: "export { AVAILABLE_PLUGINS } from '../plugins';\n" },
     ]);

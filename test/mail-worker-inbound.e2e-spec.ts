@@ -81,7 +81,7 @@ describe('mail worker: inbound over SMTP', () => {
 
   it.each([
     ['zayo-scheduled.eml', 'TTN-0005123456', 'CONFIRMED', 2],
-    ['colt-planned.eml', 'CRQ0001987654', 'CONFIRMED', 1],
+    ['colt-planned.eml', 'CRQ1-01987654', 'CONFIRMED', 1],
     ['cogent-scheduled.eml', '1-4567890123', 'CONFIRMED', 1],
     ['lumen-scheduled.eml', '26456789', 'CONFIRMED', 1],
     ['verizon-scheduled.eml', 'VZB-2026-778812', 'CONFIRMED', 1],
@@ -135,7 +135,7 @@ describe('mail worker: inbound over SMTP', () => {
   });
 
   it('a 3 MB provider notice (a PDF attached) is taken and applied, not deferred', async () => {
-    const colt = mailFixture('colt-planned.eml').replace(/CRQ0001987654/g, 'CRQ0001111111');
+    const colt = mailFixture('colt-planned.eml').replace(/CRQ1-01987654/g, 'CRQ1-01111111');
     const split = colt.search(/\r?\n\r?\n/);
     const head = colt
       .slice(0, split)
@@ -164,7 +164,7 @@ describe('mail worker: inbound over SMTP', () => {
     ].join('\r\n');
     expect(large.length).toBeGreaterThan(3 * 1024 * 1024);
     await send(large);
-    expect(await maintenanceNamed('CRQ0001111111')).toHaveLength(1);
+    expect(await maintenanceNamed('CRQ1-01111111')).toHaveLength(1);
   });
 
   it('a message with a NUL byte is stored (never deferred)', async () => {

@@ -13,7 +13,6 @@ export type ProviderMap = ReadonlyArray<readonly [senderDomain: string, parserNa
  */
 const BCOP_SENDERS: ProviderMap = [
   ['aquacomms.com', 'aquacomms'],
-  ['arelion.com', 'arelion'],
   ['amazon.com', 'aws'],
   ['bso.co', 'bso'],
   ['momentumtelecom.com', 'momentum'],

@@ -23,6 +23,7 @@ export function parseBcopCalendars(email: ParsedEmail, parser: string, notes?: P
     try {
       const read = readCalendar(calendar);
       root = read.root;
+      for (const repair of read.joined) notes?.reason(`iCalendar: ${repair}`);
       for (const warning of read.warnings) notes?.uncertain(`iCalendar: ${warning}`);
     } catch (error) {
       throw new MailParseError('unsupported_format', `${parser}: the iCalendar part does not parse: ${(error as Error).message}`);

@@ -1,46 +1,50 @@
 import type { CarrierParser } from '../carrier-parser';
+import { arelionParser } from './arelion';
+import { cirionParser } from './cirion';
 import { cogentParser } from './cogent';
 import { coltParser } from './colt';
 import { equinixParser } from './equinix';
-import { lumenParser } from './lumen';
-import { verizonParser } from './verizon';
-import { zayoParser } from './zayo';
-import { cirionParser } from './cirion';
 import { hawaikiParser } from './hawaiki';
 import { kpnParser } from './kpn';
+import { lumenParser } from './lumen';
 import { netflixParser } from './netflix';
 import { nttParser } from './ntt';
 import { packetfabricParser } from './packetfabric';
+import { pccwParser } from './pccw';
 import { seabornParser } from './seaborn';
 import { sparkleParser } from './sparkle';
 import { tataParser } from './tata';
 import { telstraParser } from './telstra';
 import { turkcellParser } from './turkcell';
+import { verizonParser } from './verizon';
 import { windstreamParser } from './windstream';
+import { zayoParser } from './zayo';
 
 /**
  * Every carrier format of this build, one line each. Adding a carrier: its file in this folder, one
  * line here, its fixtures in test/fixtures/mail/<name>/ (docs/mail-integration.md).
  */
 export const CARRIER_PARSERS: readonly CarrierParser[] = [
+  arelionParser,
+  cirionParser,
   cogentParser,
   coltParser,
   equinixParser,
-  lumenParser,
-  verizonParser,
-  zayoParser,
-  cirionParser,
   hawaikiParser,
   kpnParser,
+  lumenParser,
   netflixParser,
   nttParser,
   packetfabricParser,
+  pccwParser,
   seabornParser,
   sparkleParser,
   tataParser,
   telstraParser,
   turkcellParser,
+  verizonParser,
   windstreamParser,
+  zayoParser,
 ];
 
 /** The parser of that name (own names only: `__proto__` names none). */

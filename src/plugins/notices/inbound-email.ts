@@ -10,7 +10,7 @@ import {
   type ParsedMaintenance,
   type ProviderMap,
 } from '../../../libs/mail';
-import { htmlToText } from '../../../libs/mail/parsers/notice-text';
+import { htmlText } from '../../../libs/mail/parsers/support/html';
 import {
   NotFoundError,
   type PluginRoute,
@@ -265,7 +265,7 @@ async function applyMaintenance(
       subject: (email.subject || '(no subject)').slice(0, 255),
       email_from: EMAIL_ADDRESS.test(email.from) ? email.from : 'unknown@unknown.invalid',
       email_received: (email.date ?? new Date()).toISOString(),
-      email_body: email.text || htmlToText(email.html),
+      email_body: email.text || htmlText(email.html),
       email: raw,
     },
   ]);

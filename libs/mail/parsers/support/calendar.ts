@@ -14,12 +14,15 @@ const FREE_TEXT = new Set(['DESCRIPTION', 'SUMMARY', 'COMMENT', 'LOCATION', 'CON
 
 export interface LenientCalendar {
   root: ICAL.Component;
-  /** One line per repair: what was joined or dropped, and why. */
+  /** Free-text continuations joined to their property: the text is whole, nothing was guessed. */
+  joined: string[];
+  /** Lines dropped: what they were and why (a reader cannot know what they meant). */
   warnings: string[];
 }
 
 /** Reads one text/calendar part leniently; throws (with the ical.js message) only when nothing readable is left. */
 export function readCalendar(text: string): LenientCalendar {
+  const joined: string[] = [];
   const warnings: string[] = [];
   const lines: string[] = [];
   let lastName = '';
@@ -36,7 +39,7 @@ export function readCalendar(text: string): LenientCalendar {
     }
     if (lines.length && FREE_TEXT.has(lastName)) {
       lines[lines.length - 1] += `\\n${physical}`;
-      warnings.push(`line "${excerpt(physical)}" continues ${lastName} without the leading space of a fold: joined to it`);
+      joined.push(`line "${excerpt(physical)}" continues ${lastName} without the leading space of a fold: joined to it`);
     } else {
       warnings.push(`line "${excerpt(physical)}" is not an iCalendar content line: skipped`);
     }
@@ -54,7 +57,7 @@ export function readCalendar(text: string): LenientCalendar {
     }
   });
   const root = new ICAL.Component(ICAL.parse(readable.join('\r\n')) as unknown[]);
-  return { root, warnings };
+  return { root, joined, warnings };
 }
 
 const excerpt = (line: string) => (line.length > 60 ? `${line.slice(0, 57)}…` : line);

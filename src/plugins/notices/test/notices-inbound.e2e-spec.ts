@@ -80,9 +80,9 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
   describe('each provider fixture creates its maintenance, impacts and event notification', () => {
     it.each([
       ['zayo-scheduled.eml', 'TTN-0005123456', 'CONFIRMED', { 'ZYO/IPYX/100234': 'OUTAGE', 'ZYO/WAVE/100235': 'REDUCED-REDUNDANCY' }],
-      ['colt-planned.eml', 'CRQ0001987654', 'CONFIRMED', { 'LON/IPA/0012345': 'OUTAGE', 'LON/ETH/0067890': 'REDUCED-REDUNDANCY' }],
+      ['colt-planned.eml', 'CRQ1-01987654', 'CONFIRMED', { 'LON/IPA/0012345': 'OUTAGE', 'LON/ETH/0067890': 'OUTAGE' }],
       ['cogent-scheduled.eml', '1-4567890123', 'CONFIRMED', { '1-300123456': 'OUTAGE', '1-300123457': 'OUTAGE' }],
-      ['lumen-scheduled.eml', '26456789', 'CONFIRMED', { '4412345678': 'OUTAGE', '4412345679': 'REDUCED-REDUNDANCY' }],
+      ['lumen-scheduled.eml', '26456789', 'CONFIRMED', { '4412345678': 'OUTAGE', '4412345679': 'OUTAGE' }],
       ['verizon-scheduled.eml', 'VZB-2026-778812', 'CONFIRMED', { 'NLAMS/123456//VZB': 'OUTAGE', 'NLAMS/123457//VZB': 'OUTAGE' }],
       ['equinix-scheduled.eml', '5-223344556677', 'CONFIRMED', { '20123456-A': 'REDUCED-REDUNDANCY' }],
       ['arelion-bcop-confirmed.eml', 'PWIC-2026-001122', 'CONFIRMED', { 'IC-300123': 'OUTAGE', 'IC-300124': 'DEGRADED' }],
@@ -220,13 +220,13 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
     });
 
     it('an email the worker found no parser for is re-submittable once a parser is named', async () => {
-      const raw = variant(mailFixture('colt-planned.eml'), { messageId: '<resubmit@colt.net>' }).replace(/CRQ0001987654/g, 'CRQ0009999999');
+      const raw = variant(mailFixture('colt-planned.eml'), { messageId: '<resubmit@colt.net>' }).replace(/CRQ1-01987654/g, 'CRQ1-09999999');
       const first = await postRaw(raw, '?parser=');
       expect(first.body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider' });
       const again = await root.post(`${N}/unparsed-emails/${first.body.inbound_email}/reprocess/?parser=colt`);
       expect(again.status).toBe(201);
       expect(again.body).toMatchObject({ status: 'processed', parser: 'colt', inbound_email: first.body.inbound_email });
-      await maintenanceNamed('CRQ0009999999');
+      await maintenanceNamed('CRQ1-09999999');
       expect((await root.get(`${N}/unparsed-emails/`)).body.results.map((r: any) => r.id)).not.toContain(first.body.inbound_email);
       expect((await root.post(`${N}/unparsed-emails/${first.body.inbound_email}/reprocess/`)).status).toBe(404);
     });
@@ -236,7 +236,10 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
         .replace(/ncm@arelion.com/g, 'noc@telstra.com')
         .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:telstra');
       expect((await postRaw(telstra)).body).toMatchObject({ status: 'unparsed', reason: 'provider_not_found' });
-      const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace('Ticket:', 'Reference:');
+      const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace(
+        'Work order number:',
+        'Reference:',
+      );
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
     });
 
