@@ -6,8 +6,8 @@ import { getDomain } from 'tldts';
 import { parseNotes, type CarrierParser, type ParseNotes, type ParseReport } from './carrier-parser';
 import { parseRawEmail } from './mime';
 import { MailParseError, type ParsedEmail, type ParsedMaintenance } from './parsed-maintenance';
-import { hasBcopCalendar, parseBcopCalendars } from './parsers/bcop-ical';
-import { carrierParserNamed } from './parsers';
+import { bcopParser, hasBcopCalendar, parseBcopCalendars } from './parsers/bcop-ical';
+import { CARRIER_PARSERS, carrierParserNamed } from './parsers';
 import { DEFAULT_PROVIDER_MAP, domainMatches, providerEntryFor, senderDomain, type ProviderMap } from './provider-map';
 
 export * from './parsed-maintenance';
@@ -105,4 +105,38 @@ function unmappedBcop(email: ParsedEmail, map: ProviderMap, notes: ParseNotes): 
     );
   }
   return { email, parser: 'bcop', maintenances };
+}
+
+/** The registered parser that reads an email its sender's parser did not: a hint stored with the unparsed email. */
+export interface ClosestParser extends ParseReport {
+  parser: string;
+  records: number;
+  detail: string;
+}
+
+/**
+ * For an email that gave no records: the first registered parser (carriers, then BCOP) that reads it,
+ * other than `tried`, with its confidence and notes — "the pccw parser reads it", so the operator maps
+ * the sender and re-parses. Null when none does. Parsers throw on emails not in their format; any
+ * error is that parser's "no".
+ */
+export async function closestParser(email: ParsedEmail, tried?: string): Promise<ClosestParser | null> {
+  for (const parser of [...CARRIER_PARSERS, bcopParser]) {
+    if (parser.name === tried) continue;
+    const { notes, report } = parseNotes();
+    try {
+      const records = await parser.parse(email, notes);
+      if (!records.length) continue;
+      const read = report();
+      return {
+        parser: parser.name,
+        records: records.length,
+        detail: `the ${parser.name} parser reads it: ${records.length} maintenance record(s), confidence ${read.confidence}`,
+        ...read,
+      };
+    } catch {
+      // Not this parser's format.
+    }
+  }
+  return null;
 }

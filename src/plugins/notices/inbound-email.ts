@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import {
+  closestParser,
   DEFAULT_PROVIDER_MAP,
   MailParseError,
   parseMaintenanceEmail,
   parseProviderMap,
   parseRawEmail,
+  parserNameFor,
   type MaintenanceEmail,
   type ParsedEmail,
   type ParsedMaintenance,
+  type ParseReport,
   type ProviderMap,
 } from '../../../libs/mail';
 import { htmlText } from '../../../libs/mail/parsers/support/html';
@@ -272,11 +275,44 @@ async function applyMaintenance(
   return { maintenance: maintenanceId, ...outcome, event_notification: notification.id };
 }
 
-async function markUnparsed(context: PluginRouteContext, rowId: number, reason: string, detail: string, parser = ''): Promise<void> {
+async function markUnparsed(
+  context: PluginRouteContext,
+  rowId: number,
+  reason: string,
+  detail: string,
+  parser = '',
+  report: Partial<ParseReport> = {},
+): Promise<void> {
   await context.manager.query(
-    `UPDATE notices_inboundemail SET status = 'unparsed', reason = $2, detail = $3, parser = $4, last_updated = now() WHERE id = $1`,
-    [rowId, reason, detail, parser],
+    `UPDATE notices_inboundemail SET status = 'unparsed', reason = $2, detail = $3, parser = $4, confidence = $5, reasons = $6, uncertainties = $7,
+            last_updated = now() WHERE id = $1`,
+    [
+      rowId,
+      reason,
+      detail,
+      parser,
+      report.confidence ?? null,
+      JSON.stringify(report.reasons ?? []),
+      JSON.stringify(report.uncertainties ?? []),
+    ],
   );
+}
+
+/**
+ * A parse failure, stored with the closest parser: one that reads the email when the sender's did not
+ * (its name in `parser`, its notes and confidence beside), else the parser that failed.
+ */
+async function markParseFailure(
+  context: PluginRouteContext,
+  rowId: number,
+  email: ParsedEmail | null,
+  error: MailParseError,
+  tried?: string,
+) {
+  const closest = email && error.reason !== 'provider_mismatch' ? await closestParser(email, tried) : null;
+  const detail = closest ? `${error.message}; ${closest.detail} (name it with ?parser=${closest.parser})` : error.message;
+  await markUnparsed(context, rowId, error.reason, detail, closest?.parser ?? tried ?? '', closest ?? {});
+  return { detail, closest };
 }
 
 /** What the mail worker found of the sender (the inbound route's `authentication` and `auth_failed`). */
@@ -320,12 +356,13 @@ export async function receiveInboundEmail(
     parsed = await parseMaintenanceEmail(raw, map);
   } catch (error) {
     if (!(error instanceof MailParseError)) throw error;
-    await markUnparsed(context, row.id, error.reason, error.message);
-    return unparsedAnswer(row.id, messageId, error.reason, error.message);
+    const tried = email ? (parserNameFor(email.from, map) ?? undefined) : undefined;
+    const { detail, closest } = await markParseFailure(context, row.id, email, error, tried);
+    return unparsedAnswer(row.id, messageId, error.reason, detail, closest?.parser);
   }
   const problem = windowProblem(parsed.maintenances);
   if (problem) {
-    await markUnparsed(context, row.id, 'unsupported_format', `${parsed.parser}: ${problem}`, parsed.parser);
+    await markUnparsed(context, row.id, 'unsupported_format', `${parsed.parser}: ${problem}`, parsed.parser, parsed);
     return unparsedAnswer(row.id, messageId, 'unsupported_format', `${parsed.parser}: ${problem}`);
   }
   const providers = await providerIds(
@@ -335,7 +372,7 @@ export async function receiveInboundEmail(
   const missing = parsed.maintenances.find((m) => !providers.has(m.provider));
   if (missing) {
     const detail = `no provider with slug or name "${missing.provider}" on the platform`;
-    await markUnparsed(context, row.id, 'provider_not_found', detail, parsed.parser);
+    await markUnparsed(context, row.id, 'provider_not_found', detail, parsed.parser, parsed);
     return unparsedAnswer(row.id, messageId, 'provider_not_found', detail);
   }
   const results: MaintenanceOutcome[] = [];
@@ -343,18 +380,35 @@ export async function receiveInboundEmail(
     results.push(await applyMaintenance(context, maintenance, providers.get(maintenance.provider)!, parsed.email, raw));
   }
   await context.manager.query(
-    `UPDATE notices_inboundemail SET status = 'processed', reason = '', detail = '', parser = $2, results = $3, last_updated = now() WHERE id = $1`,
-    [row.id, parsed.parser, JSON.stringify(results)],
+    `UPDATE notices_inboundemail SET status = 'processed', reason = '', detail = '', parser = $2, results = $3, confidence = $4, reasons = $5,
+            uncertainties = $6, last_updated = now() WHERE id = $1`,
+    [
+      row.id,
+      parsed.parser,
+      JSON.stringify(results),
+      parsed.confidence,
+      JSON.stringify(parsed.reasons),
+      JSON.stringify(parsed.uncertainties),
+    ],
   );
+  const report = { confidence: parsed.confidence, reasons: parsed.reasons, uncertainties: parsed.uncertainties };
   return RouteResponse.json(
-    { status: 'processed', inbound_email: row.id, message_id: messageId, parser: parsed.parser, results },
+    { status: 'processed', inbound_email: row.id, message_id: messageId, parser: parsed.parser, ...report, results },
     'application/json',
     201,
   );
 }
 
-function unparsedAnswer(id: number, messageId: string, reason: string, detail: string): RouteResponse {
-  return RouteResponse.json({ status: 'unparsed', inbound_email: id, message_id: messageId, reason, detail }, 'application/json', 200);
+function unparsedAnswer(id: number, messageId: string, reason: string, detail: string, closest?: string): RouteResponse {
+  const answer = {
+    status: 'unparsed',
+    inbound_email: id,
+    message_id: messageId,
+    reason,
+    detail,
+    ...(closest ? { closest_parser: closest } : {}),
+  };
+  return RouteResponse.json(answer, 'application/json', 200);
 }
 
 function senderAuthentication(context: PluginRouteContext): SenderAuthentication {
@@ -385,8 +439,12 @@ const OUTCOME_SCHEMA = {
     inbound_email: { type: 'integer' },
     message_id: { type: 'string' },
     parser: { type: 'string' },
+    confidence: { type: 'number', minimum: 0, maximum: 1, description: "The parser's confidence: 1 when it made no guess" },
+    reasons: { type: 'array', items: { type: 'string' }, description: 'Why the parser read what it read' },
+    uncertainties: { type: 'array', items: { type: 'string' }, description: 'Guesses it had to make' },
     reason: { type: 'string' },
     detail: { type: 'string' },
+    closest_parser: { type: 'string', description: "Unparsed: a registered parser that reads the email (the sender's did not)" },
     results: { type: 'array', items: { type: 'object' } },
   },
 };
@@ -441,6 +499,26 @@ export const UNPARSED_EMAILS_ROUTE: PluginRoute = {
     }),
 };
 
+const REPARSE_PARAMETERS = [
+  { name: 'parser', description: 'The parser to read it with; absent: the provider_map setting', schema: { type: 'string' } },
+  {
+    name: 'accept_unauthenticated',
+    description: 'true: parse an email whose sender failed authentication (auth_failed) all the same',
+    schema: { type: 'boolean' },
+  },
+];
+
+/** Parses a stored unparsed email again, with the parsers and provider map of this build; the answer is inbound-email/'s. */
+async function reparseStored(context: PluginRouteContext, row: Record<string, unknown>): Promise<RouteResponse> {
+  if (!row.raw) throw new ResourceValidationError({ raw: ['The raw message is no longer kept (past raw_mail_retention_days).'] });
+  // Applying a possibly forged notice is the caller's explicit decision, never a side effect of a retry.
+  if (row.reason === 'auth_failed' && first(context.query.accept_unauthenticated) !== 'true')
+    throw new ResourceValidationError({
+      accept_unauthenticated: ['The sender failed authentication; give accept_unauthenticated=true to parse it all the same.'],
+    });
+  return receiveInboundEmail(context, String(row.raw));
+}
+
 export const REPROCESS_UNPARSED_ROUTE: PluginRoute = {
   method: 'POST',
   path: 'unparsed-emails/{id}/reprocess',
@@ -448,27 +526,36 @@ export const REPROCESS_UNPARSED_ROUTE: PluginRoute = {
   openapi: {
     summary: 'Parse an unparsed email again (after adding a parser or provider); the answer is as inbound-email/',
     pathParameters: { id: { description: 'The inbound email', schema: { type: 'integer', minimum: 1 } } },
-    parameters: [
-      { name: 'parser', description: 'The parser to read it with; absent: the provider_map setting', schema: { type: 'string' } },
-      {
-        name: 'accept_unauthenticated',
-        description: 'true: parse an email whose sender failed authentication (auth_failed) all the same',
-        schema: { type: 'boolean' },
-      },
-    ],
+    parameters: REPARSE_PARAMETERS,
     response: OUTCOME_SCHEMA,
   },
   handle: async (context) => {
     const [row] = await context.visibleRows('notices.inboundemail', { id: [context.params.id], status: ['unparsed'] }, ALL);
     if (!row) throw new NotFoundError('No unparsed email with this id.');
-    if (!row.raw) throw new ResourceValidationError({ raw: ['The raw message is no longer kept (past raw_mail_retention_days).'] });
-    // Applying a possibly forged notice is the caller's explicit decision, never a side effect of a retry.
-    if (row.reason === 'auth_failed' && first(context.query.accept_unauthenticated) !== 'true')
-      throw new ResourceValidationError({
-        accept_unauthenticated: ['The sender failed authentication; give accept_unauthenticated=true to parse it all the same.'],
-      });
-    return receiveInboundEmail(context, String(row.raw));
+    return reparseStored(context, row);
   },
 };
 
-export const INBOUND_ROUTES = [INBOUND_EMAIL_ROUTE, UNPARSED_EMAILS_ROUTE, REPROCESS_UNPARSED_ROUTE];
+export const REPARSE_INBOUND_ROUTE: PluginRoute = {
+  method: 'POST',
+  path: 'inbound-email/{id}/reparse',
+  permission: { objectType: 'notices.eventnotification', action: 'add' },
+  openapi: {
+    summary:
+      'Re-run the parsers over a stored inbound email that gave no records (after a parser or provider map entry was added); a processed one is refused (it was applied once)',
+    pathParameters: { id: { description: 'The inbound email', schema: { type: 'integer', minimum: 1 } } },
+    parameters: REPARSE_PARAMETERS,
+    response: OUTCOME_SCHEMA,
+  },
+  handle: async (context) => {
+    const [row] = await context.visibleRows('notices.inboundemail', { id: [context.params.id] }, ALL);
+    if (!row) throw new NotFoundError('No inbound email with this id.');
+    if (row.status === 'processed')
+      throw new ResourceValidationError({
+        status: ['The email was processed: its maintenances are applied; re-parsing would apply it twice.'],
+      });
+    return reparseStored(context, row);
+  },
+};
+
+export const INBOUND_ROUTES = [INBOUND_EMAIL_ROUTE, UNPARSED_EMAILS_ROUTE, REPROCESS_UNPARSED_ROUTE, REPARSE_INBOUND_ROUTE];

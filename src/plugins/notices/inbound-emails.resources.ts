@@ -1,4 +1,4 @@
-import { choice, datetime, defineResource, integer, json, longText, NotFoundError, text } from '../../platform/plugin-api';
+import { choice, datetime, decimal, defineResource, integer, json, longText, NotFoundError, text } from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
 
 export const INBOUND_EMAIL_STATUSES = [
@@ -20,7 +20,8 @@ export const UNPARSED_REASONS = [
 /**
  * Every provider email the inbound-email endpoint took, one per Message-ID (emails without one are
  * keyed by the SHA-256 of their text): what it said (parser, the maintenances it touched) or why it
- * gave nothing (`reason`, `detail`). Read-only; the raw text is kept `raw_mail_retention_days`
+ * gave nothing (`reason`, `detail`, and in `parser` the closest parser), with the parser's `confidence`,
+ * `reasons` and `uncertainties`. Read-only; the raw text is kept `raw_mail_retention_days`
  * (then blanked, the row stays so a late re-delivery is still recognised) and read at `{id}/raw/`.
  */
 export const InboundEmailResource = defineResource({
@@ -44,6 +45,10 @@ export const InboundEmailResource = defineResource({
     detail: longText(),
     attempts: integer({ min: 1, max: 2_147_483_647, default: 1 }),
     results: json({ default: () => [] }),
+    // The parser's confidence in what it read (1: no guesses) and its notes; for an unparsed email, the closest parser's.
+    confidence: decimal({ precision: 3, scale: 2, min: 0, max: 1, nullable: true }),
+    reasons: json({ default: () => [] }),
+    uncertainties: json({ default: () => [] }),
     // The mail worker's sender authentication (DKIM, SPF, DMARC results, Authentication-Results style); empty: not checked.
     authentication: longText(),
     raw: longText({ writeOnly: true, noFilter: true }),

@@ -1,3 +1,4 @@
+import { ParseConfidence1796667821244 } from './1796667821244-ParseConfidence';
 import { SenderAuthenticationAndEventIds1795922121739 } from './1795922121739-SenderAuthenticationAndEventIds';
 import { NoticesModels1795800000200 } from './1795800000200-NoticesModels';
 import { MailIntegration1795800000500 } from './1795800000500-MailIntegration';
@@ -8,4 +9,5 @@ export const MIGRATIONS: MigrationClass[] = [
   NoticesModels1795800000200,
   MailIntegration1795800000500,
   SenderAuthenticationAndEventIds1795922121739,
+  ParseConfidence1796667821244,
 ];

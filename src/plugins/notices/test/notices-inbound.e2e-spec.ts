@@ -231,13 +231,41 @@ describe('platform notices plugin: inbound email and outbound claims', () => {
       expect((await root.post(`${N}/unparsed-emails/${first.body.inbound_email}/reprocess/`)).status).toBe(404);
     });
 
+    it('inbound-email/{id}/reparse/: an email no map entry led to a parser is stored with the closest parser, then re-parsed once the map knows the sender', async () => {
+      const raw = variant(mailFixture('verizon-scheduled.eml'), { messageId: '<reparse-1@verizon.com>' }).replace(
+        /VZB-2026-778812/g,
+        'VZB-2026-REPARSE',
+      );
+      const first = await postRaw(raw, '?parser=');
+      expect(first.body).toMatchObject({ status: 'unparsed', reason: 'unknown_provider', closest_parser: 'verizon' });
+      expect(first.body.detail).toContain('the verizon parser reads it');
+      const id = first.body.inbound_email;
+      const stored = (await root.get(`${N}/inbound-emails/${id}/`)).body;
+      expect(stored).toMatchObject({ parser: 'verizon', reason: 'unknown_provider', uncertainties: [] });
+      expect(Number(stored.confidence)).toBe(1);
+      expect(stored.reasons).toEqual([expect.stringContaining('MASTARS request VZB-2026-REPARSE')]);
+      const again = await root.post(`${N}/inbound-email/${id}/reparse/`);
+      expect(again.status).toBe(201);
+      expect(again.body).toMatchObject({ status: 'processed', parser: 'verizon', inbound_email: id, confidence: 1, uncertainties: [] });
+      expect(again.body.reasons).toEqual(expect.arrayContaining([expect.stringContaining('verizon.com → verizon')]));
+      const maintenance = await maintenanceNamed('VZB-2026-REPARSE');
+      expect(await impactsOf(maintenance.id)).toEqual({ 'NLAMS/123456//VZB': 'OUTAGE', 'NLAMS/123457//VZB': 'OUTAGE' });
+      const processed = (await root.get(`${N}/inbound-emails/${id}/`)).body;
+      expect(processed).toMatchObject({ status: expect.objectContaining({ value: 'processed' }), reason: '', parser: 'verizon' });
+      expect(processed.reasons).toEqual(again.body.reasons);
+      const twice = await root.post(`${N}/inbound-email/${id}/reparse/`);
+      expect(twice.status).toBe(400);
+      expect(twice.body.status[0]).toContain('applied');
+      expect((await root.post(`${N}/inbound-email/2147483000/reparse/`)).status).toBe(404);
+    });
+
     it('a provider the platform does not have → provider_not_found; a format the parser cannot read → unsupported_format', async () => {
       const telstra = variant(mailFixture('arelion-bcop-confirmed.eml'), { messageId: '<telstra-1@telstra.com>' })
         .replace(/ncm@arelion.com/g, 'noc@telstra.com')
         .replace('X-MAINTNOTE-PROVIDER:arelion', 'X-MAINTNOTE-PROVIDER:telstra');
       expect((await postRaw(telstra)).body).toMatchObject({ status: 'unparsed', reason: 'provider_not_found' });
       const broken = variant(mailFixture('cogent-scheduled.eml'), { messageId: '<broken@cogentco.com>' }).replace(
-        'Work order number:',
+        /Work order number:/g,
         'Reference:',
       );
       expect((await postRaw(broken)).body).toMatchObject({ status: 'unparsed', reason: 'unsupported_format' });
