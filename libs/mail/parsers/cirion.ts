@@ -76,7 +76,7 @@ function windowRows($: CheerioAPI): Array<[number, number]> {
     if (header?.[0] !== 'Start' || header[1] !== 'End') continue;
     for (const [start, end] of rows) {
       if (!/Greenwich Mean Time/.test(start ?? '') || !/Greenwich Mean Time/.test(end ?? '')) continue;
-      const at = (text: string) => dateTime(text.replace(/\(Greenwich Mean Time\)/, ''), 'cirion');
+      const at = (text: string) => dateTime(text.replace(/\(Greenwich Mean Time\)/, ''), 'cirion', { formats: ['yyyy-MM-dd HH:mm:ss'] });
       windows.push([at(start), at(end)]);
     }
   }

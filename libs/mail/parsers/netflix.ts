@@ -27,7 +27,7 @@ function parseNetflix(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   const at = announcement && /(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2})\+00:00 UTC/.exec(announcement);
   if (!announcement || !at)
     throw new MailParseError('unsupported_format', 'netflix: no "will be performing … maintenance in …, at <time> UTC" line');
-  const start = dateTime(at[1], 'netflix');
+  const start = dateTime(at[1], 'netflix', { formats: ['yyyy-MM-dd HH:mm:ss'] });
   const end = start + downtimeSeconds(text, notes);
   const addressLines = sessionAddressLines(lines);
   if (!addressLines.length) throw new MailParseError('no_maintenance_data', 'netflix: no session addresses under "Your IPs:"');

@@ -21,6 +21,10 @@ export const seabornParser: CarrierParser = {
   parse: parseSeaborn,
 };
 
+/** "8/12/2021 2:00:00 am GMT" (US month first) and the customer-direct "13-Aug-2021 04:00" (UTC). */
+const TICKET_TIME = { formats: ['M/d/yyyy h:mm:ss a'] };
+const SCHEDULE_TIME = { zone: 'UTC', formats: ['dd-MMM-yyyy HH:mm'] };
+
 function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   const lines = htmlLines(email.html);
   const value = (label: RegExp) => {
@@ -50,7 +54,7 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
   if (start !== undefined) {
     const end = value(/^finish date\/time\s*:/i);
     if (!end) throw new MailParseError('unsupported_format', 'seaborn: "Start date/time" without "Finish date/time"');
-    window = [dateTime(start, 'seaborn'), dateTime(end, 'seaborn')];
+    window = [dateTime(start, 'seaborn', TICKET_TIME), dateTime(end, 'seaborn', TICKET_TIME)];
     maintenanceId = value(/^seaborn ticket number\s*:/i) || /TT#\s*(\d+)/i.exec(subject)?.[1];
     notes.reason('Seaborn ticket notice: "Seaborn Ticket number", "Start/Finish date/time"');
   } else {
@@ -59,7 +63,7 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     const bounds = schedule?.split(/\s+-\s+/);
     if (!bounds || bounds.length !== 2)
       throw new MailParseError('unsupported_format', 'seaborn: no "Start date/time" nor "SCHEDULE" window');
-    window = [dateTime(bounds[0], 'seaborn', { zone: 'UTC' }), dateTime(bounds[1], 'seaborn', { zone: 'UTC' })];
+    window = [dateTime(bounds[0], 'seaborn', SCHEDULE_TIME), dateTime(bounds[1], 'seaborn', SCHEDULE_TIME)];
     maintenanceId = direct?.[2];
     notes.reason('Seaborn customer-direct notice: "SCHEDULE" window, ticket in the subject');
   }

@@ -18,6 +18,9 @@ export const sparkleParser: CarrierParser = {
   parse: parseSparkle,
 };
 
+/** Sparkle's date-times: "08/10/2021 03:00 UTC", US month first. */
+const US_TIME = { formats: ['MM/dd/yyyy HH:mm'] };
+
 /** circuit-maintenance-parser's account for Sparkle, whose notices name none (kept so records compare). */
 const NO_ACCOUNT = 'Not Available';
 
@@ -27,16 +30,16 @@ function parseSparkle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     .toArray()
     .map((row) => $(row).children('td').toArray())
     .filter((cells) => cells.length >= 2)
-    .map((cells) => ({ label: squash($(cells[0]).text()).toLowerCase(), cell: $.html(cells[1]) }));
-  const text = (cell: string) => squash(htmlLines(cell).join(' '));
+    .map((cells) => ({ label: squash($(cells[0]).text()).toLowerCase(), cell: cells[1] }));
+  const text = (cell: (typeof rows)[number]['cell']) => squash($(cell).text());
   const tickets = rows.find((row) => row.label.startsWith('sparkle ticket number'));
   if (!tickets) throw new MailParseError('unsupported_format', 'sparkle: no "Sparkle Ticket Number" row');
   const ids = text(tickets.cell)
     .split('/')
     .map((id) => id.trim())
     .filter(Boolean);
-  const starts = rows.filter((row) => row.label.startsWith('start date/time')).map((row) => dateTime(text(row.cell), 'sparkle'));
-  const ends = rows.filter((row) => row.label.startsWith('end date/time')).map((row) => dateTime(text(row.cell), 'sparkle'));
+  const starts = rows.filter((row) => row.label.startsWith('start date/time')).map((row) => dateTime(text(row.cell), 'sparkle', US_TIME));
+  const ends = rows.filter((row) => row.label.startsWith('end date/time')).map((row) => dateTime(text(row.cell), 'sparkle', US_TIME));
   if (starts.length < ids.length || ends.length < ids.length) {
     throw new MailParseError(
       'unsupported_format',
@@ -44,7 +47,7 @@ function parseSparkle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     );
   }
   const circuitsRow = rows.find((row) => row.label.startsWith('circuits involved'));
-  const circuits = (circuitsRow ? htmlLines(circuitsRow.cell) : []).map((circuitId) => ({ circuitId, impact: 'OUTAGE' as const }));
+  const circuits = (circuitsRow ? htmlLines($.html(circuitsRow.cell)) : []).map((circuitId) => ({ circuitId, impact: 'OUTAGE' as const }));
   const description = rows.find((row) => row.label.startsWith('description of work'));
   notes.reason(`Sparkle table: ${ids.length} ticket(s), each with its own Start/End Date/Time row pair`);
   return ids.map((maintenanceId, index) => ({

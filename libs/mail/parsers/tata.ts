@@ -20,6 +20,9 @@ export const tataParser: CarrierParser = {
   parse: parseTata,
 };
 
+/** "2024-12-22 00:01:00 GMT". */
+const GMT_TIME = { formats: ['yyyy-MM-dd HH:mm:ss'] };
+
 /** circuit-maintenance-parser's account for Tata, whose notices name none (kept so records compare). */
 const NO_ACCOUNT = 'N/A';
 
@@ -40,10 +43,10 @@ function parseTata(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
   const window = fields.get('revised activity window (gmt)') ?? fields.get('activity window (gmt)');
   const bounds = window?.split(/\s+to\s+/i);
   if (!bounds || bounds.length !== 2) throw new MailParseError('unsupported_format', 'tata: no "Activity Window (GMT)" row');
-  let end = dateTime(bounds[1], 'tata');
+  let end = dateTime(bounds[1], 'tata', GMT_TIME);
   const extended = fields.get('extended up to time window (gmt)');
   if (extended && /gmt/i.test(extended)) {
-    end = dateTime(extended, 'tata');
+    end = dateTime(extended, 'tata', GMT_TIME);
     notes.reason('Tata extension: the end is the "Extended Up to Time Window (GMT)"');
   }
   const circuits = (fields.get('service id') ?? '')
@@ -59,7 +62,7 @@ function parseTata(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       maintenanceId,
       status: tataStatus(subject),
       circuits,
-      start: dateTime(bounds[0], 'tata'),
+      start: dateTime(bounds[0], 'tata', GMT_TIME),
       end,
       stamp: stampOf(email.date, 'tata'),
       sequence: -1,

@@ -59,8 +59,8 @@ function notificationTable($: CheerioAPI, stamp: number, notes: ParseNotes): Par
     maintenanceId: field('Change Reference:') ?? '',
     status: statusOf(squash($.root().text()).toLowerCase(), TABLE_STATUSES) ?? 'CONFIRMED',
     circuits: circuitsOf(field('Service(s) Impacted:')),
-    start: dateTime(window[0].replace(/\(UTC\)/i, ''), 'telstra'),
-    end: dateTime(window[1].replace(/\(UTC\)/i, ''), 'telstra'),
+    start: dateTime(window[0].replace(/\(UTC\)/i, ''), 'telstra', { formats: ['dd-MMM-yyyy HH:mm:ss'] }),
+    end: dateTime(window[1].replace(/\(UTC\)/i, ''), 'telstra', { formats: ['dd-MMM-yyyy HH:mm:ss'] }),
     stamp,
     sequence: -1,
     summary: textBetween($, 'Maintenance Details:', 'Service(s) Impacted:'),
@@ -79,7 +79,7 @@ function connectCard($: CheerioAPI, stamp: number, notes: ParseNotes): ParsedMai
   const time = (label: string) => {
     const written = /\d{1,2}\s[A-Za-z]{3}\s\d{4}\s\d{2}:\d{2}:\d{2}/.exec(field(label) ?? '');
     if (!written) throw new MailParseError('unsupported_format', `telstra: no "${label}" in the card`);
-    return dateTime(written[0], 'telstra');
+    return dateTime(written[0], 'telstra', { formats: ['d MMM yyyy HH:mm:ss'] });
   };
   const attention = $('p')
     .toArray()

@@ -20,6 +20,9 @@ export const turkcellParser: CarrierParser = {
   parse: parseTurkcell,
 };
 
+/** "07.08.2021 00:00 GMT+3": day first. */
+const TURKISH_TIME = { dayFirst: true, formats: ['dd.MM.yyyy HH:mm'] };
+
 /** A label as written, Turkish dotted capitals folded ("Tİme" → "time"), lowercased, without the colon. */
 const labelOf = (text: string) =>
   squash(text)
@@ -78,8 +81,8 @@ function parseTurkcell(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
       maintenanceId,
       status: 'CONFIRMED',
       circuits,
-      start: dateTime(start, 'turkcell', { dayFirst: true }),
-      end: dateTime(end, 'turkcell', { dayFirst: true }),
+      start: dateTime(start, 'turkcell', TURKISH_TIME),
+      end: dateTime(end, 'turkcell', TURKISH_TIME),
       stamp: stampOf(email.date, 'turkcell'),
       sequence: -1,
       summary: impact ? summaryOf($, impact) : '',
