@@ -1,5 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Workbook } from 'exceljs';
+import { MailParseError } from '../../parsed-maintenance';
 
 /**
  * Spreadsheet attachments: CSV (csv-parse) and XLSX (exceljs), each read as rows of cell texts, and
@@ -16,14 +17,29 @@ export function csvText(content: Buffer | string): string {
 
 /** The rows of a CSV file (blank lines dropped, ragged rows allowed); `delimiter` defaults to a comma, or a tab when the first line has tabs and no commas. */
 export function csvRows(content: Buffer | string, options: { delimiter?: string } = {}): string[][] {
+  bounded(content, 'CSV');
   const text = csvText(content);
   const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = options.delimiter ?? (firstLine.includes('\t') && !firstLine.includes(',') ? '\t' : ',');
   return parseCsv(text, { delimiter, relax_column_count: true, skip_empty_lines: true, relax_quotes: true, trim: true }) as string[][];
 }
 
+/**
+ * Spreadsheets larger than this are not read: a carrier's notice lists a few dozen services, and an
+ * XLSX is a zip whose inflated size is a multiple of its own (an attachment is hostile input).
+ */
+export const SPREADSHEET_MAX_BYTES = 5 * 1024 * 1024;
+
+const bounded = (content: Buffer | string, kind: string) => {
+  const size = Buffer.byteLength(content);
+  if (size > SPREADSHEET_MAX_BYTES) {
+    throw new MailParseError('unsupported_format', `a ${kind} attachment of ${size} bytes is over the ${SPREADSHEET_MAX_BYTES}-byte limit`);
+  }
+};
+
 /** The rows of every worksheet of an XLSX file, cells as text (dates as ISO 8601 UTC). */
 export async function xlsxRows(content: Buffer): Promise<string[][][]> {
+  bounded(content, 'XLSX');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- exceljs is heavy; loaded for the first spreadsheet only
   const { Workbook: WorkbookClass } = require('exceljs') as { Workbook: new () => Workbook };
   const workbook = new WorkbookClass();
