@@ -5,6 +5,7 @@ import { arelionParser } from './arelion';
 import { attParser } from './att';
 import { awsParser } from './aws';
 import { bsoParser } from './bso';
+import { cirionParser } from './cirion';
 import { cogentParser } from './cogent';
 import { coltParser } from './colt';
 import { crownCastleParser } from './crowncastle';
@@ -13,12 +14,23 @@ import { euNetworksParser } from './eunetworks';
 import { globalCloudXchangeParser } from './globalcloudxchange';
 import { googleParser } from './google';
 import { gttParser } from './gtt';
+import { hawaikiParser } from './hawaiki';
 import { hgcParser } from './hgc';
+import { kpnParser } from './kpn';
 import { lumenParser } from './lumen';
 import { megaportParser } from './megaport';
 import { momentumParser } from './momentum';
+import { netflixParser } from './netflix';
+import { nttParser } from './ntt';
+import { packetfabricParser } from './packetfabric';
 import { pccwParser } from './pccw';
+import { seabornParser } from './seaborn';
+import { sparkleParser } from './sparkle';
+import { tataParser } from './tata';
+import { telstraParser } from './telstra';
+import { turkcellParser } from './turkcell';
 import { verizonParser } from './verizon';
+import { windstreamParser } from './windstream';
 import { zayoParser } from './zayo';
 
 /**
@@ -32,6 +44,7 @@ export const CARRIER_PARSERS: readonly CarrierParser[] = [
   attParser,
   awsParser,
   bsoParser,
+  cirionParser,
   cogentParser,
   coltParser,
   crownCastleParser,
@@ -40,12 +53,23 @@ export const CARRIER_PARSERS: readonly CarrierParser[] = [
   globalCloudXchangeParser,
   googleParser,
   gttParser,
+  hawaikiParser,
   hgcParser,
+  kpnParser,
   lumenParser,
   megaportParser,
   momentumParser,
+  netflixParser,
+  nttParser,
+  packetfabricParser,
   pccwParser,
+  seabornParser,
+  sparkleParser,
+  tataParser,
+  telstraParser,
+  turkcellParser,
   verizonParser,
+  windstreamParser,
   zayoParser,
 ];
 
