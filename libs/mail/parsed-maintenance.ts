@@ -27,7 +27,7 @@ export interface ParsedMaintenance {
   end: number;
   /** When the provider issued this notice, epoch seconds: orders notices of one maintenance with `sequence`. */
   stamp: number;
-  /** BCOP SEQUENCE; -1 when the format has none. */
+  /** BCOP SEQUENCE; 1 when the notice carries none (as circuit-maintenance-parser). */
   sequence: number;
   summary: string;
 }

@@ -33,7 +33,7 @@ function parseApple(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] 
       start,
       end,
       stamp: start,
-      sequence: -1,
+      sequence: 1,
       summary: email.subject.trim(),
     },
   ];

@@ -42,7 +42,7 @@ function parseAquaComms(email: ParsedEmail, notes: ParseNotes): ParsedMaintenanc
       start: window('scheduled start date & time'),
       end: window('scheduled end date & time'),
       stamp: stampOf(email.date, 'aquacomms'),
-      sequence: -1,
+      sequence: 1,
       summary,
     },
   ];

@@ -37,7 +37,7 @@ async function parseAtt(email: ParsedEmail, notes: ParseNotes): Promise<ParsedMa
       start: dateTime(window[1], 'att', { zone: 'UTC' }),
       end: dateTime(window[2], 'att', { zone: 'UTC' }),
       stamp: stampOf(email.date, 'att'),
-      sequence: -1,
+      sequence: 1,
       summary: `${summary}: ${impact} ${description}`,
     },
   ];

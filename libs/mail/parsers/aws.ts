@@ -48,7 +48,7 @@ function parseAws(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start,
       end,
       stamp: stampOf(email.date, 'aws'),
-      sequence: -1,
+      sequence: 1,
       summary: sentence,
     },
   ];

@@ -75,7 +75,7 @@ function readEvent(event: ICAL.Component, parser: string, notes?: ParseNotes): P
     start: time('dtstart'),
     end: time('dtend'),
     stamp: time('dtstamp'),
-    sequence: typeof sequence === 'number' ? sequence : -1,
+    sequence: typeof sequence === 'number' ? sequence : 1,
     summary: text('summary'),
   };
 }

@@ -54,7 +54,7 @@ function parseBso(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: Math.min(...starts),
       end: Math.max(...ends),
       stamp: stampOf(email.date, 'bso'),
-      sequence: -1,
+      sequence: 1,
       summary,
     },
   ];

@@ -53,7 +53,7 @@ function parseCirion(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[]
     start,
     end,
     stamp: stampOf(email.date, 'cirion'),
-    sequence: -1,
+    sequence: 1,
     summary,
   }));
 }

@@ -42,7 +42,7 @@ function parseCogent(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[]
       start,
       end,
       stamp: stampOf(email.date, 'cogent'),
-      sequence: -1,
+      sequence: 1,
       summary: title ?? during ?? 'Cogent circuit maintenance',
     },
   ];

@@ -37,7 +37,7 @@ function parseColt(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: dateTime(heading.start, 'colt', { dayFirst: true }),
       end: dateTime(heading.end, 'colt', { dayFirst: true }),
       stamp: stampOf(email.date, 'colt'),
-      sequence: -1,
+      sequence: 1,
       summary: heading.summary,
     },
   ];

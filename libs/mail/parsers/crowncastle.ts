@@ -88,7 +88,7 @@ function parseCrownCastle(email: ParsedEmail, notes: ParseNotes): ParsedMaintena
       start: window.start,
       end: window.end,
       stamp: stampOf(email.date, 'crowncastle'),
-      sequence: -1,
+      sequence: 1,
       summary,
     },
   ];

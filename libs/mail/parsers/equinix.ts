@@ -35,7 +35,7 @@ function parseEquinix(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
       start,
       end,
       stamp: stampOf(email.date, 'equinix'),
-      sequence: -1,
+      sequence: 1,
       summary: subject,
     },
   ];

@@ -56,7 +56,7 @@ function parseGcx(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: window[0],
       end: window[1],
       stamp: stampOf(email.date, 'globalcloudxchange'),
-      sequence: -1,
+      sequence: 1,
       summary: parts.length >= 5 ? parts[3] : '',
     },
   ];

@@ -43,7 +43,7 @@ function parseGoogle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[]
       start: time('Start Time'),
       end: time('End Time'),
       stamp: stampOf(email.date, 'google'),
-      sequence: -1,
+      sequence: 1,
       summary: heading.replace(/^Google\s+/, ''),
     },
   ];

@@ -86,7 +86,7 @@ function parseGtt(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start,
       end,
       stamp: stampOf(email.date, 'gtt'),
-      sequence: -1,
+      sequence: 1,
       summary: '',
     },
   ];

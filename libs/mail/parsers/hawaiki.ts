@@ -49,7 +49,7 @@ function parseHawaiki(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
       start: at(start),
       end: at(end),
       stamp: stampOf(email.date, 'hawaiki'),
-      sequence: -1,
+      sequence: 1,
       summary: reason ? reason.replace(/^[^:]*:/, '').trim() : email.subject.trim(),
     },
   ];

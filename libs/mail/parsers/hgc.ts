@@ -53,7 +53,7 @@ function parseHgc(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: dateTime(field('maintenance window start date & time'), 'hgc'),
       end: dateTime(field('maintenance window end date & time'), 'hgc'),
       stamp: stampOf(email.date, 'hgc'),
-      sequence: -1,
+      sequence: 1,
       summary: fields.get('description') ?? '',
     },
   ];

@@ -76,7 +76,7 @@ async function parseKpn(email: ParsedEmail, notes: ParseNotes): Promise<ParsedMa
       start: kpnTime(first.get(COLUMNS.startDate), first.get(COLUMNS.startTime)),
       end: kpnTime(first.get(COLUMNS.endDate), first.get(COLUMNS.endTime)),
       stamp,
-      sequence: -1,
+      sequence: 1,
       summary: `KPN maintenance ${maintenanceId}${line ? ` (${line})` : ''}`,
     };
   });

@@ -47,7 +47,7 @@ function parseLumen(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] 
     start,
     end,
     stamp,
-    sequence: -1,
+    sequence: 1,
     summary: sectionText(lines, 'summary'),
   }));
 }

@@ -60,7 +60,7 @@ function parseMegaport(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
       start,
       end,
       stamp: stampOf(email.date, 'megaport'),
-      sequence: -1,
+      sequence: 1,
       summary,
     },
   ];

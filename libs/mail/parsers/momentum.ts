@@ -50,7 +50,7 @@ function parseMomentum(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
       start: dateTime(field('maintenance start date/time'), 'momentum'),
       end: dateTime(field('maintenance finish date/time'), 'momentum'),
       stamp: stampOf(email.date, 'momentum'),
-      sequence: -1,
+      sequence: 1,
       summary: fields.get('reason for maintenance') ?? '',
     },
   ];

@@ -45,7 +45,7 @@ function parseNetflix(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
       start,
       end,
       stamp: stampOf(email.date, 'netflix'),
-      sequence: -1,
+      sequence: 1,
       summary: announcement.trimStart(),
     },
   ];

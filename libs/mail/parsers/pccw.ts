@@ -43,7 +43,7 @@ function parsePccw(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: dateTime(match[1], 'pccw', { dayFirst: true, zone: 'UTC' }),
       end: dateTime(match[2], 'pccw', { dayFirst: true, zone: 'UTC' }),
       stamp: stampOf(email.date, 'pccw'),
-      sequence: -1,
+      sequence: 1,
       summary: subject,
     },
   ];

@@ -80,7 +80,7 @@ function parseSeaborn(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
       start: window[0],
       end: window[1],
       stamp: stampOf(email.date, 'seaborn'),
-      sequence: -1,
+      sequence: 1,
       summary: value(/^description\s*:/i) ?? '',
     },
   ];

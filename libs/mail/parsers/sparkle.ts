@@ -59,7 +59,7 @@ function parseSparkle(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
     start: starts[index],
     end: ends[index],
     stamp: stampOf(email.date, 'sparkle'),
-    sequence: -1,
+    sequence: 1,
     summary: description ? text(description.cell) : '',
   }));
 }

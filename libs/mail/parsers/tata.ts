@@ -65,7 +65,7 @@ function parseTata(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
       start: dateTime(bounds[0], 'tata', GMT_TIME),
       end,
       stamp: stampOf(email.date, 'tata'),
-      sequence: -1,
+      sequence: 1,
       summary: subject,
     },
   ];

@@ -62,7 +62,7 @@ function notificationTable($: CheerioAPI, stamp: number, notes: ParseNotes): Par
     start: dateTime(window[0].replace(/\(UTC\)/i, ''), 'telstra', { formats: ['dd-MMM-yyyy HH:mm:ss'] }),
     end: dateTime(window[1].replace(/\(UTC\)/i, ''), 'telstra', { formats: ['dd-MMM-yyyy HH:mm:ss'] }),
     stamp,
-    sequence: -1,
+    sequence: 1,
     summary: textBetween($, 'Maintenance Details:', 'Service(s) Impacted:'),
   };
 }
@@ -98,7 +98,7 @@ function connectCard($: CheerioAPI, stamp: number, notes: ParseNotes): ParsedMai
     start: time('Start time'),
     end: time('End time'),
     stamp,
-    sequence: -1,
+    sequence: 1,
     summary: textBetween($, 'Maintenance details', 'Reference number'),
   };
 }

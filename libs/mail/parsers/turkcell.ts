@@ -84,7 +84,7 @@ function parseTurkcell(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance
       start: dateTime(start, 'turkcell', TURKISH_TIME),
       end: dateTime(end, 'turkcell', TURKISH_TIME),
       stamp: stampOf(email.date, 'turkcell'),
-      sequence: -1,
+      sequence: 1,
       summary: impact ? summaryOf($, impact) : '',
     },
   ];

@@ -43,7 +43,7 @@ function parseVerizon(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[
       start: dateTime(start, 'verizon', { zone: 'UTC' }),
       end: dateTime(end, 'verizon', { zone: 'UTC' }),
       stamp: stampOf(email.date, 'verizon'),
-      sequence: -1,
+      sequence: 1,
       summary: fields.get('description of maintenance') ?? '',
     },
   ];

@@ -53,7 +53,7 @@ function parseWindstream(email: ParsedEmail, notes: ParseNotes): ParsedMaintenan
       start: windstreamTime(valueOf('Event Start Date & Time:')),
       end: windstreamTime(valueOf('Event End Date & Time:')),
       stamp: stampOf(email.date, 'windstream'),
-      sequence: -1,
+      sequence: 1,
       summary: summaryOf(heading.nextAll('div').first()),
     },
   ];

@@ -39,7 +39,7 @@ function parseZayo(email: ParsedEmail, notes: ParseNotes): ParsedMaintenance[] {
     start,
     end,
     stamp,
-    sequence: -1,
+    sequence: 1,
     summary: fields.get('reason for maintenance') ?? '',
   }));
 }
