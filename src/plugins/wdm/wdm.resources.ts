@@ -164,7 +164,7 @@ export const WdmChannelPlanResource = defineResource({
   graphqlName: 'wdm_channel_plan',
   table: 'wdm_wdmchannelplan',
   fields: {
-    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true }),
+    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     grid_position: integer({ min: 1, max: 1000, required: true }),
     wavelength_nm: decimal({ precision: 8, scale: 2, nullable: true, readOnly: true }),
     label: text({ maxLength: 20, readOnly: true, search: true }),
@@ -209,7 +209,7 @@ export const WdmLinePortPlanResource = defineResource({
   graphqlName: 'wdm_line_port_plan',
   table: 'wdm_wdmlineportplan',
   fields: {
-    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true }),
+    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     rear_port_template: relation(() => RearPortTemplateResource, { onDelete: 'CASCADE', required: true }),
     direction: choice(DIRECTION_CHOICES, { default: 'common' }),
     role: choice(ROLE_CHOICES, { default: 'bidi' }),
@@ -272,7 +272,7 @@ export const WdmLinePortResource = defineResource({
   graphqlName: 'wdm_line_port',
   table: 'wdm_wdmlineport',
   fields: {
-    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true }),
+    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
     rear_port: relation(() => RearPortResource, { onDelete: 'CASCADE', required: true }),
     direction: choice(DIRECTION_CHOICES, { default: 'common' }),
@@ -308,7 +308,7 @@ export const WdmChannelResource = defineResource({
   graphqlName: 'wdm_channel',
   table: 'wdm_wdmchannel',
   fields: {
-    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, createOnly: true }),
+    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, createOnly: true, filterById: true }),
     module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
     grid_position: integer({ min: 1, max: 1000, required: true }),
     label: text({ maxLength: 20, readOnly: true, search: true }),

@@ -274,6 +274,9 @@ function objectSchema(definition: ResourceDefinition): Schema {
     if (field.writeOnly) continue;
     Object.assign(properties, readProperties(name, field));
   }
+  for (const extension of definition.extensions ?? []) {
+    for (const [name, schema] of Object.entries(extension.readSchema ?? {})) properties[name] = { ...schema, readOnly: true };
+  }
   const standard = definition.standardAttributes;
   if (standard.tags) properties.tags = { type: 'array', items: ref('BriefExtrasTag') };
   if (standard.customFields) properties.custom_fields = { type: 'object', additionalProperties: true };
