@@ -129,6 +129,7 @@ export const SplicePlanResource = defineResource({
       method: 'POST',
       permission: 'change',
       openapi: BULK_UPDATE_DOCUMENTATION,
+      errorKey: 'error',
       handle: bulkUpdatePlan,
     },
     {
@@ -143,6 +144,7 @@ export const SplicePlanResource = defineResource({
       method: 'POST',
       permission: 'approve',
       openapi: PLAN_APPLY_DOCUMENTATION,
+      errorKey: 'error',
       handle: applyPlan,
     },
   ],

@@ -358,6 +358,11 @@ interface ActionCommon {
   permission: string;
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
+  /**
+   * Its refusals (400, 403, 409, … raised while it runs) also carry the message under this key, as an
+   * upstream plugin's custom endpoints answer (`{"error": "…"}`), besides the usual body.
+   */
+  errorKey?: string;
   openapi: ActionDocumentation;
 }
 

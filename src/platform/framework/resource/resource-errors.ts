@@ -36,3 +36,44 @@ export class ProtectedObjectError extends DomainError {
     super('protected', message);
   }
 }
+
+/**
+ * A refusal of an action declared `errorKey` (upstream fms answers `{"error": "…"}`): the usual body,
+ * `{"detail": …}` or the field map, with the message also under that key.
+ */
+export class KeyedActionError extends DomainError implements BareErrorBody {
+  readonly kind;
+
+  constructor(
+    private readonly original: DomainError,
+    private readonly key: string,
+  ) {
+    super(original.code, original.message);
+    this.kind = original.kind;
+  }
+
+  override detail(): ErrorDetail {
+    return this.original.detail();
+  }
+
+  override headers(): Record<string, string> {
+    return this.original.headers();
+  }
+
+  bareBody(): unknown {
+    const body = 'bareBody' in this.original ? (this.original as BareErrorBody).bareBody() : { detail: this.original.detail() };
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+    return { [this.key]: messageOf(body as Record<string, unknown>), ...body };
+  }
+}
+
+/** One line from an error body: the detail, or each field's messages as `field: message`. */
+function messageOf(body: Record<string, unknown>): string {
+  if (typeof body.detail === 'string') return body.detail;
+  return Object.entries(body)
+    .map(([field, messages]) => {
+      const text = Array.isArray(messages) ? messages.join(' ') : JSON.stringify(messages);
+      return field === 'non_field_errors' ? text : `${field}: ${text}`;
+    })
+    .join('; ');
+}
