@@ -4,6 +4,8 @@ import { GraphQLError, GraphQLScalarType, valueFromASTUntyped } from 'graphql';
 export interface FilterTerm {
   lookup: string;
   values: string[];
+  /** The lookup object's key it came from (`exact`), absent for a plain value. */
+  from?: string;
 }
 
 /** strawberry-django's lookup names, as NetBox 4 filters take them, to the REST lookup suffixes. */
@@ -53,7 +55,7 @@ export function filterTerms(value: unknown): FilterTerm[] {
       const { start, end } = (operand ?? {}) as { start?: unknown; end?: unknown };
       if (typeof operand !== 'object' || start === undefined || end === undefined || !isScalar(start) || !isScalar(end))
         throw new TypeError('range takes {start, end}');
-      terms.push({ lookup: 'gte', values: [String(start)] }, { lookup: 'lte', values: [String(end)] });
+      terms.push({ lookup: 'gte', values: [String(start)], from: lookup }, { lookup: 'lte', values: [String(end)], from: lookup });
       continue;
     }
     if (UNSUPPORTED_LOOKUPS.has(lookup)) throw new TypeError(`the lookup ${lookup} is not supported; the case-insensitive i_ lookups are`);
@@ -62,7 +64,7 @@ export function filterTerms(value: unknown): FilterTerm[] {
       throw new TypeError(`unknown lookup ${lookup}; use one of ${[...Object.keys(LOOKUP_SUFFIXES), 'range'].join(', ')}`);
     if (lookup === 'in_list' && !Array.isArray(operand)) throw new TypeError('in_list takes a list');
     if (lookup !== 'in_list' && Array.isArray(operand)) throw new TypeError(`${lookup} takes one value; in_list takes a list`);
-    terms.push({ lookup: suffix, values: scalarValues(operand, lookup) });
+    terms.push({ lookup: suffix, values: scalarValues(operand, lookup), from: lookup });
   }
   return terms;
 }

@@ -321,8 +321,8 @@ function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
 function queryParameters(filters: Record<string, FilterTerm[]>): QueryParameters {
   const parameters: Record<string, string[]> = {};
   for (const [param, terms] of Object.entries(filters)) {
-    for (const { lookup, values } of terms) {
-      if (lookup !== '' && param.includes('__'))
+    for (const { lookup, values, from } of terms) {
+      if (from !== undefined && param.includes('__'))
         throw new GraphQLError(`filters.${param}: a lookup object applies to a bare field name (${param.split('__')[0]})`);
       const name = lookup === '' ? param : `${param}__${lookup}`;
       parameters[name] = [...(parameters[name] ?? []), ...values];
