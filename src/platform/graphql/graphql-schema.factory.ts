@@ -103,8 +103,8 @@ export function buildGraphqlSchema(
     const single: GraphQLFieldConfig<unknown, GraphqlContext> = {
       type,
       // NetBox's `id: ID!`: a query declared `query($id: ID!)` works, and so does an Int literal.
-      args: { id: { type: new GraphQLNonNull(GraphQLID) } },
-      resolve: (_source, args: { id: string }, context) => context.loaders.row(definition, objectId(args.id)),
+      args: { id: { type: new GraphQLNonNull(definition.graphql?.intId ? GraphQLInt : GraphQLID) } },
+      resolve: (_source, args: { id: string | number }, context) => context.loaders.row(definition, objectId(String(args.id))),
     };
     const list: GraphQLFieldConfig<unknown, GraphqlContext> = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),

@@ -129,7 +129,6 @@ export const SplicePlanResource = defineResource({
       method: 'POST',
       permission: 'change',
       openapi: BULK_UPDATE_DOCUMENTATION,
-      errorKey: 'error',
       handle: bulkUpdatePlan,
     },
     {
@@ -144,7 +143,6 @@ export const SplicePlanResource = defineResource({
       method: 'POST',
       permission: 'approve',
       openapi: PLAN_APPLY_DOCUMENTATION,
-      errorKey: 'error',
       handle: applyPlan,
     },
   ],

@@ -149,6 +149,7 @@ export const WdmProfileResource = defineResource({
   ordering: ['id'],
   validate: exactlyOneOf('device_type', 'module_type'),
   graphql: {
+    intId: true,
     filters: ['id', 'node_type', 'grid'],
     lists: { channel_plans: { objectType: 'wdm.wdmchannelplan', field: 'profile' } },
   },
@@ -196,7 +197,7 @@ export const WdmChannelPlanResource = defineResource({
       ? gridColumns(await profileGrid(manager, changes.profile_id ?? existing.profile_id), changes.grid_position)
       : undefined,
   // The spec names no filter for channel plans: their list takes none.
-  graphql: { filters: [] },
+  graphql: { intId: true, filters: [] },
 });
 
 /** One line port of a profile: the rear-port template and its direction and role. */
@@ -253,6 +254,7 @@ export const WdmNodeResource = defineResource({
     { name: 'sync-ports', method: 'POST', permission: 'change', openapi: SYNC_PORTS_DOCUMENTATION, handle: syncPorts },
   ],
   graphql: {
+    intId: true,
     typeName: 'WdmNodeInstanceType',
     filters: ['id', 'node_type', 'grid', 'device_id'],
     lists: {
@@ -295,7 +297,7 @@ export const WdmLinePortResource = defineResource({
     return {};
   },
   // The spec names no filter for line ports: their list takes none.
-  graphql: { filters: [] },
+  graphql: { intId: true, filters: [] },
 });
 
 /** A channel of a node: its grid position (label and wavelength computed), mux/demux front ports and status. */
@@ -378,7 +380,7 @@ export const WdmChannelResource = defineResource({
       handle: ({ manager, row, scope }) => traceChannel(manager, row.id, scope.baseUrl),
     },
   ],
-  graphql: { filters: ['id', 'wdm_node_id', 'status', 'grid_position'] },
+  graphql: { intId: true, filters: ['id', 'wdm_node_id', 'status', 'grid_position'] },
 });
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -441,5 +443,5 @@ export const WdmCircuitResource = defineResource({
       handle: ({ manager, row, scope }) => stitchCircuit(manager, row, scope.baseUrl),
     },
   ],
-  graphql: { filters: ['id', 'name', 'status'] },
+  graphql: { intId: true, filters: ['id', 'name', 'status'] },
 });

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '../../../common/errors/domain-error';
-import { KeyedActionError } from './resource-errors';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Restriction } from '../permissions/object-permissions';
 import type { QueryParameters } from '../query/filter-parser';
@@ -13,16 +11,6 @@ import { ResourceSerializer } from './resource-serializer';
 import { actionTransaction } from './resource-transactions';
 import { LIST_PAGINATION } from './resource.service';
 import { ResourceWriter } from './resource-writer';
-
-/** An action's refusals with its message also under `errorKey`, when it declares one. */
-async function keyedErrors<T>(action: { errorKey?: string }, work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (action.errorKey && error instanceof DomainError && error.kind !== 'unavailable') throw new KeyedActionError(error, action.errorKey);
-    throw error;
-  }
-}
 
 /** The context's writes skip the permission check: the action or route has decided who may make them. */
 const UNRESTRICTED: Restriction = { kind: 'all' };
@@ -59,13 +47,10 @@ export class ResourceActions {
     scope: RequestScope,
   ): Promise<unknown> {
     const restriction = await this.access.requireAction(definition, scope.principal, action.permission);
-    return keyedErrors(
-      action,
-      actionTransaction(this.dataSource, action.method, async (manager) => {
-        const row = await this.access.permittedRow(manager, definition, id, restriction);
-        return action.handle({ ...this.modelContext(manager, definition, body, query, scope), row });
-      }),
-    );
+    return actionTransaction(this.dataSource, action.method, async (manager) => {
+      const row = await this.access.permittedRow(manager, definition, id, restriction);
+      return action.handle({ ...this.modelContext(manager, definition, body, query, scope), row });
+    });
   }
 
   /**
@@ -80,11 +65,8 @@ export class ResourceActions {
     scope: RequestScope,
   ): Promise<unknown> {
     await this.access.requireAction(definition, scope.principal, action.permission);
-    return keyedErrors(
-      action,
-      actionTransaction(this.dataSource, action.method, (manager) =>
-        action.handle(this.modelContext(manager, definition, body, query, scope)),
-      ),
+    return actionTransaction(this.dataSource, action.method, (manager) =>
+      action.handle(this.modelContext(manager, definition, body, query, scope)),
     );
   }
 

@@ -358,11 +358,6 @@ interface ActionCommon {
   permission: string;
   /** A POST that only reads: allowed to read-only tokens. */
   safePost?: boolean;
-  /**
-   * Its refusals (400, 403, 409, … raised while it runs) also carry the message under this key, as an
-   * upstream plugin's custom endpoints answer (`{"error": "…"}`), besides the usual body.
-   */
-  errorKey?: string;
   openapi: ActionDocumentation;
 }
 
@@ -434,6 +429,8 @@ export interface GraphqlShape {
   exposed?: boolean;
   /** The type's name instead of `<GraphqlName>Type`. */
   typeName?: string;
+  /** The single-object query's `id` argument as `Int!`, where a specification fixes it so; otherwise NetBox's `ID!`. */
+  intId?: boolean;
   /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup; empty: no `filters` argument. */
   filters?: readonly string[];
   /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
