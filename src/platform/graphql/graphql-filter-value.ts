@@ -45,7 +45,8 @@ function scalarValues(value: unknown, lookup: string): string[] {
  * `{is_null: true}`; several keys AND-ed). The value's type is then checked as the REST parameter's.
  */
 export function filterTerms(value: unknown): FilterTerm[] {
-  if (value === null || value === undefined) return [];
+  // No value and an empty list filter nothing, as an empty REST parameter (`name=`) does.
+  if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) return [];
   if (isScalar(value) || Array.isArray(value)) return [{ lookup: '', values: scalarValues(value, 'a filter') }];
   if (typeof value !== 'object') throw new TypeError('a filter takes a scalar, a list or a lookup object');
   const terms: FilterTerm[] = [];
