@@ -300,17 +300,17 @@ function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
     name: `${pascal(definition.graphqlQueryName)}Filter`,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      const list = { type: FilterValueScalar };
+      const input = { type: FilterValueScalar };
       const only = definition.graphql?.filters;
-      if (only) return Object.fromEntries(only.map((param) => [param, list]));
+      if (only) return Object.fromEntries(only.map((param) => [param, input]));
       for (const [param, filter] of Object.entries(filterSetOf(definition))) {
-        for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = list;
+        for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = input;
       }
-      for (const param of Object.keys(definition.extraFilters ?? {})) fields[param] = list;
-      fields.q = list;
+      for (const param of Object.keys(definition.extraFilters ?? {})) fields[param] = input;
+      fields.q = input;
       if (definition.standardAttributes.tags) {
-        fields.tag = list;
-        fields.tag__n = list;
+        fields.tag = input;
+        fields.tag__n = input;
       }
       return fields;
     },

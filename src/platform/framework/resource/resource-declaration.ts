@@ -431,7 +431,7 @@ export interface GraphqlShape {
   typeName?: string;
   /** The single-object query's `id` argument as `Int!`, where a specification fixes it so; otherwise NetBox's `ID!`. */
   intId?: boolean;
-  /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup; empty: no `filters` argument. */
+  /** The only filter inputs of `<name>_list` (each a value, a list or a lookup object) instead of every REST filter and lookup; empty: no `filters` argument. */
   filters?: readonly string[];
   /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
   lists?: Readonly<Record<string, { objectType: string; field: string }>>;
