@@ -421,8 +421,9 @@ export interface UniqueGroup {
 }
 
 /**
- * How a model appears in GraphQL where a specification fixes it (a plugin's published schema):
- * left out, its type's name, the filter inputs of its list, and lists of the rows that point at it.
+ * How a model appears in GraphQL beyond the generated defaults (a published schema it must match):
+ * left out, its type's name, the filter inputs of its list, lists of the rows that point at it, former
+ * query names, and the type of the single-object `id` argument.
  */
 export interface GraphqlShape {
   /** false: no type and no queries (relations to it are left out of other types too). */
