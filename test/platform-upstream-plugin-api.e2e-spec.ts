@@ -412,6 +412,16 @@ describe('upstream plugin API shapes', () => {
       });
       expect(permission.object_types).toEqual(['fms.spliceplan']);
       expect(ids((await reader.get(`${F}/splice-plans/`)).body.results).sort()).toEqual([fx.northPlan.id, fx.southPlan.id].sort());
+      // Nested lists are restricted as everywhere: the plans are visible, their entries are not.
+      const nested = await reader.post('/graphql/', { query: '{ splice_plan_list { name entries { id } } }' });
+      expect(nested.body).toEqual({
+        data: {
+          splice_plan_list: [
+            { name: 'North ring', entries: [] },
+            { name: 'South ring', entries: [] },
+          ],
+        },
+      });
 
       const webhook = await root.created('/api/extras/webhooks/', { name: 'plans', payload_url: 'https://hooks.example.net/plans' });
       const rule = await root.created('/api/extras/event-rules/', {

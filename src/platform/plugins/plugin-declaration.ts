@@ -2,7 +2,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { MigrationClass } from '../../common/database/data-source-options';
 import type { EgressPolicy } from '../../common/http/egress-policy';
 import type { ObjectEvent } from '../framework/resource/object-events';
-import { declareAppLabelAlias } from '../framework/resource/app-label-aliases';
 import type { ResourceHooks } from '../framework/resource/resource-declaration';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
 import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
@@ -119,7 +118,6 @@ export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
   for (const alias of declaration.appLabelAliases ?? []) {
     if (!/^[a-z][a-z0-9_]*$/.test(alias) || alias === name)
       fail(`app label alias ${JSON.stringify(alias)} must be another lowercase app label`);
-    declareAppLabelAlias(alias, name);
   }
   const definition = Object.freeze({ ...declaration, basePath });
   DEFINED_PLUGINS.add(definition);
