@@ -1,5 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { canonicalObjectType, type ExtraFilter, integer, relation, type ResourceExtension, type ResourceRow } from '../../platform/plugin-api';
+import {
+  canonicalObjectType,
+  type ExtraFilter,
+  integer,
+  relation,
+  type ResourceExtension,
+  type ResourceRow,
+} from '../../platform/plugin-api';
 import { EVENT_OBJECT_TYPES } from './notices.choices';
 
 /**
