@@ -54,7 +54,7 @@ describe('platform GraphQL', () => {
     const response = await graphql(
       root,
       `
-        query ($tenant: [String!]) {
+        query ($tenant: FilterValue) {
           site_list(filters: { status: "active", tenant_id: $tenant }, pagination: { limit: 1000 }) {
             id
             name

@@ -1,4 +1,5 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { declareAppLabelAlias } from './framework/resource/app-label-aliases';
 import { AppConfig } from '../common/config/app-config';
 import { apiVersionHeader } from './framework/http/api-version';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -103,6 +104,10 @@ export class PlatformModule implements NestModule {
   /** The platform with the given plugins mounted (see PluginSet.select). */
   static forRoot(plugins: PluginSet): DynamicModule {
     const served = [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.mountedResources()];
+    // An available plugin's upstream labels name its models, served or not (a left-out one's are then unknown types).
+    for (const plugin of plugins.available) {
+      for (const alias of plugin.appLabelAliases ?? []) declareAppLabelAlias(alias, plugin.name);
+    }
     return {
       module: PlatformModule,
       imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],

@@ -53,6 +53,7 @@ export {
 export { computedProperties, countsOf } from './framework/resource/computed-properties';
 export { columnIsSetFilter, idFilterProblem } from './framework/resource/extra-filters';
 export { MAX_OBJECT_ID } from './framework/resource/field-input';
+export { canonicalObjectType } from './framework/resource/app-label-aliases';
 export { treeFilter } from './framework/resource/organizational';
 export type { QueryParameters } from './framework/query/filter-parser';
 export { nonFieldError, ProtectedObjectError, ResourceValidationError } from './framework/resource/resource-errors';

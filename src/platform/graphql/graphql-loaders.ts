@@ -2,7 +2,13 @@ import DataLoader from 'dataloader';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
 import type { QueryParameters } from '../framework/query/filter-parser';
-import { joinTableOf, quoteIdentifier, ResourceDefinition, ResourceRow } from '../framework/resource/resource-definition';
+import {
+  joinTableOf,
+  quoteIdentifier,
+  ResourceDefinition,
+  ResourceExtension,
+  ResourceRow,
+} from '../framework/resource/resource-definition';
 import { ResourceRegistry } from '../framework/resource/resource-registry';
 import { normalizeRow, selectList } from '../framework/resource/resource-rows';
 import { TAG_TABLE, TAGGED_ITEM_TABLE } from '../framework/resource/resource-serializer';
@@ -19,6 +25,10 @@ export class GraphqlLoaders {
   private readonly manyLoaders = new Map<string, DataLoader<number, number[]>>();
   private readonly tagLoaders = new Map<ResourceDefinition, DataLoader<number, ResourceRow[]>>();
   private readonly childLoaders = new Map<string, DataLoader<number, ResourceRow[]>>();
+  private readonly computedLoaders = new Map<
+    ResourceDefinition,
+    Map<ResourceExtension, DataLoader<ResourceRow, Record<string, unknown>, number>>
+  >();
 
   constructor(
     private readonly manager: EntityManager,
@@ -84,6 +94,28 @@ export class GraphqlLoaders {
       this.childLoaders.set(key, loader);
     }
     return loader.load(parentId);
+  }
+
+  /** The properties an extension computes for a row, computed for every row of the level at once. */
+  computed(definition: ResourceDefinition, extension: ResourceExtension, row: ResourceRow): Promise<Record<string, unknown>> {
+    let loaders = this.computedLoaders.get(definition);
+    if (!loaders) {
+      loaders = new Map<ResourceExtension, DataLoader<ResourceRow, Record<string, unknown>, number>>();
+      this.computedLoaders.set(definition, loaders);
+    }
+    let loader = loaders.get(extension);
+    if (!loader) {
+      const compute = extension.computed!;
+      loader = new DataLoader(
+        async (rows: readonly ResourceRow[]) => {
+          const values = await compute(this.manager, rows);
+          return rows.map((each) => values.get(each.id) ?? {});
+        },
+        { cacheKeyFn: (each) => each.id },
+      );
+      loaders.set(extension, loader);
+    }
+    return loader.load(row);
   }
 
   tags(definition: ResourceDefinition, objectId: number): Promise<ResourceRow[]> {

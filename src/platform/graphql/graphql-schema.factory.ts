@@ -1,6 +1,7 @@
 import {
   defaultFieldResolver,
   GraphQLBoolean,
+  GraphQLError,
   GraphQLFieldConfig,
   GraphQLFieldConfigMap,
   GraphQLFloat,
@@ -17,11 +18,15 @@ import {
   GraphQLString,
 } from 'graphql';
 import { supportedLookups } from '../framework/query/filter-fields';
+import type { QueryParameters } from '../framework/query/filter-parser';
+import { MAX_OBJECT_ID } from '../framework/resource/field-input';
 import { FieldSpec } from '../framework/resource/fields';
+import type { PropertySchema } from '../framework/resource/resource-declaration';
 import { genericColumns, ResourceDefinition, ResourceRow } from '../framework/resource/resource-definition';
 import { filterSetOf } from '../framework/resource/resource-filters';
 import { OBJECT_TYPE_OBJECT } from '../framework/resource/resource-serializer';
 import type { ConcurrencyLimit } from './concurrency-limit';
+import { FilterTerm, FilterValueScalar } from './graphql-filter-value';
 import type { GraphqlLoaders } from './graphql-loaders';
 
 export interface GraphqlContext {
@@ -54,9 +59,11 @@ export const MAX_LIMIT = 1000;
 
 /**
  * The read-only GraphQL schema, generated from the same resource declarations as REST: per resource
- * a type with snake_case fields, `<name>(id: Int!)` and `<name>_list(filters, pagination)`. Filters
- * are the REST filter parameters (each a list of strings, as repeated query parameters), so both
- * APIs select the same rows; related objects are resolved through per-request batch loaders.
+ * a type with snake_case fields, `<name>(id: ID!)` and `<name>_list(filters, pagination)`, and the
+ * same pair under each deprecated former name. Filters are the REST filter parameters, each taking a
+ * value, a list (as a repeated query parameter) or a NetBox 4 lookup object, so both APIs select the
+ * same rows; related objects, reverse lists and computed properties are resolved through
+ * per-request batch loaders, one statement per level.
  * `extensions` add root fields of their own (plugins' custom queries). Every root field resolves
  * through the request's `rootFields` limit, so one request's aliases cannot take every connection.
  */
@@ -86,30 +93,39 @@ export function buildGraphqlSchema(
   });
 
   const queryFields: GraphQLFieldConfigMap<unknown, GraphqlContext> = {};
-  for (const definition of exposed) {
+  const define = (name: string, objectType: string, field: GraphQLFieldConfig<unknown, GraphqlContext>) => {
     // A repeated name would silently replace another model's query (`prefix_list` of ipam.prefix vs routing's prefix list).
-    for (const name of [definition.graphqlQueryName, `${definition.graphqlQueryName}_list`]) {
-      if (Object.hasOwn(queryFields, name)) throw new Error(`GraphQL query ${name} of ${definition.objectType} is already defined`);
-    }
+    if (Object.hasOwn(queryFields, name)) throw new Error(`GraphQL query ${name} of ${objectType} is already defined`);
+    queryFields[name] = field;
+  };
+  for (const definition of exposed) {
     const type = typeOf(definition);
-    queryFields[definition.graphqlQueryName] = {
+    const single: GraphQLFieldConfig<unknown, GraphqlContext> = {
       type,
-      args: { id: { type: new GraphQLNonNull(GraphQLInt) } },
-      resolve: (_source, args: { id: number }, context) => context.loaders.row(definition, args.id),
+      // NetBox's `id: ID!`: a query declared `query($id: ID!)` works, and so does an Int literal.
+      args: { id: { type: new GraphQLNonNull(definition.graphql?.intId ? GraphQLInt : GraphQLID) } },
+      resolve: (_source, args: { id: string | number }, context) => context.loaders.row(definition, objectId(String(args.id))),
     };
-    queryFields[`${definition.graphqlQueryName}_list`] = {
+    const list: GraphQLFieldConfig<unknown, GraphqlContext> = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type))),
       // An empty `graphql.filters` means a list without a filter input (a spec that names none).
       args: {
         ...(definition.graphql?.filters?.length === 0 ? {} : { filters: { type: filterInput(definition) } }),
         pagination: { type: pagination },
       },
-      resolve: (_source, args: { filters?: Record<string, string[]>; pagination?: { offset?: number; limit?: number } }, context) =>
-        context.loaders.list(definition, args.filters ?? {}, {
+      resolve: (_source, args: { filters?: Record<string, FilterTerm[]>; pagination?: { offset?: number; limit?: number } }, context) =>
+        context.loaders.list(definition, queryParameters(args.filters ?? {}), {
           offset: Math.max(args.pagination?.offset ?? 0, 0),
           limit: Math.min(Math.max(args.pagination?.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT),
         }),
     };
+    const name = definition.graphqlQueryName;
+    define(name, definition.objectType, single);
+    define(`${name}_list`, definition.objectType, list);
+    for (const former of definition.graphql?.deprecatedNames ?? []) {
+      define(former, definition.objectType, { ...single, deprecationReason: `Use ${name}.` });
+      define(`${former}_list`, definition.objectType, { ...list, deprecationReason: `Use ${name}_list.` });
+    }
   }
   function served(objectType: string): ResourceDefinition {
     const definition = exposed.find((candidate) => candidate.objectType === objectType);
@@ -156,6 +172,16 @@ function objectFields(
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(typeOf(target)))),
       resolve: (row, _args, context) => context.loaders.children(target, list.field, column, row.id),
     };
+  }
+  for (const extension of definition.extensions ?? []) {
+    if (!extension.computed) continue;
+    for (const [name, schema] of Object.entries(extension.readSchema ?? {})) {
+      if (Object.hasOwn(fields, name)) continue;
+      fields[name] = {
+        type: computedType(schema.type),
+        resolve: async (row, _args, context) => (await context.loaders.computed(definition, extension, row))[name] ?? null,
+      };
+    }
   }
   const standard = definition.standardAttributes;
   const tags = tagType();
@@ -244,33 +270,71 @@ function scalarType(field: FieldSpec): GraphQLOutputType {
   }
 }
 
+function computedType(type: PropertySchema['type']): GraphQLOutputType {
+  switch (type) {
+    case 'integer':
+      return GraphQLInt;
+    case 'number':
+      return GraphQLFloat;
+    case 'string':
+      return GraphQLString;
+    case 'boolean':
+      return GraphQLBoolean;
+    default:
+      return JsonScalar;
+  }
+}
+
 function scalarValue(field: FieldSpec, value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
   if (field.kind === 'choice' && value === '') return null;
   return value ?? null;
 }
 
-/** One input field per REST filter parameter and lookup (`name`, `name__ic`, `tenant_id`, …), plus `q` and `tag`. */
+/**
+ * One input field per REST filter parameter and lookup (`name`, `name__ic`, `tenant_id`, …), plus `q`
+ * and `tag`; a bare parameter also takes NetBox 4's lookup objects (`name: {i_contains: "x"}`).
+ */
 function filterInput(definition: ResourceDefinition): GraphQLInputObjectType {
   return new GraphQLInputObjectType({
     name: `${pascal(definition.graphqlQueryName)}Filter`,
     fields: () => {
       const fields: GraphQLInputFieldConfigMap = {};
-      const list = { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) };
+      const input = { type: FilterValueScalar };
       const only = definition.graphql?.filters;
-      if (only) return Object.fromEntries(only.map((param) => [param, list]));
+      if (only) return Object.fromEntries(only.map((param) => [param, input]));
       for (const [param, filter] of Object.entries(filterSetOf(definition))) {
-        for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = list;
+        for (const lookup of supportedLookups(filter.type)) fields[lookup === 'exact' ? param : `${param}__${lookup}`] = input;
       }
-      for (const param of Object.keys(definition.extraFilters ?? {})) fields[param] = list;
-      fields.q = list;
+      for (const param of Object.keys(definition.extraFilters ?? {})) fields[param] = input;
+      fields.q = input;
       if (definition.standardAttributes.tags) {
-        fields.tag = list;
-        fields.tag__n = list;
+        fields.tag = input;
+        fields.tag__n = input;
       }
       return fields;
     },
   });
+}
+
+/** The REST parameters of a filter input: `{name: {i_contains: "x"}}` is `name__ic=x`, as the REST list reads it. */
+function queryParameters(filters: Record<string, FilterTerm[]>): QueryParameters {
+  const parameters: Record<string, string[]> = {};
+  for (const [param, terms] of Object.entries(filters)) {
+    for (const { lookup, values, from } of terms) {
+      if (from !== undefined && param.includes('__'))
+        throw new GraphQLError(`filters.${param}: a lookup object applies to a bare field name (${param.split('__')[0]})`);
+      const name = lookup === '' ? param : `${param}__${lookup}`;
+      parameters[name] = [...(parameters[name] ?? []), ...values];
+    }
+  }
+  return parameters;
+}
+
+/** A GraphQL `ID` as a row id: an id no row can have is refused by name rather than answered null. */
+function objectId(id: string): number {
+  if (!/^[1-9]\d*$/.test(id) || Number(id) > MAX_OBJECT_ID) throw new GraphQLError(`id: "${id}" is not a valid object id`);
+  return Number(id);
 }
 
 function pascal(snake: string): string {

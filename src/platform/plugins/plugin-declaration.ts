@@ -47,6 +47,11 @@ export interface PluginDeclaration {
   name: string;
   version: string;
   description: string;
+  /**
+   * App labels the upstream NetBox plugin stores these models under (`netbox_fms`): object-type
+   * references written with them (`netbox_fms.spliceplan`) are accepted as this plugin's models.
+   */
+  appLabelAliases?: readonly string[];
   /** Plugins that must be mounted with this one (e.g. peering needs routing). */
   dependencies?: readonly string[];
   /** Its models; each has `appLabel` = the plugin's name and is served under its base path. */
@@ -110,6 +115,10 @@ export function definePlugin(declaration: PluginDeclaration): PluginDefinition {
   if (declaration.dependencies?.includes(name)) fail('it cannot depend on itself');
   const problem = routeProblem(declaration);
   if (problem) fail(problem);
+  for (const alias of declaration.appLabelAliases ?? []) {
+    if (!/^[a-z][a-z0-9_]*$/.test(alias) || alias === name)
+      fail(`app label alias ${JSON.stringify(alias)} must be another lowercase app label`);
+  }
   const definition = Object.freeze({ ...declaration, basePath });
   DEFINED_PLUGINS.add(definition);
   return definition;

@@ -1,4 +1,4 @@
-import { ERROR_RESPONSES, json } from '../framework/resource/resource-openapi';
+import { ERROR_RESPONSES, filterParameters, json } from '../framework/resource/resource-openapi';
 import type { PluginDefinition } from './plugin-declaration';
 import { PluginRoute, routeSegments } from './plugin-route';
 
@@ -36,6 +36,7 @@ function routeOperation(route: PluginRoute, operationId: string, tag: string): S
       description: parameter.description,
       schema: parameter.schema.type === 'integer' ? { minimum: 0, maximum: 2_147_483_647, ...parameter.schema } : parameter.schema,
     })),
+    ...(documentation.filtersOf ? filterParameters(documentation.filtersOf) : []),
     ...(documentation.parameters ?? []).map((parameter) => ({
       name: parameter.name,
       in: 'query',

@@ -1,4 +1,4 @@
-import type { CollectionActionContext, OpenApiSchema } from '../framework/resource/resource-declaration';
+import type { CollectionActionContext, OpenApiSchema, ResourceDefinition } from '../framework/resource/resource-declaration';
 
 /**
  * A path parameter's type: an integer (digits only, within `minimum`…`maximum`, by default
@@ -14,6 +14,8 @@ export interface PluginRouteDocumentation {
   pathParameters?: Readonly<Record<string, { description: string; schema: PathParameterSchema }>>;
   /** Query parameters it reads. */
   parameters?: ReadonlyArray<{ name: string; description: string; schema: OpenApiSchema }>;
+  /** A view of a model's objects that reads its list filters (`q`, tags, every field filter): documented as that model's. */
+  filtersOf?: ResourceDefinition;
   /** Schema of a POST's JSON body. */
   request?: OpenApiSchema;
   /** Media type of a POST's body when not JSON (`message/rfc822`: read as text, the app parses it so). */

@@ -48,7 +48,17 @@ export const FiberCableTypeResource = defineResource({
   path: 'cable-types',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber cable type',
-  graphqlName: 'fms_fiber_cable_type',
+  graphqlName: 'fiber_cable_type',
+  graphql: {
+    deprecatedNames: ['fms_fiber_cable_type'],
+    lists: {
+      buffer_tube_templates: { objectType: 'fms.buffertubetemplate', field: 'fiber_cable_type' },
+      ribbon_templates: { objectType: 'fms.ribbontemplate', field: 'fiber_cable_type' },
+      cable_element_templates: { objectType: 'fms.cableelementtemplate', field: 'fiber_cable_type' },
+      attenuation_specs: { objectType: 'fms.fiberattenuationspec', field: 'fiber_cable_type' },
+      instances: { objectType: 'fms.fibercable', field: 'fiber_cable_type' },
+    },
+  },
   table: 'fms_fibercabletype',
   fields: {
     manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT', required: true }),
@@ -99,7 +109,8 @@ export const FiberAttenuationSpecResource = defineResource({
   path: 'attenuation-specs',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber attenuation spec',
-  graphqlName: 'fms_fiber_attenuation_spec',
+  graphqlName: 'fiber_attenuation_spec',
+  graphql: { deprecatedNames: ['fms_fiber_attenuation_spec'] },
   table: 'fms_fiberattenuationspec',
   fields: {
     fiber_cable_type: typeField(),
@@ -119,7 +130,11 @@ export const BufferTubeTemplateResource = defineResource({
   path: 'buffer-tube-templates',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'buffer tube template',
-  graphqlName: 'fms_buffer_tube_template',
+  graphqlName: 'buffer_tube_template',
+  graphql: {
+    deprecatedNames: ['fms_buffer_tube_template'],
+    lists: { ribbon_templates: { objectType: 'fms.ribbontemplate', field: 'buffer_tube_template' } },
+  },
   table: 'fms_buffertubetemplate',
   fields: {
     fiber_cable_type: typeField(),
@@ -151,7 +166,8 @@ export const RibbonTemplateResource = defineResource({
   path: 'ribbon-templates',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'ribbon template',
-  graphqlName: 'fms_ribbon_template',
+  graphqlName: 'ribbon_template',
+  graphql: { deprecatedNames: ['fms_ribbon_template'] },
   table: 'fms_ribbontemplate',
   fields: {
     fiber_cable_type: typeField(),
@@ -194,7 +210,8 @@ export const CableElementTemplateResource = defineResource({
   path: 'cable-element-templates',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'cable element template',
-  graphqlName: 'fms_cable_element_template',
+  graphqlName: 'cable_element_template',
+  graphql: { deprecatedNames: ['fms_cable_element_template'] },
   table: 'fms_cableelementtemplate',
   fields: {
     fiber_cable_type: typeField(),

@@ -26,11 +26,12 @@ export const ClosureCableEntryResource = defineResource({
   path: 'closure-cable-entries',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'closure cable entry',
-  graphqlName: 'fms_closure_cable_entry',
+  graphqlName: 'closure_cable_entry',
+  graphql: { deprecatedNames: ['fms_closure_cable_entry'] },
   table: 'fms_closurecableentry',
   fields: {
     closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
-    fiber_cable: relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true }),
+    fiber_cable: relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     entrance_label: text({ maxLength: 100, search: true }),
     notes: longText({ search: true }),
   },
@@ -59,10 +60,11 @@ export const TrayProfileResource = defineResource({
   path: 'tray-profiles',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'tray profile',
-  graphqlName: 'fms_tray_profile',
+  graphqlName: 'tray_profile',
+  graphql: { deprecatedNames: ['fms_tray_profile'] },
   table: 'fms_trayprofile',
   fields: {
-    module_type: relation(() => ModuleTypeResource, { onDelete: 'CASCADE', required: true, unique: true }),
+    module_type: relation(() => ModuleTypeResource, { onDelete: 'CASCADE', required: true, unique: true, filterById: true }),
     tray_role: choice(TRAY_ROLE_CHOICES, { default: 'splice_tray' }),
     max_fibers: integer({ min: 1, max: 10000, default: 24 }),
     description: text({ maxLength: 200, search: true }),
@@ -78,12 +80,13 @@ export const TubeAssignmentResource = defineResource({
   path: 'tube-assignments',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'tube assignment',
-  graphqlName: 'fms_tube_assignment',
+  graphqlName: 'tube_assignment',
+  graphql: { deprecatedNames: ['fms_tube_assignment'] },
   table: 'fms_tubeassignment',
   fields: {
-    closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
-    tray: relation(() => ModuleResource, { onDelete: 'CASCADE', required: true }),
-    buffer_tube: relation(() => BufferTubeResource, { onDelete: 'CASCADE', required: true }),
+    closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    tray: relation(() => ModuleResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    buffer_tube: relation(() => BufferTubeResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     position: integer({ min: 1, max: 1000, nullable: true }),
     notes: longText({ search: true }),
   },
@@ -149,7 +152,8 @@ export const SlackLoopResource = defineResource({
   path: 'slack-loops',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'slack loop',
-  graphqlName: 'fms_slack_loop',
+  graphqlName: 'slack_loop',
+  graphql: { deprecatedNames: ['fms_slack_loop'] },
   table: 'fms_slackloop',
   fields: {
     fiber_cable: relation(() => FiberCableResource, { onDelete: 'CASCADE', required: true }),
@@ -176,7 +180,7 @@ export const SlackLoopResource = defineResource({
   afterCreate: (context, row) => swapInvertedMarks(context.manager, 'fms_slackloop', row.id),
   afterUpdate: (context, _before, after) => swapInvertedMarks(context.manager, 'fms_slackloop', after.id),
   extensions: [
-    computedProperties(['loop_length', 'mark_unit'], async (manager, rows) => {
+    computedProperties({ loop_length: { type: 'number' }, mark_unit: { type: 'string', nullable: true } }, async (manager, rows) => {
       const found = (await manager.query(
         `SELECT s.id, abs(s.end_mark - s.start_mark) AS loop_length, t.mark_unit
            FROM fms_slackloop s JOIN fms_fibercable f ON f.id = s.fiber_cable_id JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id

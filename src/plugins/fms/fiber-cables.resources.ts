@@ -64,7 +64,17 @@ export const FiberCableResource = defineResource({
   path: 'fiber-cables',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber cable',
-  graphqlName: 'fms_fiber_cable',
+  graphqlName: 'fiber_cable',
+  graphql: {
+    typeName: 'FiberCableInstanceType',
+    deprecatedNames: ['fms_fiber_cable'],
+    lists: {
+      buffer_tubes: { objectType: 'fms.buffertube', field: 'fiber_cable' },
+      ribbons: { objectType: 'fms.ribbon', field: 'fiber_cable' },
+      fiber_strands: { objectType: 'fms.fiberstrand', field: 'fiber_cable' },
+      cable_elements: { objectType: 'fms.cableelement', field: 'fiber_cable' },
+    },
+  },
   table: 'fms_fibercable',
   fields: {
     cable: relation(() => CableResource, { onDelete: 'CASCADE', required: true, unique: true }),
@@ -113,17 +123,23 @@ export const FiberCableResource = defineResource({
   },
   afterUpdate: (context, _before, after) => swapInvertedMarks(context.manager, 'fms_fibercable', after.id),
   extensions: [
-    computedProperties(['glass_length'], async (manager, rows) => {
-      const found = (await manager.query(
-        `SELECT f.id, c.length * (1 + t.twist_factor_ratio) AS glass_length
+    computedProperties(
+      { glass_length: { type: 'number', nullable: true, description: "Cable length times (1 + the type's twist factor)" } },
+      async (manager, rows) => {
+        const found = (await manager.query(
+          `SELECT f.id, c.length * (1 + t.twist_factor_ratio) AS glass_length
            FROM fms_fibercable f JOIN dcim_cable c ON c.id = f.cable_id JOIN fms_fibercabletype t ON t.id = f.fiber_cable_type_id
           WHERE f.id = ANY($1)`,
-        [rows.map((row) => row.id)],
-      )) as Array<{ id: number; glass_length: string | null }>;
-      return new Map(
-        found.map(({ id, glass_length }) => [id, { glass_length: glass_length === null ? null : Number(Number(glass_length).toFixed(2)) }]),
-      );
-    }),
+          [rows.map((row) => row.id)],
+        )) as Array<{ id: number; glass_length: string | null }>;
+        return new Map(
+          found.map(({ id, glass_length }) => [
+            id,
+            { glass_length: glass_length === null ? null : Number(Number(glass_length).toFixed(2)) },
+          ]),
+        );
+      },
+    ),
   ],
 });
 
@@ -143,7 +159,14 @@ export const BufferTubeResource = defineResource({
   path: 'buffer-tubes',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'buffer tube',
-  graphqlName: 'fms_buffer_tube',
+  graphqlName: 'buffer_tube',
+  graphql: {
+    deprecatedNames: ['fms_buffer_tube'],
+    lists: {
+      ribbons: { objectType: 'fms.ribbon', field: 'buffer_tube' },
+      fiber_strands: { objectType: 'fms.fiberstrand', field: 'buffer_tube' },
+    },
+  },
   table: 'fms_buffertube',
   fields: {
     fiber_cable: cableField(),
@@ -175,7 +198,11 @@ export const RibbonResource = defineResource({
   path: 'ribbons',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'ribbon',
-  graphqlName: 'fms_ribbon',
+  graphqlName: 'ribbon',
+  graphql: {
+    deprecatedNames: ['fms_ribbon'],
+    lists: { fiber_strands: { objectType: 'fms.fiberstrand', field: 'ribbon' } },
+  },
   table: 'fms_ribbon',
   fields: {
     fiber_cable: cableField(),
@@ -196,7 +223,8 @@ export const FiberStrandResource = defineResource({
   path: 'fiber-strands',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber strand',
-  graphqlName: 'fms_fiber_strand',
+  graphqlName: 'fiber_strand',
+  graphql: { deprecatedNames: ['fms_fiber_strand'] },
   table: 'fms_fiberstrand',
   fields: {
     fiber_cable: cableField(),
@@ -224,7 +252,8 @@ export const CableElementResource = defineResource({
   path: 'cable-elements',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'cable element',
-  graphqlName: 'fms_cable_element',
+  graphqlName: 'cable_element',
+  graphql: { deprecatedNames: ['fms_cable_element'] },
   table: 'fms_cableelement',
   fields: {
     fiber_cable: cableField(),

@@ -39,7 +39,11 @@ export const FiberCircuitResource = defineResource({
   path: 'fiber-circuits',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber circuit',
-  graphqlName: 'fms_fiber_circuit',
+  graphqlName: 'fiber_circuit',
+  graphql: {
+    deprecatedNames: ['fms_fiber_circuit'],
+    lists: { paths: { objectType: 'fms.fibercircuitpath', field: 'circuit' } },
+  },
   table: 'fms_fibercircuit',
   fields: {
     name: text({ maxLength: 200, required: true, search: true }),
@@ -47,7 +51,7 @@ export const FiberCircuitResource = defineResource({
     status: choice(FIBER_CIRCUIT_STATUS_CHOICES, { default: 'planned' }),
     description: text({ maxLength: 200, search: true }),
     strand_count: integer({ min: 1, max: 10000, required: true }),
-    tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
+    tenant: relation(() => TenantResource, { onDelete: 'SET NULL', filterById: true }),
     // The provider (leased) circuits the fibre circuit rides on, as newer upstream.
     provider_circuits: many(() => CircuitResource),
     comments: longText({ search: true }),
@@ -100,10 +104,11 @@ export const FiberCircuitPathResource = defineResource({
   path: 'fiber-circuit-paths',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber circuit path',
-  graphqlName: 'fms_fiber_circuit_path',
+  graphqlName: 'fiber_circuit_path',
+  graphql: { deprecatedNames: ['fms_fiber_circuit_path'] },
   table: 'fms_fibercircuitpath',
   fields: {
-    circuit: relation(() => FiberCircuitResource, { onDelete: 'CASCADE', required: true }),
+    circuit: relation(() => FiberCircuitResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     position: integer({ min: 1, max: 10000, required: true }),
     origin: relation(() => FrontPortResource, { onDelete: 'PROTECT', required: true }),
     destination: relation(() => FrontPortResource, { onDelete: 'SET NULL' }),
@@ -140,7 +145,18 @@ export const FiberCircuitPathResource = defineResource({
   validateAsync: pathElementProblems,
   afterCreate: (context, row) => rebuildPathNodes(context.manager, row.id),
   afterUpdate: (context, _before, after) => rebuildPathNodes(context.manager, after.id),
-  extensions: [computedProperties(['calculated_loss_db'], calculatedLosses)],
+  extensions: [
+    computedProperties(
+      {
+        calculated_loss_db: {
+          type: 'array',
+          items: { type: 'array', items: {} },
+          description: '`[wavelength_nm, loss_db]` pairs: the loss of the path at each wavelength its cables specify',
+        },
+      },
+      calculatedLosses,
+    ),
+  ],
   actions: [
     {
       name: 'trace',
@@ -159,7 +175,8 @@ export const FiberCircuitNodeResource = defineResource({
   path: 'fiber-circuit-nodes',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'fiber circuit node',
-  graphqlName: 'fms_fiber_circuit_node',
+  graphqlName: 'fiber_circuit_node',
+  graphql: { deprecatedNames: ['fms_fiber_circuit_node'] },
   table: 'fms_fibercircuitnode',
   readOnly: true,
   standard: { tags: false, customFields: false, created: false, lastUpdated: false, changeLogged: false },

@@ -26,6 +26,7 @@ import { SplicePlanEntryResource, SplicePlanResource, SpliceProjectResource } fr
 /** Fiber management: cable types and their templates, fiber cables and their components, splice plans, closures, fiber circuits. */
 export const FmsPlugin = definePlugin({
   ...FMS_MANIFEST,
+  appLabelAliases: ['netbox_fms'],
   resources: [
     FiberCableTypeResource,
     FiberAttenuationSpecResource,

@@ -37,7 +37,8 @@ export const SpliceProjectResource = defineResource({
   path: 'splice-projects',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'splice project',
-  graphqlName: 'fms_splice_project',
+  graphqlName: 'splice_project',
+  graphql: { deprecatedNames: ['fms_splice_project'] },
   table: 'fms_spliceproject',
   fields: {
     name: text({ maxLength: 100, required: true, unique: true, search: true }),
@@ -54,7 +55,11 @@ export const SplicePlanResource = defineResource({
   path: 'splice-plans',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'splice plan',
-  graphqlName: 'fms_splice_plan',
+  graphqlName: 'splice_plan',
+  graphql: {
+    deprecatedNames: ['fms_splice_plan'],
+    lists: { entries: { objectType: 'fms.spliceplanentry', field: 'plan' } },
+  },
   table: 'fms_spliceplan',
   fields: {
     closure: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true, createOnly: true }),
@@ -85,7 +90,7 @@ export const SplicePlanResource = defineResource({
     }
   },
   extensions: [
-    computedProperties(['plan_version', 'entry_count'], async (manager, rows) => {
+    computedProperties({ plan_version: { type: 'string' }, entry_count: { type: 'integer' } }, async (manager, rows) => {
       const found = (await manager.query(
         `SELECT id, ${PLAN_VERSION_SQL} AS plan_version,
                 (SELECT count(*)::int FROM fms_spliceplanentry e WHERE e.plan_id = fms_spliceplan.id) AS entry_count
@@ -225,13 +230,14 @@ export const SplicePlanEntryResource = defineResource({
   path: 'splice-plan-entries',
   apiPrefix: FMS_API_PREFIX,
   verboseName: 'splice plan entry',
-  graphqlName: 'fms_splice_plan_entry',
+  graphqlName: 'splice_plan_entry',
+  graphql: { deprecatedNames: ['fms_splice_plan_entry'] },
   table: 'fms_spliceplanentry',
   fields: {
     plan: relation(() => SplicePlanResource, { onDelete: 'CASCADE', required: true, createOnly: true }),
     tray: relation(() => ModuleResource, { onDelete: 'CASCADE', required: true }),
-    fiber_a: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true }),
-    fiber_b: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true }),
+    fiber_a: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    fiber_b: relation(() => FrontPortResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     notes: longText({ search: true }),
     is_express: boolean({ default: false }),
     change_note: text({ maxLength: 200 }),

@@ -1,5 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { type ExtraFilter, integer, relation, type ResourceExtension, type ResourceRow } from '../../platform/plugin-api';
+import {
+  canonicalObjectType,
+  type ExtraFilter,
+  integer,
+  relation,
+  type ResourceExtension,
+  type ResourceRow,
+} from '../../platform/plugin-api';
 import { EVENT_OBJECT_TYPES } from './notices.choices';
 
 /**
@@ -81,7 +88,8 @@ export function nestedPointers(prefixes: ReadonlyArray<'event' | 'target'>): Res
 /** `event_content_type=notices.outage` (and `target_content_type=`): the object type by its `app.model` label, any of the values. */
 export function objectTypeLabelFilter(prefix: 'event' | 'target'): ExtraFilter {
   return (values, alias, parameter) => {
-    const labels = values.map((value) => value.toLowerCase());
+    // An upstream plugin's label (`netbox_fms.fibercircuit`) names our model.
+    const labels = values.map((value) => canonicalObjectType(value.toLowerCase()));
     if (labels.some((label) => !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(label))) return { problem: 'Give object types as app_label.model.' };
     return {
       where: `${alias}."${prefix}_content_type_id" IN (SELECT ot.id FROM core_objecttype ot WHERE ot.app_label || '.' || ot.model IN (:...${parameter}))`,

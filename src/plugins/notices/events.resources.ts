@@ -55,15 +55,18 @@ function eventFields(statuses: readonly ColouredChoice[]): Record<string, FieldS
 
 /** `status_color` and `impact_count`, computed for a page of events of one type. */
 function eventProperties(objectType: string, statuses: readonly ColouredChoice[]) {
-  return computedProperties(['status_color', 'impact_count'], async (manager, rows) => {
-    const counts = (await manager.query(
-      `SELECT event_object_id AS id, count(*)::int AS n FROM notices_impact
+  return computedProperties(
+    { status_color: { type: 'string', nullable: true }, impact_count: { type: 'integer' } },
+    async (manager, rows) => {
+      const counts = (await manager.query(
+        `SELECT event_object_id AS id, count(*)::int AS n FROM notices_impact
         WHERE event_content_type_id = ${objectTypeIdSql(objectType)} AND event_object_id = ANY($1) GROUP BY event_object_id`,
-      [rows.map((row) => row.id)],
-    )) as Array<{ id: number; n: number }>;
-    const byId = new Map(counts.map(({ id, n }) => [Number(id), n]));
-    return new Map(rows.map((row) => [row.id, { status_color: colourOf(statuses, row.status), impact_count: byId.get(row.id) ?? 0 }]));
-  });
+        [rows.map((row) => row.id)],
+      )) as Array<{ id: number; n: number }>;
+      const byId = new Map(counts.map(({ id, n }) => [Number(id), n]));
+      return new Map(rows.map((row) => [row.id, { status_color: colourOf(statuses, row.status), impact_count: byId.get(row.id) ?? 0 }]));
+    },
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  canonicalObjectType,
   choice,
   defineResource,
   nonFieldError,
@@ -26,9 +27,11 @@ async function refuseWhileFrozen(context: ResourceHookContext, typeId: unknown, 
   }
 }
 
-/** The target's type must be one of the `allowed_content_types` setting (compared case-insensitively). */
+/** The target's type must be one of the `allowed_content_types` setting (compared case-insensitively; upstream plugins' labels name ours). */
 async function refuseDisallowedTarget(context: ResourceHookContext, typeId: unknown): Promise<void> {
-  const allowed = ((context.settings.allowed_content_types as string[] | undefined) ?? DEFAULT_IMPACT_TARGETS).map((t) => t.toLowerCase());
+  const allowed = ((context.settings.allowed_content_types as string[] | undefined) ?? DEFAULT_IMPACT_TARGETS).map((t) =>
+    canonicalObjectType(t.toLowerCase()),
+  );
   const label = (await objectTypeLabels(context.manager, [Number(typeId)])).get(Number(typeId)) ?? String(typeId);
   if (!allowed.includes(label.toLowerCase())) {
     throw new ResourceValidationError({

@@ -288,6 +288,7 @@ export const SENT_NOTIFICATIONS_ROUTE: PluginRoute = {
   openapi: {
     summary: 'Prepared notifications that were sent or delivered (read-only); the prepared-notification filters apply',
     parameters: PAGE_PARAMETERS,
+    filtersOf: PreparedNotificationResource,
     response: PAGE_SCHEMA,
   },
   handle: (context) => pagedList(context, PreparedNotificationResource, sentFilters(context.query)),

@@ -111,7 +111,7 @@ export const NotificationTemplateResource = defineResource({
     return {};
   },
   extensions: [
-    computedProperties(['scopes'], async (manager, rows) => {
+    computedProperties({ scopes: { type: 'array', items: { type: 'object' } } }, async (manager, rows) => {
       const scopes = (await manager.query(
         `SELECT s.id, s.template_id, ot.app_label || '.' || ot.model AS content_type, s.object_id, s.event_type, s.event_status, s.weight
            FROM notices_templatescope s JOIN core_objecttype ot ON ot.id = s.content_type_id

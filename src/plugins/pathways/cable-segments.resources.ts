@@ -18,7 +18,8 @@ export const CableSegmentResource = defineResource({
   path: 'cable-segments',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'cable segment',
-  graphqlName: 'pathways_cable_segment',
+  graphqlName: 'cable_segment',
+  graphql: { deprecatedNames: ['pathways_cable_segment'] },
   table: 'pathways_cablesegment',
   fields: {
     cable: relation(() => CableResource, { onDelete: 'CASCADE', required: true }),

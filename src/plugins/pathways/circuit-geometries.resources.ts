@@ -9,7 +9,8 @@ export const CircuitGeometryResource = defineResource({
   path: 'circuit-geometries',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'circuit geometry',
-  graphqlName: 'pathways_circuit_geometry',
+  graphqlName: 'circuit_geometry',
+  graphql: { deprecatedNames: ['pathways_circuit_geometry'] },
   table: 'pathways_circuitgeometry',
   fields: {
     circuit: relation(() => CircuitResource, { onDelete: 'CASCADE', required: true, unique: true }),

@@ -10,6 +10,7 @@ import { StructureResource } from './structures.resources';
 /** Outside plant: structures and the pathways between them, cables routed through them, and GeoJSON layers for maps. */
 export const PathwaysPlugin = definePlugin({
   ...PATHWAYS_MANIFEST,
+  appLabelAliases: ['netbox_pathways'],
   resources: [StructureResource, ...PATHWAY_KINDS, CableSegmentResource, CircuitGeometryResource],
   migrations: MIGRATIONS,
   routes: [...GEO_ROUTES, CABLE_TRACE_ROUTE],

@@ -152,7 +152,8 @@ function definePathwayKind(kind: PathwayKind) {
     path: kind.path,
     apiPrefix: PATHWAYS_API_PREFIX,
     verboseName: kind.verboseName,
-    graphqlName: `pathways_${kind.path.replace(/-/g, '_').replace(/s$/, '')}`,
+    graphqlName: kind.path.replace(/-/g, '_').replace(/s$/, ''),
+    graphql: { deprecatedNames: [`pathways_${kind.path.replace(/-/g, '_').replace(/s$/, '')}`] },
     table,
     fields: { ...pathwayFields(), ...kind.fields },
     display: (row) => (row.label ? String(row.label) : `${kind.verboseName} #${row.id}`),
@@ -163,7 +164,7 @@ function definePathwayKind(kind: PathwayKind) {
     extraFilters: { bbox: bboxFilter },
     extensions: [
       computedProperties(
-        ['pathway_type'],
+        { pathway_type: { type: 'string' } },
         async (_manager, rows) => new Map(rows.map((row) => [row.id, { pathway_type: kind.pathwayType }])),
       ),
     ],

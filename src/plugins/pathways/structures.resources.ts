@@ -36,7 +36,8 @@ export const StructureResource = defineResource({
   path: 'structures',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'structure',
-  graphqlName: 'pathways_structure',
+  graphqlName: 'structure',
+  graphql: { deprecatedNames: ['pathways_structure'] },
   table: 'pathways_structure',
   fields: {
     name: text({ maxLength: 100, required: true, unique: true, search: true }),

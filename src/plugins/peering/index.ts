@@ -9,6 +9,7 @@ import { RENDER_CONFIG_ROUTE } from './render-config';
 /** Peering management on the routing plugin's BGP peers: sessions, peer ASNs, fabrics, IRR prefix lists, configuration rendering. */
 export const PeeringPlugin = definePlugin({
   ...PEERING_MANIFEST,
+  appLabelAliases: ['netbox_peering_manager'],
   resources: PEERING_RESOURCES,
   migrations: MIGRATIONS,
   routes: [RENDER_CONFIG_ROUTE],

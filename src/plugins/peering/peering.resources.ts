@@ -158,7 +158,7 @@ export const PeerAsnResource = defineResource({
   extraFilters: { peerdb_id: columnFilter('peeringdb_id', 'integer') },
   // As upstream: the peer's name is the ASN's description, else "AS<n>".
   extensions: [
-    computedProperties(['name'], async (manager, rows) => {
+    computedProperties({ name: { type: 'string' } }, async (manager, rows) => {
       const found = (await manager.query(
         'SELECT p.id, a.asn, a.description FROM peering_peerasn p JOIN ipam_asn a ON a.id = p.asn_id WHERE p.id = ANY($1)',
         [rows.map((row) => row.id)],
@@ -217,11 +217,13 @@ export const PeeringFabricResource = defineResource({
   extraFilters: { tenant_group_id: tenantGroupFilter('id'), tenant_group: tenantGroupFilter('slug') },
   // Read-only: written only by the PeeringDB synchronisation, never through the API.
   extensions: [
-    computedProperties(['peerdb'], (manager, rows) =>
-      fabricPeeringDbRecords(
-        manager,
-        rows.map((row) => row.id),
-      ),
+    computedProperties(
+      { peerdb: { type: 'object', nullable: true, description: 'The PeeringDB record of the fabric (IX), if linked' } },
+      (manager, rows) =>
+        fabricPeeringDbRecords(
+          manager,
+          rows.map((row) => row.id),
+        ),
     ),
   ],
 });
@@ -235,7 +237,7 @@ export const PeeringNetworkResource = defineResource({
   graphqlName: 'platform_peering_peering_network',
   table: 'peering_peeringnetwork',
   fields: {
-    fabric: relation(() => PeeringFabricResource, { onDelete: 'CASCADE', required: true }),
+    fabric: relation(() => PeeringFabricResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     name: text({ maxLength: 100, required: true, search: true }),
     prefix: relation(() => PrefixResource, { onDelete: 'PROTECT', required: true }),
     vlan: relation(() => VlanResource, { onDelete: 'SET NULL', label: 'VLAN' }),
@@ -260,8 +262,8 @@ export const PeeringConnectionResource = defineResource({
   graphqlName: 'platform_peering_peering_connection',
   table: 'peering_peeringconnection',
   fields: {
-    peering_network: relation(() => PeeringNetworkResource, { onDelete: 'CASCADE', required: true }),
-    interface: relation(() => InterfaceResource, { onDelete: 'PROTECT', required: true }),
+    peering_network: relation(() => PeeringNetworkResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    interface: relation(() => InterfaceResource, { onDelete: 'PROTECT', required: true, filterById: true }),
     status: choice(PEERING_STATUS_CHOICES, { default: 'active' }),
     description: text({ maxLength: 200, search: true }),
   },
@@ -286,26 +288,32 @@ export const PeeringConnectionResource = defineResource({
   },
   // The interface's device, and its addresses inside the network's prefix.
   extensions: [
-    computedProperties(['device', 'ip_addresses'], async (manager, rows) => {
-      const ids = rows.map((row) => row.id);
-      const devices = (await manager.query(
-        `SELECT c.id, d.id AS device_id, d.name FROM peering_peeringconnection c JOIN dcim_interface i ON i.id = c.interface_id JOIN dcim_device d ON d.id = i.device_id WHERE c.id = ANY($1)`,
-        [ids],
-      )) as Array<{ id: number; device_id: number; name: string | null }>;
-      const addresses = (await manager.query(
-        `SELECT c.id, a.id AS address_id, host(a.address) || '/' || masklen(a.address) AS address
+    computedProperties(
+      {
+        device: { type: 'object', nullable: true, description: 'The device of the interface' },
+        ip_addresses: { type: 'array', items: { type: 'object' }, description: "The interface's addresses within the network's prefix" },
+      },
+      async (manager, rows) => {
+        const ids = rows.map((row) => row.id);
+        const devices = (await manager.query(
+          `SELECT c.id, d.id AS device_id, d.name FROM peering_peeringconnection c JOIN dcim_interface i ON i.id = c.interface_id JOIN dcim_device d ON d.id = i.device_id WHERE c.id = ANY($1)`,
+          [ids],
+        )) as Array<{ id: number; device_id: number; name: string | null }>;
+        const addresses = (await manager.query(
+          `SELECT c.id, a.id AS address_id, host(a.address) || '/' || masklen(a.address) AS address
            FROM peering_peeringconnection c
            JOIN peering_peeringnetwork n ON n.id = c.peering_network_id
            JOIN ipam_prefix p ON p.id = n.prefix_id
            JOIN ipam_ipaddress a ON a.assigned_object_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'dcim' AND model = 'interface') AND a.assigned_object_id = c.interface_id AND a.address <<= p.prefix
           WHERE c.id = ANY($1) ORDER BY a.address`,
-        [ids],
-      )) as Array<{ id: number; address_id: number; address: string }>;
-      const result = new Map<number, Record<string, unknown>>(ids.map((id) => [id, { device: null, ip_addresses: [] }]));
-      for (const { id, device_id, name } of devices) result.get(id)!.device = { id: device_id, name };
-      for (const { id, address_id, address } of addresses) (result.get(id)!.ip_addresses as unknown[]).push({ id: address_id, address });
-      return result;
-    }),
+          [ids],
+        )) as Array<{ id: number; address_id: number; address: string }>;
+        const result = new Map<number, Record<string, unknown>>(ids.map((id) => [id, { device: null, ip_addresses: [] }]));
+        for (const { id, device_id, name } of devices) result.get(id)!.device = { id: device_id, name };
+        for (const { id, address_id, address } of addresses) (result.get(id)!.ip_addresses as unknown[]).push({ id: address_id, address });
+        return result;
+      },
+    ),
   ],
 });
 

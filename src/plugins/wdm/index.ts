@@ -15,6 +15,7 @@ import {
 /** WDM: profiles with ITU channel plans, nodes with generated channels and line ports, wavelength paths and circuits. */
 export const WdmPlugin = definePlugin({
   ...WDM_MANIFEST,
+  appLabelAliases: ['netbox_wdm'],
   resources: [
     WdmProfileResource,
     WdmChannelPlanResource,

@@ -149,6 +149,7 @@ export const WdmProfileResource = defineResource({
   ordering: ['id'],
   validate: exactlyOneOf('device_type', 'module_type'),
   graphql: {
+    intId: true,
     filters: ['id', 'node_type', 'grid'],
     lists: { channel_plans: { objectType: 'wdm.wdmchannelplan', field: 'profile' } },
   },
@@ -164,7 +165,7 @@ export const WdmChannelPlanResource = defineResource({
   graphqlName: 'wdm_channel_plan',
   table: 'wdm_wdmchannelplan',
   fields: {
-    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true }),
+    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     grid_position: integer({ min: 1, max: 1000, required: true }),
     wavelength_nm: decimal({ precision: 8, scale: 2, nullable: true, readOnly: true }),
     label: text({ maxLength: 20, readOnly: true, search: true }),
@@ -196,7 +197,7 @@ export const WdmChannelPlanResource = defineResource({
       ? gridColumns(await profileGrid(manager, changes.profile_id ?? existing.profile_id), changes.grid_position)
       : undefined,
   // The spec names no filter for channel plans: their list takes none.
-  graphql: { filters: [] },
+  graphql: { intId: true, filters: [] },
 });
 
 /** One line port of a profile: the rear-port template and its direction and role. */
@@ -209,7 +210,7 @@ export const WdmLinePortPlanResource = defineResource({
   graphqlName: 'wdm_line_port_plan',
   table: 'wdm_wdmlineportplan',
   fields: {
-    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true }),
+    profile: relation(() => WdmProfileResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     rear_port_template: relation(() => RearPortTemplateResource, { onDelete: 'CASCADE', required: true }),
     direction: choice(DIRECTION_CHOICES, { default: 'common' }),
     role: choice(ROLE_CHOICES, { default: 'bidi' }),
@@ -253,6 +254,7 @@ export const WdmNodeResource = defineResource({
     { name: 'sync-ports', method: 'POST', permission: 'change', openapi: SYNC_PORTS_DOCUMENTATION, handle: syncPorts },
   ],
   graphql: {
+    intId: true,
     typeName: 'WdmNodeInstanceType',
     filters: ['id', 'node_type', 'grid', 'device_id'],
     lists: {
@@ -272,7 +274,7 @@ export const WdmLinePortResource = defineResource({
   graphqlName: 'wdm_line_port',
   table: 'wdm_wdmlineport',
   fields: {
-    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true }),
+    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
     rear_port: relation(() => RearPortResource, { onDelete: 'CASCADE', required: true }),
     direction: choice(DIRECTION_CHOICES, { default: 'common' }),
@@ -295,7 +297,7 @@ export const WdmLinePortResource = defineResource({
     return {};
   },
   // The spec names no filter for line ports: their list takes none.
-  graphql: { filters: [] },
+  graphql: { intId: true, filters: [] },
 });
 
 /** A channel of a node: its grid position (label and wavelength computed), mux/demux front ports and status. */
@@ -308,7 +310,7 @@ export const WdmChannelResource = defineResource({
   graphqlName: 'wdm_channel',
   table: 'wdm_wdmchannel',
   fields: {
-    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, createOnly: true }),
+    wdm_node: relation(() => WdmNodeResource, { onDelete: 'CASCADE', required: true, createOnly: true, filterById: true }),
     module: relation(() => ModuleResource, { onDelete: 'CASCADE' }),
     grid_position: integer({ min: 1, max: 1000, required: true }),
     label: text({ maxLength: 20, readOnly: true, search: true }),
@@ -378,7 +380,7 @@ export const WdmChannelResource = defineResource({
       handle: ({ manager, row, scope }) => traceChannel(manager, row.id, scope.baseUrl),
     },
   ],
-  graphql: { filters: ['id', 'wdm_node_id', 'status', 'grid_position'] },
+  graphql: { intId: true, filters: ['id', 'wdm_node_id', 'status', 'grid_position'] },
 });
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -441,5 +443,5 @@ export const WdmCircuitResource = defineResource({
       handle: ({ manager, row, scope }) => stitchCircuit(manager, row, scope.baseUrl),
     },
   ],
-  graphql: { filters: ['id', 'name', 'status'] },
+  graphql: { intId: true, filters: ['id', 'name', 'status'] },
 });

@@ -23,6 +23,8 @@ export interface FilterField {
    */
   column: string;
   type: FilterFieldType;
+  /** Rewrites each value before it is read (an upstream plugin's object-type label to ours). */
+  normalize?: (value: string) => string;
 }
 
 /** Query parameter name (without lookup suffix) → field. */

@@ -62,7 +62,7 @@ export function parseFilters(query: QueryParameters, filterSet: FilterSet, optio
       problems[param] = [`Unsupported lookup "${lookup}"`];
       continue;
     }
-    const values = rawValues.filter((value) => value !== '');
+    const values = rawValues.filter((value) => value !== '').map((value) => (field.normalize ? field.normalize(value) : value));
     if (values.length === 0) continue;
 
     const result = buildCondition(field, lookup as FilterLookup, values);

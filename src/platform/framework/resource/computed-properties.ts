@@ -1,17 +1,20 @@
 import type { EntityManager } from 'typeorm';
-import type { ResourceExtension, ResourceRow } from './resource-declaration';
+import type { PropertySchema, ResourceExtension, ResourceRow } from './resource-declaration';
 
 /**
  * Read-only properties computed from the database for a page of rows (counts, derived values such
- * as a splice plan's `plan_version`), shown in the full representation. A written value of them is
- * ignored, as DRF ignores read-only fields; they are not part of the change-log snapshot.
+ * as a splice plan's `plan_version`), shown in the full representation, documented in OpenAPI by
+ * their schemas and served as GraphQL fields. A written value of them is ignored, as DRF ignores
+ * read-only fields; they are not part of the change-log snapshot.
  */
 export function computedProperties(
-  keys: readonly string[],
+  schemas: Readonly<Record<string, PropertySchema>>,
   compute: (manager: EntityManager, rows: readonly ResourceRow[]) => Promise<Map<number, Record<string, unknown>>>,
 ): ResourceExtension {
   return {
-    keys,
+    keys: Object.keys(schemas),
+    readSchema: schemas,
+    computed: compute,
     represent: (manager, rows) => compute(manager, rows),
     snapshot: async () => new Map(),
     validate: async () => ({}),
@@ -21,7 +24,8 @@ export function computedProperties(
 
 /** `{<key>: number of rows of table whose column is the row's id}` for each row, one grouped query per count. */
 export function countsOf(counts: Record<string, { table: string; column: string }>): ResourceExtension {
-  return computedProperties(Object.keys(counts), async (manager, rows) => {
+  const schemas = Object.fromEntries(Object.keys(counts).map((key) => [key, { type: 'integer' } as const]));
+  return computedProperties(schemas, async (manager, rows) => {
     const ids = rows.map((row) => row.id);
     const result = new Map<number, Record<string, unknown>>(
       ids.map((id) => [id, Object.fromEntries(Object.keys(counts).map((key) => [key, 0]))]),

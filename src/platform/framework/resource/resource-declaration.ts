@@ -132,6 +132,11 @@ export interface RelationField extends CommonOptions {
   setToWriter?: boolean;
   /** With SET NULL: other columns reset at the same time (e.g. a port's `cable_end` with its `cable`). */
   clearAlso?: Record<string, unknown>;
+  /**
+   * The bare filter `<name>=` takes the target's id, as a plugin filterset whose `Meta.fields` names
+   * the key does (`?closure=5`), instead of its natural key; `<name>__<key>=` still names it.
+   */
+  filterById?: boolean;
 }
 
 /** Many-to-many through a join table `<table>_<field>`. */
@@ -384,8 +389,20 @@ export type ExtraFilter = (
  * Body keys a resource handles itself, beyond its fields, such as a cable's `a_terminations`: how
  * they read, validate and write. Runs in the same transaction as the object's own write.
  */
+/** The OpenAPI schema of a read-only property an extension adds (`{type: 'integer'}`). */
+export type PropertySchema = Readonly<Record<string, unknown>> & {
+  type?: 'integer' | 'number' | 'string' | 'boolean' | 'object' | 'array';
+};
+
 export interface ResourceExtension {
   keys: readonly string[];
+  /** Schemas of the read-only keys the representation gains, for the OpenAPI component schemas. */
+  readSchema?: Readonly<Record<string, PropertySchema>>;
+  /**
+   * The read-only keys computed from the rows alone (no URLs, no serializer), for a page at a time:
+   * served as GraphQL fields too, typed from `readSchema`.
+   */
+  computed?: (manager: EntityManager, rows: readonly ResourceRow[]) => Promise<Map<number, Record<string, unknown>>>;
   /** Extra properties of the full representation, by row id (one query per page, not per row). */
   represent(
     manager: EntityManager,
@@ -408,18 +425,26 @@ export interface UniqueGroup {
 }
 
 /**
- * How a model appears in GraphQL where a specification fixes it (a plugin's published schema):
- * left out, its type's name, the filter inputs of its list, and lists of the rows that point at it.
+ * How a model appears in GraphQL beyond the generated defaults (a published schema it must match):
+ * left out, its type's name, the filter inputs of its list, lists of the rows that point at it, former
+ * query names, and the type of the single-object `id` argument.
  */
 export interface GraphqlShape {
   /** false: no type and no queries (relations to it are left out of other types too). */
   exposed?: boolean;
   /** The type's name instead of `<GraphqlName>Type`. */
   typeName?: string;
-  /** The only filter inputs of `<name>_list` (exact match, repeated values OR-ed) instead of every REST filter and lookup; empty: no `filters` argument. */
+  /** The single-object query's `id` argument as `Int!`, where a specification fixes it so; otherwise NetBox's `ID!`. */
+  intId?: boolean;
+  /** The only filter inputs of `<name>_list` (each a value, a list or a lookup object) instead of every REST filter and lookup; empty: no `filters` argument. */
   filters?: readonly string[];
   /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
   lists?: Readonly<Record<string, { objectType: string; field: string }>>;
+  /**
+   * Former query names still served, marked deprecated in the schema (`fms_fiber_strand` and its
+   * `_list` beside `fiber_strand`), so queries written against them keep working.
+   */
+  deprecatedNames?: readonly string[];
 }
 
 /**

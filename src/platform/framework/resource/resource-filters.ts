@@ -1,4 +1,5 @@
 import { FilterFieldType, FilterSet } from '../query/filter-fields';
+import { canonicalObjectType } from './app-label-aliases';
 import { FieldSpec } from './fields';
 import { OBJECT_TYPE_TABLE } from './resource-entities';
 import { columnFields, genericColumns, quoteIdentifier, ResourceDefinition } from './resource-definition';
@@ -14,7 +15,8 @@ const filterSetCache = new WeakMap<ResourceDefinition, FilterSet>();
 
 /**
  * NetBox's FilterSet for a resource: every scalar field with the lookups of its type,
- * `<relation>_id` plus `<relation>` by the target's slug (or name), generic relations by type and
+ * `<relation>_id` plus `<relation>` by the target's slug (or name) or, declared `filterById`, by its
+ * id, generic relations by type and
  * id, and the standard `id`, `created`, `last_updated`. Tags, `q` and `cf_*` are handled beside it.
  */
 export function filterSetOf(definition: ResourceDefinition): FilterSet {
@@ -29,6 +31,7 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
     if (field.noFilter || field.writeOnly) continue;
     if (field.kind === 'relation') {
       filterSet[`${name}_id`] = { column: qualified(column), type: { kind: 'relation' } };
+      if (field.filterById) filterSet[name] = filterSet[`${name}_id`];
       const target = field.target();
       const label = naturalKeyOf(target);
       if (label) {
@@ -37,7 +40,7 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
           type: { kind: 'string' } as const,
         };
         // `tenant=acme` as NetBox filters; `tenant__slug` names the column for permission constraints.
-        filterSet[name] = byLabel;
+        filterSet[name] ??= byLabel;
         filterSet[`${name}__${label}`] = byLabel;
       }
       continue;
@@ -55,6 +58,7 @@ export function filterSetOf(definition: ResourceDefinition): FilterSet {
     filterSet[`${name}_type`] = {
       column: `(SELECT ot.app_label || '.' || ot.model FROM ${OBJECT_TYPE_TABLE} ot WHERE ot.id = ${qualified(columns.type)})`,
       type: { kind: 'string' },
+      normalize: canonicalObjectType,
     };
   }
   filterSetCache.set(definition, filterSet);

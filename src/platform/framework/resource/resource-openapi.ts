@@ -233,13 +233,18 @@ function snake(name: string): string {
 }
 
 function listParameters(definition: ResourceDefinition): Schema[] {
-  const parameters: Schema[] = [
+  return [
     { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 0, maximum: 1000 } },
     { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0 } },
     { name: 'ordering', in: 'query', schema: { type: 'string' } },
     { name: 'brief', in: 'query', schema: { type: 'boolean' } },
-    { name: 'q', in: 'query', schema: { type: 'string' } },
+    ...filterParameters(definition),
   ];
+}
+
+/** The filter parameters of a model's list: `q`, tags, its extra filters and every field filter with its lookups. */
+export function filterParameters(definition: ResourceDefinition): Schema[] {
+  const parameters: Schema[] = [{ name: 'q', in: 'query', schema: { type: 'string' } }];
   if (definition.standardAttributes.tags) {
     parameters.push({ name: 'tag', in: 'query', schema: { type: 'array', items: { type: 'string' } }, style: 'form', explode: true });
   }
@@ -273,6 +278,9 @@ function objectSchema(definition: ResourceDefinition): Schema {
   for (const [name, field] of Object.entries(definition.fields)) {
     if (field.writeOnly) continue;
     Object.assign(properties, readProperties(name, field));
+  }
+  for (const extension of definition.extensions ?? []) {
+    for (const [name, schema] of Object.entries(extension.readSchema ?? {})) properties[name] = { ...schema, readOnly: true };
   }
   const standard = definition.standardAttributes;
   if (standard.tags) properties.tags = { type: 'array', items: ref('BriefExtrasTag') };

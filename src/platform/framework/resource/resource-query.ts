@@ -187,15 +187,16 @@ export class ResourceQuery {
   }
 
   /**
-   * Filters naming related objects by slug (`tenant=acme`, `tag=gold`) must name existing ones, as
-   * NetBox's model-choice filters answer an unknown value with 400 rather than an empty list.
+   * Filters naming related objects by slug (`tenant=acme`, `tag=gold`), or by id where declared
+   * `filterById` (`closure=5`), must name existing ones, as NetBox's model-choice filters answer an
+   * unknown value with 400 rather than an empty list.
    */
   private async assertKnownReferences(manager: EntityManager, definition: ResourceDefinition, query: QueryParameters): Promise<void> {
     const checks: Array<{ param: string; table: string; column: string }> = [];
     for (const { name, field } of columnFields(definition)) {
       if (field.kind !== 'relation' || field.noFilter) continue;
       const target = field.target();
-      const column = naturalKeyOf(target);
+      const column = field.filterById ? 'id' : naturalKeyOf(target);
       if (column) checks.push({ param: name, table: target.table, column }, { param: `${name}__n`, table: target.table, column });
     }
     if (definition.standardAttributes.tags)
@@ -206,7 +207,7 @@ export class ResourceQuery {
       const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((value) => value !== '' && value !== 'null');
       if (values.length === 0) continue;
       const found = (await manager.query(
-        `SELECT ${quoteIdentifier(check.column)} AS value FROM ${quoteIdentifier(check.table)} WHERE ${quoteIdentifier(check.column)} = ANY($1)`,
+        `SELECT ${quoteIdentifier(check.column)}::text AS value FROM ${quoteIdentifier(check.table)} WHERE ${quoteIdentifier(check.column)} = ANY($1)`,
         [values],
       )) as Array<{ value: string }>;
       const known = new Set(found.map((row) => row.value));

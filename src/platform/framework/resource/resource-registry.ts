@@ -1,4 +1,5 @@
 import { Inject, Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { canonicalObjectType } from './app-label-aliases';
 import { DataSource } from 'typeorm';
 import type { ResourceHooks } from './resource-declaration';
 import { OBJECT_TYPE_TABLE } from './resource-entities';
@@ -113,11 +114,11 @@ export class ResourceRegistry implements OnModuleInit {
     return this.objectTypeById.get(id);
   }
 
-  /** Resolves `"dcim.site"` (any case) or a numeric id to an object-type id of a declared resource. */
+  /** Resolves `"dcim.site"` (any case; an upstream plugin's app label too: `netbox_fms.spliceplan`) or a numeric id to an object-type id of a declared resource. */
   resolveObjectType(value: unknown): number | undefined {
     if (typeof value === 'number' && Number.isInteger(value)) return this.objectTypeById.has(value) ? value : undefined;
     if (typeof value === 'string') {
-      const id = this.idByObjectType.get(value.toLowerCase());
+      const id = this.idByObjectType.get(canonicalObjectType(value.toLowerCase()));
       if (id !== undefined) return id;
       if (/^\d+$/.test(value)) return this.resolveObjectType(Number(value));
     }

@@ -42,7 +42,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/cable-types/`,
     objectType: 'fms.fibercabletype',
-    graphqlName: 'fms_fiber_cable_type',
+    graphqlName: 'fiber_cable_type',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { manufacturer: fx.manufacturers[0].id, model: 'Flextube 24', construction: 'loose_tube', strand_count: 24 },
@@ -81,7 +81,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/attenuation-specs/`,
     objectType: 'fms.fiberattenuationspec',
-    graphqlName: 'fms_fiber_attenuation_spec',
+    graphqlName: 'fiber_attenuation_spec',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { fiber_cable_type: fx.type.id, wavelength_nm: 1310, max_loss_db_per_km: 0.35 },
@@ -98,7 +98,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/buffer-tube-templates/`,
     objectType: 'fms.buffertubetemplate',
-    graphqlName: 'fms_buffer_tube_template',
+    graphqlName: 'buffer_tube_template',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { fiber_cable_type: fx.type.id, name: 'T1', position: 1, color: '0000ff', fiber_count: 12 },
@@ -115,7 +115,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/cable-element-templates/`,
     objectType: 'fms.cableelementtemplate',
-    graphqlName: 'fms_cable_element_template',
+    graphqlName: 'cable_element_template',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { fiber_cable_type: fx.type.id, name: 'CSM', element_type: 'central_member' },
@@ -132,7 +132,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/tray-profiles/`,
     objectType: 'fms.trayprofile',
-    graphqlName: 'fms_tray_profile',
+    graphqlName: 'tray_profile',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { module_type: fx.moduleTypes[0].id, tray_role: 'splice_tray', max_fibers: 24 },
@@ -149,7 +149,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/splice-projects/`,
     objectType: 'fms.spliceproject',
-    graphqlName: 'fms_splice_project',
+    graphqlName: 'splice_project',
     create: [{ name: 'North ring' }, { name: 'South ring', description: 'phase 2' }, { name: 'Backbone' }],
     update: { description: 'renumbered' },
     brief: ['id', 'url', 'display', 'name', 'description'],
@@ -161,7 +161,7 @@ describe('platform fms plugin: the REST and GraphQL contract of its models', () 
     app,
     path: `${F}/fiber-circuits/`,
     objectType: 'fms.fibercircuit',
-    graphqlName: 'fms_fiber_circuit',
+    graphqlName: 'fiber_circuit',
     fixtures: ({ api }) => world(api),
     create: (fx) => [
       { name: 'DF-A', cid: 'C-1', strand_count: 2, status: 'active', tenant: fx.tenant.id },

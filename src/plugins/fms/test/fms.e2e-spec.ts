@@ -656,14 +656,14 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
   describe('GraphQL', () => {
     it('returns the same strands and splice plans as REST', async () => {
       const gql = await root.post('/graphql/', {
-        query: `query ($cable: [String!]) { fms_fiber_strand_list(filters: { fiber_cable_id: $cable }, pagination: { limit: 100 }) { id name position color front_port_a { id } }
-                 fms_splice_plan(id: ${fx.plan.id}) { id name status submitted_by { id } closure { id name } } }`,
+        query: `query ($cable: FilterValue) { fiber_strand_list(filters: { fiber_cable_id: $cable }, pagination: { limit: 100 }) { id name position color front_port_a { id } }
+                 splice_plan(id: ${fx.plan.id}) { id name status submitted_by { id } closure { id name } } }`,
         variables: { cable: [String(fx.feeder.id)] },
       });
       expect(gql.status).toBe(200);
       expect(gql.body.errors).toBeUndefined();
       const rest = (await root.get(`${STRANDS}?fiber_cable_id=${fx.feeder.id}&limit=100`)).body.results;
-      expect(gql.body.data.fms_fiber_strand_list).toEqual(
+      expect(gql.body.data.fiber_strand_list).toEqual(
         rest.map((strand: any) => ({
           id: String(strand.id),
           name: strand.name,
@@ -672,7 +672,7 @@ describe('platform fms plugin: fiber cables, splice plans, circuits', () => {
           front_port_a: strand.front_port_a ? { id: String(strand.front_port_a.id) } : null,
         })),
       );
-      expect(gql.body.data.fms_splice_plan).toMatchObject({
+      expect(gql.body.data.splice_plan).toMatchObject({
         id: String(fx.plan.id),
         name: 'Feeder to distribution',
         closure: { id: String(fx.closure.id), name: 'closure-1' },
