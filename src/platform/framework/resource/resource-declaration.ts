@@ -92,6 +92,8 @@ export interface ChoiceField extends CommonOptions {
   default?: string;
   /** `''` allowed (NetBox's blank choice). */
   blank?: boolean;
+  /** Values are integers (NetBox's rack widths, console speeds): read as numbers, written as numbers or numeric strings. */
+  numeric?: boolean;
 }
 
 export interface DateField extends CommonOptions {
