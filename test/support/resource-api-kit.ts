@@ -178,7 +178,7 @@ function asSent(sent: unknown, actual: unknown): unknown {
   if (actual === null || typeof actual !== 'object') return actual;
   const object = actual as Record<string, unknown>;
   if (typeof sent === 'number' && 'id' in object) return object.id;
-  if (typeof sent === 'string' && 'value' in object && 'label' in object) return object.value;
+  if ((typeof sent === 'string' || typeof sent === 'number') && 'value' in object && 'label' in object) return object.value;
   if (typeof sent === 'object' && sent !== null && !Array.isArray(sent)) {
     return Object.fromEntries(Object.entries(sent as Record<string, unknown>).map(([key, value]) => [key, asSent(value, object[key])]));
   }
@@ -222,7 +222,9 @@ function graphqlField(key: string, rest: unknown): { selection: string; value: u
     return { selection: `${key} { id }`, value: rest.map(related) };
   }
   if (related(rest)) return { selection: `${key} { id }`, value: related(rest) };
-  if (typeof rest === 'object' && 'value' in rest && 'label' in rest) return { selection: key, value: (rest as { value: unknown }).value };
+  // GraphQL answers every choice's value as a string (integer choices such as a rack's width too).
+  if (typeof rest === 'object' && 'value' in rest && 'label' in rest)
+    return { selection: key, value: String((rest as { value: unknown }).value) };
   return { selection: key, value: rest };
 }
 
