@@ -170,4 +170,46 @@ describe('DCIM: rack elevation and stored cable paths', () => {
     });
     expect((await api.get(`/api/dcim/power-feeds/${feed.id}/trace/`)).body).toHaveLength(1);
   });
+
+  it("shows an interface's MAC addresses and accepts only its own as primary; counts racks and feeds", async () => {
+    const iface = await f.interface();
+    const other = await f.interface();
+    const own = await api.created('/api/dcim/mac-addresses/', {
+      mac_address: '02:00:00:00:00:01',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: iface.id,
+    });
+    const foreign = await api.created('/api/dcim/mac-addresses/', {
+      mac_address: '02:00:00:00:00:02',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: other.id,
+    });
+    expect((await api.patch(`/api/dcim/interfaces/${iface.id}/`, { primary_mac_address: foreign.id })).body).toEqual({
+      primary_mac_address: ['The MAC address is not assigned to this interface.'],
+    });
+    const updated = await api.patch(`/api/dcim/interfaces/${iface.id}/`, { primary_mac_address: own.id });
+    expect(updated.body).toMatchObject({
+      mac_address: '02:00:00:00:00:01',
+      primary_mac_address: { id: own.id },
+      mac_addresses: [expect.objectContaining({ id: own.id, mac_address: '02:00:00:00:00:01' })],
+    });
+    // Deleting the MAC address clears the primary.
+    expect((await api.delete(`/api/dcim/mac-addresses/${own.id}/`)).status).toBe(204);
+    expect((await api.get(`/api/dcim/interfaces/${iface.id}/`)).body).toMatchObject({
+      mac_address: null,
+      primary_mac_address: null,
+      mac_addresses: [],
+    });
+
+    const role = await f.rackRole();
+    const rack = await f.rack({ role: role.id });
+    await f.device({ site: rack.site.id, rack: rack.id });
+    const panel = await f.powerPanel({ site: rack.site.id });
+    await f.powerFeed({ power_panel: panel.id, rack: rack.id });
+    expect((await api.get(`/api/dcim/racks/${rack.id}/`)).body).toMatchObject({ device_count: 1, powerfeed_count: 1 });
+    expect((await api.get(`/api/dcim/rack-roles/${role.id}/`)).body).toMatchObject({ rack_count: 1 });
+    expect((await api.get(`/api/dcim/power-panels/${panel.id}/`)).body).toMatchObject({ powerfeed_count: 1 });
+    // A rack in use is protected; its role too.
+    expect((await api.delete(`/api/dcim/rack-roles/${role.id}/`)).status).toBe(409);
+  });
 });

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { defineOrganizationalResource, noParentCycle } from '../framework/resource/organizational';
 import { defineResource, ResourceAction } from '../framework/resource/resource-definition';
 import type { FieldSpec } from '../framework/resource/resource-declaration';
+import { countsOf } from '../framework/resource/computed-properties';
 import { CABLED_FILTER } from './cable-terminations';
 import { pathEndpointExtension, traceAction } from './cable-paths';
 import {
@@ -164,6 +165,12 @@ export const InventoryItemRoleResource = defineOrganizationalResource({
   verboseName: 'inventory item role',
   table: 'dcim_inventoryitemrole',
   fields: { color: color({ default: '9e9e9e' }), comments: longText({ search: true }) },
+  extensions: [
+    countsOf({
+      inventoryitem_count: { table: 'dcim_inventoryitem', column: 'role_id' },
+      inventoryitemtemplate_count: { table: 'dcim_inventoryitemtemplate', column: 'role_id' },
+    }),
+  ],
 });
 
 /** What an inventory item (or its template) may stand for: one of its device's components. */

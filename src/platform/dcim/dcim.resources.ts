@@ -51,6 +51,7 @@ import {
 import { instantiateComponents } from './component-instantiation';
 import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
 import { deviceRackRules } from './rack-rules';
+import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
@@ -540,7 +541,8 @@ export const InterfaceResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
-  extensions: [pathEndpointExtension('dcim.interface')],
+  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses()],
+  validateAsync: primaryMacAssigned,
   actions: [traceAction('dcim.interface')],
   ...pathHooks('dcim.interface'),
 });

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, integer, longText, relation, text } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
@@ -26,6 +27,7 @@ export const PowerPanelResource = defineResource({
   ordering: ['site', 'name'],
   uniqueTogether: [['site', 'name']],
   relatedObject: 'site',
+  extensions: [countsOf({ powerfeed_count: { table: 'dcim_powerfeed', column: 'power_panel_id' } })],
   validateAsync: async (manager: EntityManager, values): Promise<Record<string, string[]>> => {
     if (values.location_id == null) return {};
     const [location] = (await manager.query('SELECT site_id FROM dcim_location WHERE id = $1', [values.location_id])) as Array<{

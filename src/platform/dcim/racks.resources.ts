@@ -1,3 +1,4 @@
+import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, color, decimal, integer, json, longText, relation, slug, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource, ResourceRow } from '../framework/resource/resource-definition';
@@ -50,6 +51,7 @@ export const RackRoleResource = defineOrganizationalResource({
   verboseName: 'rack role',
   table: 'dcim_rackrole',
   fields: { color: color({ default: '9e9e9e' }), comments: longText({ search: true }) },
+  extensions: [countsOf({ rack_count: { table: 'dcim_rack', column: 'role_id' } })],
 });
 
 export const RackTypeResource = defineResource({
@@ -72,6 +74,7 @@ export const RackTypeResource = defineResource({
   ordering: ['manufacturer', 'model'],
   uniqueTogether: [['manufacturer', 'model']],
   validate: dimensionProblems,
+  extensions: [countsOf({ rack_count: { table: 'dcim_rack', column: 'rack_type_id' } })],
 });
 
 export const RackResource = defineResource({
@@ -107,6 +110,12 @@ export const RackResource = defineResource({
   relatedObject: 'site',
   validate: dimensionProblems,
   validateAsync: rackRules,
+  extensions: [
+    countsOf({
+      device_count: { table: 'dcim_device', column: 'rack_id' },
+      powerfeed_count: { table: 'dcim_powerfeed', column: 'rack_id' },
+    }),
+  ],
   actions: [
     {
       name: 'elevation',
