@@ -111,6 +111,22 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     brief: ['id', 'url', 'display', 'name', 'description'],
     filters: (w) => ({ 'status=planned': [1], [`site_id=${w.otherSite.id}`]: [2], 'name=R1': [0], [`role_id=${w.rackRole.id}`]: [0] }),
     invalid: [{ body: (w) => ({ name: 'Bad', site: w.site.id, u_height: 0 }), field: 'u_height' }],
+    actions: [
+      {
+        name: 'elevation',
+        check: (body, rack) => {
+          expect(body.count).toBe(rack.u_height * 2);
+          expect(body.results[0]).toEqual({
+            id: 42.5,
+            name: 'U42.5',
+            display: 'U42.5',
+            face: { value: 'front', label: 'Front' },
+            device: null,
+            occupied: false,
+          });
+        },
+      },
+    ],
   });
 
   describeResourceApi<DcimWorld>({
@@ -184,6 +200,8 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
       brief: ['id', 'url', 'display', 'device', 'name', 'description', 'cable'],
       filters: (w) => ({ [`device_id=${w.devices[0].id}`]: [0, 1], 'label=two': [1], 'name=P1': [0, 2], 'cabled=false': [0, 1, 2] }),
       invalid: [{ body: (w) => ({ device: w.devices[0].id, name: '' }), field: 'name' }],
+      // Not on a cable: the trace is the origin alone, no segment.
+      actions: [{ name: 'trace', check: (body) => expect(body).toEqual([]) }],
     });
 
   component('console-ports', 'dcim.consoleport', 'console_port', [{ type: 'rj-45', speed: 9600 }, { speed: 115200 }]);
@@ -261,6 +279,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     brief: ['id', 'url', 'display', 'name', 'description', 'cable'],
     filters: (w) => ({ 'type=redundant': [1], 'supply=dc': [2], [`rack_id=${w.rack.id}`]: [1], 'voltage__lt=0': [2] }),
     invalid: [{ body: (w) => ({ power_panel: w.panel.id, name: 'Neg AC', supply: 'ac', voltage: -48 }), field: 'voltage' }],
+    actions: [{ name: 'trace', check: (body) => expect(body).toEqual([]) }],
   });
 
   describeResourceApi<DcimWorld>({
