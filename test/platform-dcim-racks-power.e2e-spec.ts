@@ -1,3 +1,4 @@
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { factories, Factories } from './support/factories';
 import { PlatformClient, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
@@ -28,6 +29,24 @@ describe('DCIM: rack elevation and stored cable paths', () => {
         [type, id],
       )
     ).rows;
+
+  /** The SQL statements run while `work` runs (the app serves in this process). */
+  async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
+    const query = PostgresQueryRunner.prototype.query;
+    const statements: string[] = [];
+    const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
+      statements.push(String(args[0]));
+      return query.apply(this, args);
+    });
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return statements;
+  }
+  const isWalkLevel = (sql: string) => sql.includes('FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::text[])');
 
   it('elevation lists every unit from the top with the device on it; mounting refuses occupied units', async () => {
     const site = await f.site();
@@ -104,12 +123,25 @@ describe('DCIM: rack elevation and stored cable paths', () => {
     await f.cable([['dcim.interface', ifA.id]], [['dcim.frontport', frontA.id]]);
     expect(await storedPaths('dcim.interface', ifA.id)).toEqual([{ is_complete: false, is_active: true, levels: 4 }]);
     const trunk = await f.cable([['dcim.rearport', rearA.id]], [['dcim.rearport', rearB.id]], { status: 'planned' });
-    const last = await f.cable([['dcim.frontport', frontB.id]], [['dcim.interface', ifB.id]]);
+    let last: { id: number } = { id: 0 };
+    const statements = await statementsDuring(async () => {
+      last = await f.cable([['dcim.frontport', frontB.id]], [['dcim.interface', ifB.id]]);
+    });
+    // Both paths (9 levels each) are walked together: one statement per step for both (cable, through
+    // a panel, cable, through, cable), never one per path or per hop of a path.
+    expect(statements.filter(isWalkLevel).length).toBe(5);
 
     // Both ends now hold complete paths across 3 cables; the planned trunk makes them inactive.
     expect(await storedPaths('dcim.interface', ifA.id)).toEqual([{ is_complete: true, is_active: false, levels: 9 }]);
     expect(await storedPaths('dcim.interface', ifB.id)).toEqual([{ is_complete: true, is_active: false, levels: 9 }]);
-    const trace = await api.get(`/api/dcim/interfaces/${ifA.id}/trace/`);
+    let trace = await api.get(`/api/dcim/interfaces/${ifA.id}/trace/`);
+    // The trace of a stored path costs the same statements whatever its length: none walks it again.
+    const traceStatements = await statementsDuring(async () => {
+      trace = await api.get(`/api/dcim/interfaces/${ifA.id}/trace/`);
+    });
+    expect(traceStatements.filter(isWalkLevel)).toEqual([]);
+    expect(traceStatements.length).toBeGreaterThan(0);
+    expect(traceStatements.length).toBeLessThanOrEqual(8);
     expect(
       trace.body.map(([near, cable, far]: [Array<{ id: number }>, { id: number }, Array<{ id: number }>]) => [
         near[0].id,
