@@ -244,4 +244,27 @@ describe('DCIM: rack elevation and stored cable paths', () => {
     // A rack in use is protected; its role too.
     expect((await api.delete(`/api/dcim/rack-roles/${role.id}/`)).status).toBe(409);
   });
+
+  it('a virtual chassis lists its members, takes only one of them as master, and releases them when deleted', async () => {
+    const chassis = await f.virtualChassis();
+    const outsider = await f.device();
+    expect((await api.patch(`/api/dcim/virtual-chassis/${chassis.id}/`, { master: outsider.id })).body).toEqual({
+      master: ['The selected master is not assigned to this virtual chassis.'],
+    });
+    const member = await f.device({ virtual_chassis: chassis.id, vc_position: 1, vc_priority: 10 });
+    const duplicate = await api.patch(`/api/dcim/devices/${outsider.id}/`, { virtual_chassis: chassis.id, vc_position: 1 });
+    expect(duplicate.status).toBe(400);
+    const updated = await api.patch(`/api/dcim/virtual-chassis/${chassis.id}/`, { master: member.id });
+    expect(updated.body).toMatchObject({
+      master: { id: member.id },
+      member_count: 1,
+      members: [expect.objectContaining({ id: member.id, name: member.name })],
+    });
+    expect((await api.delete(`/api/dcim/virtual-chassis/${chassis.id}/`)).status).toBe(204);
+    expect((await api.get(`/api/dcim/devices/${member.id}/`)).body).toMatchObject({
+      virtual_chassis: null,
+      vc_position: null,
+      vc_priority: null,
+    });
+  });
 });

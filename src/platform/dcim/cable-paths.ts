@@ -410,8 +410,18 @@ function cablingExtension(objectType: string, withPaths: boolean): ResourceExten
     ...(withPaths ? ['connected_endpoints', 'connected_endpoints_type', 'connected_endpoints_reachable'] : []),
     '_occupied',
   ];
+  const objects = { type: 'array', nullable: true, readOnly: true, items: { type: 'object', description: 'brief object' } };
+  const type = { type: 'string', nullable: true, readOnly: true, description: '"app_label.model"' };
   return {
     keys,
+    openapi: {
+      link_peers: objects,
+      link_peers_type: type,
+      connected_endpoints: objects,
+      connected_endpoints_type: type,
+      connected_endpoints_reachable: { type: 'boolean', nullable: true, readOnly: true },
+      _occupied: { type: 'boolean', readOnly: true },
+    },
     represent: (manager, rows, baseUrl, serializer) => representCabling(manager, serializer, baseUrl, objectType, rows, withPaths),
     snapshot: async () => new Map(),
     validate: async () => ({}),

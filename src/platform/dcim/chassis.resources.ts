@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { choice, genericRelation, integer, longText, relation, text } from '../framework/resource/fields';
-import { computedProperties } from '../framework/resource/computed-properties';
-import { defineResource } from '../framework/resource/resource-definition';
+import { defineResource, ResourceExtension } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { VDC_STATUS_CHOICES } from './dcim.choices';
 import { DeviceResource } from './dcim.resources';
@@ -25,20 +24,7 @@ export const VirtualChassisResource = defineResource({
   display: (row) => String(row.name),
   brief: ['name', 'master', 'description'],
   ordering: ['name'],
-  extensions: [
-    computedProperties(['member_count', 'members'], async (manager, rows) => {
-      const members = (await manager.query(
-        `SELECT id, name, virtual_chassis_id FROM dcim_device WHERE virtual_chassis_id = ANY($1) ORDER BY vc_position NULLS LAST, name, id`,
-        [rows.map((row) => row.id)],
-      )) as Array<{ id: number; name: string | null; virtual_chassis_id: number }>;
-      return new Map(
-        rows.map((row) => {
-          const own = members.filter((member) => member.virtual_chassis_id === row.id);
-          return [row.id, { member_count: own.length, members: own.map((member) => ({ id: member.id, name: member.name })) }];
-        }),
-      );
-    }),
-  ],
+  extensions: [membersOfChassis()],
   validateAsync: async (manager: EntityManager, values): Promise<Record<string, string[]>> => {
     if (values.master_id == null) return {};
     const [master] = (await manager.query('SELECT virtual_chassis_id FROM dcim_device WHERE id = $1', [values.master_id])) as Array<{
@@ -99,3 +85,35 @@ export const MacAddressResource = defineResource({
   brief: ['mac_address', 'description'],
   ordering: ['mac_address', 'id'],
 });
+
+/** A virtual chassis's member devices (brief, by position) and their count: one query per page and one for the devices. */
+function membersOfChassis(): ResourceExtension {
+  return {
+    keys: ['member_count', 'members'],
+    openapi: {
+      member_count: { type: 'integer', readOnly: true },
+      members: { type: 'array', readOnly: true, items: { $ref: '#/components/schemas/BriefDcimDevice' } },
+    },
+    async represent(manager, rows, baseUrl, serializer) {
+      const members = (await manager.query(
+        `SELECT id, virtual_chassis_id FROM dcim_device WHERE virtual_chassis_id = ANY($1) ORDER BY vc_position NULLS LAST, name, id`,
+        [rows.map((row) => row.id)],
+      )) as Array<{ id: number; virtual_chassis_id: number }>;
+      const devices = await serializer.briefByIds(
+        manager,
+        'dcim.device',
+        members.map((member) => member.id),
+        baseUrl,
+      );
+      return new Map(
+        rows.map((row) => {
+          const own = members.filter((member) => member.virtual_chassis_id === row.id);
+          return [row.id, { member_count: own.length, members: own.map((member) => devices.get(member.id) ?? null) }];
+        }),
+      );
+    },
+    snapshot: async () => new Map(),
+    validate: async () => ({}),
+    apply: async () => undefined,
+  };
+}

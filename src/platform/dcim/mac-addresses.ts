@@ -11,6 +11,10 @@ const ASSIGNED_TO_INTERFACE = `SELECT m.id, m.mac_address, m.assigned_object_id 
 export function interfaceMacAddresses(): ResourceExtension {
   return {
     keys: ['mac_address', 'mac_addresses'],
+    openapi: {
+      mac_address: { type: 'string', nullable: true, readOnly: true },
+      mac_addresses: { type: 'array', readOnly: true, items: { $ref: '#/components/schemas/BriefDcimMacaddress' } },
+    },
     async represent(manager, rows, baseUrl, serializer) {
       const assigned = (await manager.query(`${ASSIGNED_TO_INTERFACE} WHERE m.assigned_object_id = ANY($1) ORDER BY m.mac_address, m.id`, [
         rows.map((row) => row.id),

@@ -21,7 +21,7 @@ export function computedProperties(
 
 /** `{<key>: number of rows of table whose column is the row's id}` for each row, one grouped query per count. */
 export function countsOf(counts: Record<string, { table: string; column: string }>): ResourceExtension {
-  return computedProperties(Object.keys(counts), async (manager, rows) => {
+  const extension = computedProperties(Object.keys(counts), async (manager, rows) => {
     const ids = rows.map((row) => row.id);
     const result = new Map<number, Record<string, unknown>>(
       ids.map((id) => [id, Object.fromEntries(Object.keys(counts).map((key) => [key, 0]))]),
@@ -38,4 +38,5 @@ export function countsOf(counts: Record<string, { table: string; column: string 
     }
     return result;
   });
+  return { ...extension, openapi: Object.fromEntries(Object.keys(counts).map((key) => [key, { type: 'integer', readOnly: true }])) };
 }

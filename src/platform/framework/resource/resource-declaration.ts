@@ -384,6 +384,8 @@ export type ExtraFilter = (
  */
 export interface ResourceExtension {
   keys: readonly string[];
+  /** OpenAPI schemas of the keys as the full representation shows them; a key without one is documented as any value. */
+  openapi?: Readonly<Record<string, OpenApiSchema>>;
   /** Extra properties of the full representation, by row id (one query per page, not per row). */
   represent(
     manager: EntityManager,
