@@ -178,6 +178,10 @@ describe('DCIM: rack elevation and stored cable paths', () => {
     expect(await storedPaths('dcim.interface', ifB.id)).toEqual([{ is_complete: true, is_active: true, levels: 9 }]);
     expect((await api.delete(`/api/dcim/cables/${trunk.id}/`)).status).toBe(204);
     expect(await storedPaths('dcim.interface', ifA.id)).toEqual([{ is_complete: false, is_active: true, levels: 4 }]);
+    // Ending on a rear port without a cable, the trace ends as NetBox pads it: [[the port], [], []].
+    const cut = (await api.get(`/api/dcim/interfaces/${ifA.id}/trace/`)).body;
+    expect(cut).toHaveLength(2);
+    expect(cut[1]).toEqual([[expect.objectContaining({ id: rearA.id })], [], []]);
     expect((await api.get(`/api/dcim/front-ports/${frontA.id}/paths/`)).body).toHaveLength(1);
     // An end point that loses its cable loses its path.
     expect((await api.delete(`/api/dcim/cables/${last.id}/`)).status).toBe(204);

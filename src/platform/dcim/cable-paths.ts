@@ -288,15 +288,28 @@ async function representNodes(
   return shown;
 }
 
-/** NetBox's trace: one `[near ends, cable, far ends]` segment per cable the path crosses. */
-async function segments(manager: EntityManager, serializer: ObjectSerializer, baseUrl: string, levels: PathNode[][]): Promise<unknown[]> {
+/**
+ * NetBox's trace: one `[near ends, cable, far ends]` segment per cable the path crosses; with
+ * `padEnd`, a path ending on a pass-through port without a cable ends with `[[that port], [], []]`,
+ * as NetBox pads an end point's stored path.
+ */
+async function segments(
+  manager: EntityManager,
+  serializer: ObjectSerializer,
+  baseUrl: string,
+  levels: PathNode[][],
+  padEnd: boolean,
+): Promise<unknown[]> {
   const shown = await representNodes(manager, serializer, baseUrl, levels);
   const objects = (nodes: readonly PathNode[] | undefined) => (nodes ?? []).map((node) => shown.get(key(node)) ?? null);
   const result: unknown[] = [];
+  let lastFar = 0;
   levels.forEach((nodes, index) => {
     if (nodes[0]?.[0] !== CABLE || index === 0) return;
     result.push([objects(levels[index - 1]), objects(nodes)[0] ?? null, objects(levels[index + 1])]);
+    lastFar = index + 1;
   });
+  if (padEnd && result.length > 0 && levels.length - 1 > lastFar) result.push([objects(levels.at(-1)), [], []]);
   return result;
 }
 
@@ -308,7 +321,7 @@ const TRACE_OPENAPI: ActionDocumentation = {
       type: 'array',
       minItems: 3,
       maxItems: 3,
-      description: '[near-end objects (brief), the cable (brief) or null, far-end objects (brief)]',
+      description: '[near-end objects (brief), the cable (brief; [] on a last pass-through port without one), far-end objects (brief)]',
       items: {
         oneOf: [
           { type: 'array', items: { type: 'object' } },
@@ -335,10 +348,10 @@ export function traceAction(objectType: string): ResourceAction {
           objectType,
           row.id,
         ])) as Array<Pick<StoredPath, 'path'>>;
-        return segments(manager, serializer, scope.baseUrl, stored?.path ?? [[[objectType, row.id]]]);
+        return segments(manager, serializer, scope.baseUrl, stored?.path ?? [[[objectType, row.id]]], true);
       }
       const [walked] = await walkPaths(manager, [[objectType, row.id]]);
-      return segments(manager, serializer, scope.baseUrl, walked.levels);
+      return segments(manager, serializer, scope.baseUrl, walked.levels, false);
     },
   };
 }
