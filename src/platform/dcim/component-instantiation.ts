@@ -29,7 +29,7 @@ export async function instantiateComponents(
   const port = (template: Row) => ({
     ...owner,
     name: named(template),
-    label: String(template.label ?? '').replaceAll('{module}', moduleLabel),
+    label: ((template.label as string | null) ?? '').replaceAll('{module}', moduleLabel),
     type: template.type,
     color: template.color,
     positions: template.positions,
@@ -39,7 +39,7 @@ export async function instantiateComponents(
   const component = (template: Row, extra: Record<string, unknown>) => ({
     ...owner,
     name: named(template),
-    label: String(template.label ?? '').replaceAll('{module}', moduleLabel),
+    label: ((template.label as string | null) ?? '').replaceAll('{module}', moduleLabel),
     description: template.description,
     ...extra,
   });

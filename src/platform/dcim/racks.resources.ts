@@ -100,7 +100,7 @@ export const RackResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  display: (row: ResourceRow) => (row.facility_id ? `${String(row.name)} (${String(row.facility_id)})` : String(row.name)),
+  display: (row: ResourceRow) => (row.facility_id ? `${row.name as string} (${row.facility_id as string})` : (row.name as string)),
   brief: ['name', 'description'],
   ordering: ['site', 'location', 'name', 'id'],
   uniqueTogether: [
