@@ -1,5 +1,22 @@
 import { CircuitResource, CircuitTerminationResource, CircuitTypeResource, ProviderResource } from './circuits/circuits.resources';
 import { ObjectChangeResource, ObjectTypeResource } from './core/core.resources';
+import { MacAddressResource, VirtualChassisResource, VirtualDeviceContextResource } from './dcim/chassis.resources';
+import {
+  ConsolePortResource,
+  ConsolePortTemplateResource,
+  ConsoleServerPortResource,
+  ConsoleServerPortTemplateResource,
+  InterfaceTemplateResource,
+  InventoryItemResource,
+  InventoryItemRoleResource,
+  InventoryItemTemplateResource,
+  PowerOutletResource,
+  PowerOutletTemplateResource,
+  PowerPortResource,
+  PowerPortTemplateResource,
+} from './dcim/components.resources';
+import { PowerFeedResource, PowerPanelResource } from './dcim/power.resources';
+import { RackReservationResource, RackResource, RackRoleResource, RackTypeResource } from './dcim/racks.resources';
 import {
   CableResource,
   CableTerminationResource,
@@ -88,6 +105,27 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   InterfaceResource,
   CableResource,
   CableTerminationResource,
+  RackRoleResource,
+  RackTypeResource,
+  RackResource,
+  RackReservationResource,
+  ConsolePortTemplateResource,
+  ConsoleServerPortTemplateResource,
+  PowerPortTemplateResource,
+  PowerOutletTemplateResource,
+  InterfaceTemplateResource,
+  InventoryItemRoleResource,
+  InventoryItemTemplateResource,
+  ConsolePortResource,
+  ConsoleServerPortResource,
+  PowerPortResource,
+  PowerOutletResource,
+  InventoryItemResource,
+  PowerPanelResource,
+  PowerFeedResource,
+  VirtualChassisResource,
+  VirtualDeviceContextResource,
+  MacAddressResource,
   // circuits
   ProviderResource,
   CircuitTypeResource,

@@ -55,6 +55,8 @@
  * - tokens: a read-only token reads but every write is 403; no credentials → 403 on reads and writes;
  * - change log: create, update and delete each record one change under the request's id
  *   (`/api/core/object-changes/?changed_object_type=…&changed_object_id=…`);
+ * - actions: each declared `{id}/<name>/` answers the superuser and a holder of its permission alike,
+ *   403 without it or without credentials, 404 with it constrained to another object;
  * - GraphQL: `<graphqlName>(id)` and `<graphqlName>_list(filters: {id: […]})` give the ids, display and
  *   the fields sent on create as REST does (relations as `{id}`, choices as their value); a
  *   non-superuser without permission gets null and an empty list.
@@ -63,6 +65,7 @@ import type { ApiResponse } from './api-client';
 import { PASSWORD } from './api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './platform-client';
 import type { SeededApp } from './seeded-app';
+import { Factories, factories, unique } from './factories';
 
 /** The running app a declaration tests against (what {@link startPlatformApp} answers). */
 export interface PlatformAppContext {
@@ -86,6 +89,8 @@ export interface FixtureTools {
   app: PlatformAppContext;
   /** `<prefix>-<n>`, unique in the test process: names for fixtures that another declaration could also make. */
   unique(prefix: string): string;
+  /** Fixture factories acting as the superuser (test/support/factories): `await factories.device()`. */
+  factories: Factories;
 }
 
 /** One model's contract. `F` is what `fixtures` builds, handed to every body computed from it. */
@@ -114,8 +119,27 @@ export interface ResourceApiSpec<F> {
   brief: readonly string[];
   /** Query string → indexes (into `create`) of the objects it selects: `{'name=fast': [0], 'multiplier__gte=3': [1, 2]}`. */
   filters?: FromFixtures<F, Record<string, readonly number[]>>;
+  /**
+   * Custom actions on one object (`{id}/<name>/`, e.g. `trace`, `paths`, `elevation`): each answers
+   * 200 on the first `create` object to the superuser (`check` may assert its body) and the same body
+   * to a non-superuser holding `permission` (default `view`); 403 without it or without credentials,
+   * 404 with it constrained to another object.
+   */
+  actions?: ReadonlyArray<ResourceActionSpec<F>>;
   /** Bodies refused with 400 naming `field`. The first is the bad item of the atomic bulk create; `{}` when none is given. */
   invalid?: ReadonlyArray<{ body: FromFixtures<F, Body>; field: string }>;
+}
+
+/** One custom action of a model, as {@link ResourceApiSpec.actions} checks it. */
+export interface ResourceActionSpec<F> {
+  name: string;
+  method?: 'GET' | 'POST';
+  /** The object permission the action needs; `view` when not given. */
+  permission?: string;
+  /** A POST's body. */
+  body?: FromFixtures<F, unknown>;
+  /** Asserts the superuser's answer for the object (the stored `create` object, as the API shows it). */
+  check?: (body: any, object: Record<string, any>, fixtures: F) => void;
 }
 
 const NOT_FOUND = { detail: 'Not found.' };
@@ -124,12 +148,7 @@ const NO_CREDENTIALS = { detail: 'Authentication credentials were not provided.'
 const UNKNOWN_ID = 2_147_483_000;
 const NON_SUPERUSER = 'user1';
 
-let uniqueCounter = 0;
-
-/** `<prefix>-<n>`, unique in this test process. */
-export function unique(prefix: string): string {
-  return `${prefix}-${++uniqueCounter}`;
-}
+export { unique };
 
 /**
  * Starts the platform app (superuser client, seeded users) before the enclosing describe's cases
@@ -180,7 +199,7 @@ function asSent(sent: unknown, actual: unknown): unknown {
   if (actual === null || typeof actual !== 'object') return actual;
   const object = actual as Record<string, unknown>;
   if (typeof sent === 'number' && 'id' in object) return object.id;
-  if (typeof sent === 'string' && 'value' in object && 'label' in object) return object.value;
+  if ((typeof sent === 'string' || typeof sent === 'number') && 'value' in object && 'label' in object) return object.value;
   if (typeof sent === 'object' && sent !== null && !Array.isArray(sent)) {
     return Object.fromEntries(Object.entries(sent as Record<string, unknown>).map(([key, value]) => [key, asSent(value, object[key])]));
   }
@@ -224,7 +243,9 @@ function graphqlField(key: string, rest: unknown): { selection: string; value: u
     return { selection: `${key} { id }`, value: rest.map(related) };
   }
   if (related(rest)) return { selection: `${key} { id }`, value: related(rest) };
-  if (typeof rest === 'object' && 'value' in rest && 'label' in rest) return { selection: key, value: (rest as { value: unknown }).value };
+  // GraphQL answers every choice's value as a string (integer choices such as a rack's width too).
+  if (typeof rest === 'object' && 'value' in rest && 'label' in rest)
+    return { selection: key, value: String((rest as { value: unknown }).value) };
   return { selection: key, value: rest };
 }
 
@@ -324,7 +345,7 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
     beforeAll(async () => {
       app = spec.app();
       api = app.api;
-      fixtures = spec.fixtures ? await spec.fixtures({ api, app, unique }) : ({} as F);
+      fixtures = spec.fixtures ? await spec.fixtures({ api, app, unique, factories: factories(api) }) : ({} as F);
     });
 
     afterEach(async () => {
@@ -600,6 +621,36 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
         expect(await rows([created.body.id])).toBe(0);
       });
     });
+
+    for (const action of spec.actions ?? []) {
+      describe(`action ${action.name}/`, () => {
+        const call = (client: PlatformClient, id: number) =>
+          action.method === 'POST'
+            ? client.post(`${spec.path}${id}/${action.name}/`, resolve(action.body ?? {}, fixtures))
+            : client.get(`${spec.path}${id}/${action.name}/`);
+
+        it('answers the superuser (200) and, the same, a non-superuser holding its permission', async () => {
+          const [object] = await stored();
+          const answer = await call(api, object.id);
+          expect(outcome(answer, 200)).toEqual({ status: 200 });
+          action.check?.(answer.body, object, fixtures);
+          const { user } = await otherClients(app);
+          await grant([action.permission ?? 'view']);
+          const granted = await call(user, object.id);
+          expect({ status: granted.status, body: granted.body }).toEqual({ status: 200, body: answer.body });
+        });
+
+        it('is 403 without the permission or credentials, 404 with the permission constrained to another object', async () => {
+          const [object, other] = await stored();
+          const { user } = await otherClients(app);
+          expect(await call(user, object.id)).toMatchObject({ status: 403, body: NO_PERMISSION });
+          await grant([action.permission ?? 'view'], { id: other.id });
+          expect(await call(user, object.id)).toMatchObject({ status: 404, body: NOT_FOUND });
+          expect(await call(api.as(undefined), object.id)).toMatchObject({ status: 403, body: NO_CREDENTIALS });
+          expect(outcome(await call(api, UNKNOWN_ID), 404)).toEqual({ status: 404 });
+        });
+      });
+    }
 
     describe('tokens and credentials', () => {
       it('a read-only token reads, and every write is 403 with nothing written', async () => {

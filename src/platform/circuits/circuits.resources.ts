@@ -1,4 +1,5 @@
 import { CABLED_FILTER } from '../dcim/cable-terminations';
+import { linkPeersExtension, pathHooks, pathsAction, traceAction } from '../dcim/cable-paths';
 import { cableEndpointFields } from '../dcim/dcim.resources';
 import { idFilterProblem } from '../framework/resource/extra-filters';
 import { choice, date, genericRelation, integer, longText, relation, text } from '../framework/resource/fields';
@@ -117,4 +118,7 @@ export const CircuitTerminationResource = defineResource({
     site: terminationFilter('site', 'slug'),
     location: terminationFilter('location', 'slug'),
   },
+  extensions: [linkPeersExtension('circuits.circuittermination')],
+  actions: [traceAction('circuits.circuittermination'), pathsAction('circuits.circuittermination')],
+  ...pathHooks('circuits.circuittermination'),
 });

@@ -52,6 +52,7 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
       if (raw === 'false' || raw === 'False' || raw === 0 || raw === '0') return { value: false };
       return { problem: 'Must be a valid boolean.' };
     case 'choice': {
+      if (field.numeric && typeof raw === 'number') return parseScalarInput(field, String(raw));
       if (typeof raw !== 'string') return { problem: `"${String(raw)}" is not a valid choice.` };
       if (raw === '' && field.blank) return { value: '' };
       return field.choices.some((entry) => entry.value === raw) ? { value: raw } : { problem: `"${raw}" is not a valid choice.` };

@@ -92,6 +92,8 @@ export interface ChoiceField extends CommonOptions {
   default?: string;
   /** `''` allowed (NetBox's blank choice). */
   blank?: boolean;
+  /** Values are integers (NetBox's rack widths, console speeds): read as numbers, written as numbers or numeric strings. */
+  numeric?: boolean;
 }
 
 export interface DateField extends CommonOptions {
@@ -396,7 +398,7 @@ export type PropertySchema = Readonly<Record<string, unknown>> & {
 
 export interface ResourceExtension {
   keys: readonly string[];
-  /** Schemas of the read-only keys the representation gains, for the OpenAPI component schemas. */
+  /** OpenAPI schemas of the keys as the full representation shows them; a key without one is documented as any value. */
   readSchema?: Readonly<Record<string, PropertySchema>>;
   /**
    * The read-only keys computed from the rows alone (no URLs, no serializer), for a page at a time:

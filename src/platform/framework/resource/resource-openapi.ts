@@ -279,8 +279,9 @@ function objectSchema(definition: ResourceDefinition): Schema {
     if (field.writeOnly) continue;
     Object.assign(properties, readProperties(name, field));
   }
+  // Keys an extension shows (a cable's terminations, counts, a port's link peers): its schema, or any value.
   for (const extension of definition.extensions ?? []) {
-    for (const [name, schema] of Object.entries(extension.readSchema ?? {})) properties[name] = { ...schema, readOnly: true };
+    for (const key of extension.keys) properties[key] ??= extension.readSchema?.[key] ?? {};
   }
   const standard = definition.standardAttributes;
   if (standard.tags) properties.tags = { type: 'array', items: ref('BriefExtrasTag') };

@@ -384,7 +384,11 @@ function scalarValue(field: FieldSpec, value: unknown, mode: 'rest' | 'snapshot'
   if (field.kind === 'choice' && mode === 'rest') {
     if (value === null || value === '') return null;
     const entry = field.choices.find((candidate) => candidate.value === value);
-    return { value, label: entry?.label ?? String(value), ...(entry?.color ? { color: entry.color } : {}) };
+    return {
+      value: field.numeric ? Number(value) : value,
+      label: entry?.label ?? String(value),
+      ...(entry?.color ? { color: entry.color } : {}),
+    };
   }
   return value;
 }
