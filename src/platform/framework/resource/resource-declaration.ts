@@ -107,6 +107,8 @@ export interface JsonField extends CommonOptions {
   nullable?: boolean;
   /** Default for new rows; null when absent. */
   default?: () => unknown;
+  /** Reads another notation of a written value into the stored one (pathways: WKT text into GeoJSON), before `validate`. */
+  parse?: (value: unknown) => unknown;
   /** Checks a written value; returns problems (empty when valid). */
   validate?: (value: unknown) => string[];
 }
@@ -420,12 +422,12 @@ export interface GraphqlShape {
 
 /**
  * Where a map feature's geometry comes from: a relation of the model to a structure (its point), a
- * location (the structure at that location), or a platform cable (the paths of the pathways it is
- * routed through, in order).
+ * location (the structure at that location), a site (the map plugin's geometry of that site), or a
+ * platform cable (the paths of the pathways it is routed through, in order).
  */
 export interface MapLayerGeometrySource {
   field: string;
-  via: 'structure' | 'location' | 'cable';
+  via: 'structure' | 'location' | 'cable' | 'site';
 }
 
 /**
