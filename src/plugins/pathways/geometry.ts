@@ -51,7 +51,13 @@ function positionProblem(value: unknown, where: string): string | null {
   return null;
 }
 
+/** Text given for a geometry that is not WKT of WGS84: what the field's check answers. */
+class UnreadableText {
+  constructor(readonly problem: string) {}
+}
+
 function shapeProblem(value: unknown, type: Geometry['type']): string | null {
+  if (value instanceof UnreadableText) return value.problem;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `Expected a GeoJSON ${type} object.`;
   const geometry = value as Record<string, unknown>;
   if (geometry.type !== type) return `Expected a GeoJSON ${type} (got type ${JSON.stringify(geometry.type ?? null)}).`;
@@ -86,6 +92,7 @@ export function polygonProblems(value: unknown): string[] {
 
 /** Problems with a structure's geometry: a Point, or a Polygon footprint. */
 export function structureGeometryProblems(value: unknown): string[] {
+  if (value instanceof UnreadableText) return [value.problem];
   const type = (value as { type?: unknown } | null)?.type;
   if (type === 'Polygon') return polygonProblems(value);
   if (type === 'Point') return pointProblems(value);
@@ -102,11 +109,11 @@ const EWKT_SRID = /^\s*SRID=(\d+)\s*;/i;
 export function geometryFromText(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const srid = EWKT_SRID.exec(value);
-  if (srid && srid[1] !== '4326') return { type: `WKT in SRID ${srid[1]} (only 4326, WGS84, is stored)` };
+  if (srid && srid[1] !== '4326') return new UnreadableText(`EWKT in SRID ${srid[1]}: only SRID 4326 (WGS84) is accepted.`);
   try {
     return wktToGeoJSON(value.replace(EWKT_SRID, '').trim());
   } catch {
-    return { type: 'text that is not WKT' };
+    return new UnreadableText('Expected a GeoJSON object or WKT text (e.g. POINT(-73.5 45.5)); this text is not WKT.');
   }
 }
 

@@ -24,5 +24,7 @@ export const PathwayLocationResource = defineResource({
   uniqueTogether: [['pathway', 'sequence']],
   relatedObject: 'pathway',
   validate: (values): Record<string, string[]> =>
-    values.site_id === null && values.location_id === null ? { site: ['At least one of site or location is required.'] } : {},
+    (values.site_id ?? null) === null && (values.location_id ?? null) === null
+      ? { site: ['At least one of site or location is required.'] }
+      : {},
 });

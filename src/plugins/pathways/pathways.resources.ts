@@ -310,8 +310,8 @@ export const PathwayResource = defineResource({
   beforeDelete: async ({ manager }, row) => {
     const kindTable = KIND_TABLES[row.pathway_type as string];
     if (!kindTable) return;
-    const removed = (await manager.query(`DELETE FROM "${kindTable}" WHERE id = $1 RETURNING id`, [row.id])) as unknown[];
-    if (removed.length > 0) await deleteTagsOf(manager, kindTable.replace('pathways_', ''), row.id);
+    await manager.query(`DELETE FROM "${kindTable}" WHERE id = $1`, [row.id]);
+    await deleteTagsOf(manager, kindTable.replace('pathways_', ''), row.id);
   },
 });
 

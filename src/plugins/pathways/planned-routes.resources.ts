@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import {
   CableResource,
   choice,
@@ -7,6 +8,7 @@ import {
   longText,
   relation,
   type ResourceDefinition,
+  type ResourceRow,
   TenantResource,
   text,
 } from '../../platform/plugin-api';
@@ -21,6 +23,18 @@ function pathwayIdsProblems(value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((id) => Number.isInteger(id) && (id as number) > 0 && (id as number) <= 2147483647))
     return ['Expected a list of pathway ids (positive integers).'];
   return [];
+}
+
+/** A route without pathways or constraints holds an empty list and an empty object, as NetBox's plugin's defaults. */
+async function fillEmpty(manager: EntityManager, row: ResourceRow): Promise<void> {
+  if (row.pathway_ids !== null && row.constraints !== null) return;
+  row.pathway_ids ??= [];
+  row.constraints ??= {};
+  await manager.query('UPDATE pathways_plannedroute SET pathway_ids = $2, constraints = $3 WHERE id = $1', [
+    row.id,
+    JSON.stringify(row.pathway_ids),
+    JSON.stringify(row.constraints),
+  ]);
 }
 
 function constraintsProblems(value: unknown): string[] {
@@ -44,8 +58,9 @@ export const PlannedRouteResource: ResourceDefinition = defineResource({
     start_location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
     end_location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
     // Ids rather than links, as NetBox's plugin: a route outlives a pathway deleted after it was planned.
-    pathway_ids: json({ nullable: false, default: () => [], validate: pathwayIdsProblems }),
-    constraints: json({ nullable: false, default: () => ({}), validate: constraintsProblems }),
+    // Empty when not given (the hooks write [] and {}).
+    pathway_ids: json({ validate: pathwayIdsProblems }),
+    constraints: json({ validate: constraintsProblems }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
     cable: relation(() => CableResource, { onDelete: 'SET NULL' }),
     parent: relation(() => PlannedRouteResource, { onDelete: 'SET NULL' }),
@@ -56,6 +71,8 @@ export const PlannedRouteResource: ResourceDefinition = defineResource({
   ordering: ['-created'],
   extraFilters: { tenant_group: tenantGroupFilter('slug'), tenant_group_id: tenantGroupFilter('id') },
   collectionActions: [ROUTE_FINDER_ACTION],
+  afterCreate: async ({ manager }, row) => fillEmpty(manager, row),
+  afterUpdate: async ({ manager }, _before, row) => fillEmpty(manager, row),
   validate: (values): Record<string, string[]> => {
     const problems: Record<string, string[]> = {};
     for (const side of ['start', 'end']) {

@@ -6,12 +6,14 @@ import { bboxFilter, boundingBoxField, PATHWAYS_API_PREFIX, StructureResource } 
 /** Without a geometry of its own, a site takes its structure's (when it has one). */
 async function fillFromStructure(manager: EntityManager, row: ResourceRow): Promise<void> {
   if (row.geometry === null && row.structure_id !== null) {
-    const [filled] = (await manager.query(
-      `UPDATE pathways_sitegeometry g SET geometry = s.geometry FROM pathways_structure s
-        WHERE g.id = $1 AND s.id = g.structure_id RETURNING g.geometry`,
+    await manager.query(
+      `UPDATE pathways_sitegeometry g SET geometry = s.geometry FROM pathways_structure s WHERE g.id = $1 AND s.id = g.structure_id`,
       [row.id],
-    )) as Array<{ geometry: unknown }>;
-    if (filled) row.geometry = filled.geometry;
+    );
+    const [filled] = (await manager.query('SELECT geometry FROM pathways_sitegeometry WHERE id = $1', [row.id])) as Array<{
+      geometry: unknown;
+    }>;
+    row.geometry = filled.geometry;
   }
   await storeBoundingBox(manager, 'pathways_sitegeometry', 'geometry', row.id);
 }

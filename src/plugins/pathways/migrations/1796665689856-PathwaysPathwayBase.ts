@@ -188,7 +188,7 @@ export class PathwaysPathwayBase1796665689856 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "pathways_pathwaylocation_location_id_idx" ON "pathways_pathwaylocation"  ("location_id") `);
     await queryRunner.query(`CREATE TABLE "pathways_cablesegment_lashed_with" ("cablesegment_id" integer NOT NULL, "to_cablesegment_id" integer NOT NULL, CONSTRAINT "pathways_cablesegment_lashed_with_pkey" PRIMARY KEY ("cablesegment_id", "to_cablesegment_id"))`);
     await queryRunner.query(`CREATE INDEX "pathways_cablesegment_lashed_with_to_cablesegment_id_idx" ON "pathways_cablesegment_lashed_with"  ("to_cablesegment_id") `);
-    await queryRunner.query(`CREATE TABLE "pathways_plannedroute" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(200) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'draft', "start_structure_id" integer, "end_structure_id" integer, "start_location_id" integer, "end_location_id" integer, "pathway_ids" jsonb NOT NULL, "constraints" jsonb NOT NULL, "tenant_id" integer, "cable_id" integer, "parent_id" integer, "comments" text NOT NULL DEFAULT '', CONSTRAINT "pathways_plannedroute_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "pathways_plannedroute" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(200) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'draft', "start_structure_id" integer, "end_structure_id" integer, "start_location_id" integer, "end_location_id" integer, "pathway_ids" jsonb, "constraints" jsonb, "tenant_id" integer, "cable_id" integer, "parent_id" integer, "comments" text NOT NULL DEFAULT '', CONSTRAINT "pathways_plannedroute_pkey" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "pathways_plannedroute_start_structure_id_idx" ON "pathways_plannedroute"  ("start_structure_id") `);
     await queryRunner.query(`CREATE INDEX "pathways_plannedroute_end_structure_id_idx" ON "pathways_plannedroute"  ("end_structure_id") `);
     await queryRunner.query(`CREATE INDEX "pathways_plannedroute_start_location_id_idx" ON "pathways_plannedroute"  ("start_location_id") `);
@@ -198,10 +198,6 @@ export class PathwaysPathwayBase1796665689856 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "pathways_plannedroute_parent_id_idx" ON "pathways_plannedroute"  ("parent_id") `);
     await queryRunner.query(`ALTER TABLE "pathways_circuitgeometry" ADD "provider_reference" character varying(200) NOT NULL DEFAULT ''`);
     await queryRunner.query(`ALTER TABLE "pathways_circuitgeometry" ADD "comments" text NOT NULL DEFAULT ''`);
-    await queryRunner.query(`ALTER TABLE "pathways_conduitbank" ADD "start_face" character varying(50) NOT NULL DEFAULT ''`);
-    await queryRunner.query(`ALTER TABLE "pathways_conduitbank" ADD "end_face" character varying(50) NOT NULL DEFAULT ''`);
-    await queryRunner.query(`ALTER TABLE "pathways_conduit" ADD "start_face" character varying(50) NOT NULL DEFAULT ''`);
-    await queryRunner.query(`ALTER TABLE "pathways_conduit" ADD "end_face" character varying(50) NOT NULL DEFAULT ''`);
     await queryRunner.query(`ALTER TABLE "pathways_conduit" ADD "start_junction_id" integer`);
     await queryRunner.query(`ALTER TABLE "pathways_conduit" ADD "end_junction_id" integer`);
     await queryRunner.query(`CREATE INDEX "pathways_conduit_start_junction_id_idx" ON "pathways_conduit"  ("start_junction_id") `);
