@@ -23,8 +23,8 @@ import {
 
 /**
  * `geo/external/<name>/`: the layers other plugins' models declare (`mapLayer`), served
- * with the geometry resolved here: a structure's point or footprint, the structure at a location, a
- * site's geometry (its site geometry's), or a cable's route through the pathways as a MultiLineString.
+ * with the geometry resolved here: a structure's point or footprint, the structure at a location, or a
+ * cable's route through the pathways as a MultiLineString.
  */
 
 type Geometry = PointGeometry | PolygonGeometry | LineStringGeometry | MultiLineStringGeometry;
@@ -38,13 +38,6 @@ async function geometriesVia(manager: EntityManager, source: MapLayerGeometrySou
     const column = source.via === 'structure' ? 'id' : 'location_id';
     const rows = (await manager.query(
       `SELECT ${column} AS id, geometry FROM pathways_structure WHERE ${column} = ANY($1) AND geometry IS NOT NULL`,
-      [ids],
-    )) as Array<{ id: number; geometry: PointGeometry | PolygonGeometry }>;
-    return new Map(rows.map((row) => [row.id, row.geometry]));
-  }
-  if (source.via === 'site') {
-    const rows = (await manager.query(
-      'SELECT site_id AS id, geometry FROM pathways_sitegeometry WHERE site_id = ANY($1) AND geometry IS NOT NULL',
       [ids],
     )) as Array<{ id: number; geometry: PointGeometry | PolygonGeometry }>;
     return new Map(rows.map((row) => [row.id, row.geometry]));

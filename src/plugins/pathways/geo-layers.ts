@@ -291,8 +291,7 @@ async function scanSource(
   wanted: number,
 ): Promise<{ features: string[]; total: number }> {
   const objectType = source.definition.objectType;
-  const located = (row: string) =>
-    `${columnOf(row, source.geometryColumn)} IS NOT NULL${source.where ? ` AND ${source.where(row)}` : ''}`;
+  const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL${source.where ? ` AND ${source.where(row)}` : ''}`;
   if (!box || !source.lines) {
     // Every row found is a feature: read one more than wanted, and count only when there are more.
     const rows =

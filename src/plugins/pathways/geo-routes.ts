@@ -142,9 +142,4 @@ const INFO_ROUTE: PluginRoute = {
   },
 };
 
-export const GEO_ROUTES: PluginRoute[] = [
-  ...GEO_LAYERS.map(layerRoute),
-  INFO_ROUTE,
-  EXTERNAL_LAYER_ROUTE,
-  ...GEO_LAYERS.map(featureRoute),
-];
+export const GEO_ROUTES: PluginRoute[] = [...GEO_LAYERS.map(layerRoute), INFO_ROUTE, EXTERNAL_LAYER_ROUTE, ...GEO_LAYERS.map(featureRoute)];

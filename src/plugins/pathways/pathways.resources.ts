@@ -115,7 +115,7 @@ export function snapToleranceMetres(settings: Readonly<Record<string, unknown>>)
 
 /**
  * The path with each end moved onto its structure (the point, or the nearest point of a footprint's
- * outline) when that end lies within the tolerance of it; an end farther away, or a path longer than
+ * outline) when that end lies within the tolerance of it or inside the footprint; an end farther away, or a path longer than
  * `max_path_positions`, is a 400 on `path`.
  */
 async function snappedPath(
@@ -147,7 +147,7 @@ async function snappedPath(
           `The path's ${end.name} is ${gap.toFixed(2)} m from ${end.name} structure ${structure.name}; it must lie within ${tolerance} m of it.`,
         ],
       });
-    if (structure.geometry.type === 'Point' || gap > 0) coordinates[end.index] = anchorNear(structure.geometry, coordinates[end.index]);
+    coordinates[end.index] = anchorNear(structure.geometry, coordinates[end.index]);
   }
   return { type: 'LineString', coordinates };
 }

@@ -135,7 +135,7 @@ function shortestPath(graph: Map<Node, Edge[]>, from: Node, to: Node, removed: R
   if (!done.has(to)) return null;
   const pathwayIds: number[] = [];
   const nodes: Node[] = [to];
-  for (let node = to; node !== from; ) {
+  for (let node = to; node !== from;) {
     const step = previous.get(node)!;
     pathwayIds.unshift(step.pathwayId);
     nodes.unshift(step.node);
@@ -170,9 +170,11 @@ async function findRoute(context: CollectionActionContext) {
   const inUse =
     request.preferInUse > 0
       ? new Set(
-          ((await manager.query('SELECT DISTINCT pathway_id FROM pathways_cablesegment WHERE pathway_id IS NOT NULL')) as Array<{
-            pathway_id: number;
-          }>).map((row) => row.pathway_id),
+          (
+            (await manager.query('SELECT DISTINCT pathway_id FROM pathways_cablesegment WHERE pathway_id IS NOT NULL')) as Array<{
+              pathway_id: number;
+            }>
+          ).map((row) => row.pathway_id),
         )
       : new Set<number>();
   const structureUsable = (id: unknown) => {
@@ -191,8 +193,18 @@ async function findRoute(context: CollectionActionContext) {
     if (request.avoidTenants.includes(pathway.tenant_id as number)) continue;
     if (request.tenantOnly !== null && pathway.tenant_id !== null && pathway.tenant_id !== request.tenantOnly) continue;
     if (!structureUsable(pathway.start_structure_id) || !structureUsable(pathway.end_structure_id)) continue;
-    const start = pathway.start_structure_id !== null ? `structure:${pathway.start_structure_id}` : pathway.start_location_id !== null ? `location:${pathway.start_location_id}` : null;
-    const end = pathway.end_structure_id !== null ? `structure:${pathway.end_structure_id}` : pathway.end_location_id !== null ? `location:${pathway.end_location_id}` : null;
+    const start =
+      pathway.start_structure_id !== null
+        ? `structure:${pathway.start_structure_id}`
+        : pathway.start_location_id !== null
+          ? `location:${pathway.start_location_id}`
+          : null;
+    const end =
+      pathway.end_structure_id !== null
+        ? `structure:${pathway.end_structure_id}`
+        : pathway.end_location_id !== null
+          ? `location:${pathway.end_location_id}`
+          : null;
     if (!start || !end || start === end) continue;
     const length = Number(pathway.length ?? pathway.geo_length ?? 0);
     const weight = inUse.has(pathway.id) ? length * (1 - request.preferInUse / 200) : length;
@@ -220,9 +232,11 @@ async function findRoute(context: CollectionActionContext) {
   }
   const hops: Array<Record<string, unknown>> = [];
   const names = new Map(
-    ((await manager.query('SELECT id, name FROM dcim_location WHERE id = ANY($1)', [
-      visited.filter((node) => node.startsWith('location:')).map((node) => Number(node.split(':')[1])),
-    ])) as Array<{ id: number; name: string }>).map((row) => [`location:${row.id}`, row.name]),
+    (
+      (await manager.query('SELECT id, name FROM dcim_location WHERE id = ANY($1)', [
+        visited.filter((node) => node.startsWith('location:')).map((node) => Number(node.split(':')[1])),
+      ])) as Array<{ id: number; name: string }>
+    ).map((row) => [`location:${row.id}`, row.name]),
   );
   for (const [index, node] of visited.entries()) {
     const [kind, id] = node.split(':');
@@ -268,12 +282,17 @@ export const ROUTE_FINDER_ACTION: NonNullable<ResourceDeclaration['collectionAct
         avoid_pathway_types: { type: 'array', items: { type: 'string', enum: PATHWAY_TYPE_CHOICES.map(([value]) => value) } },
         avoid_structure_types: { type: 'array', items: { type: 'string', enum: STRUCTURE_TYPE_CHOICES.map(([value]) => value) } },
         avoid_structures: idList('Structures the route must not pass through'),
-        avoid_tenants: idList("Tenants whose pathways the route must not use"),
+        avoid_tenants: idList('Tenants whose pathways the route must not use'),
         tenant_only: { type: 'integer', nullable: true, description: "Only this tenant's pathways and unassigned ones" },
         avoid_cables: idList('Pathways carrying these cables are left out'),
         avoid_circuits: idList("Pathways carrying these circuits' cables are left out"),
         must_pass_through: idList('Structures the route passes through, in order'),
-        prefer_in_use: { type: 'integer', minimum: 0, maximum: 100, description: 'How strongly to prefer pathways already carrying cables' },
+        prefer_in_use: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 100,
+          description: 'How strongly to prefer pathways already carrying cables',
+        },
         include_inactive: { type: 'boolean', description: 'Also use retired and decommissioning pathways and structures' },
       },
     },

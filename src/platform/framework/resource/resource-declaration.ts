@@ -422,12 +422,12 @@ export interface GraphqlShape {
 
 /**
  * Where a map feature's geometry comes from: a relation of the model to a structure (its point), a
- * location (the structure at that location), a site (the map plugin's geometry of that site), or a
- * platform cable (the paths of the pathways it is routed through, in order).
+ * location (the structure at that location), or a platform cable (the paths of the pathways it is
+ * routed through, in order).
  */
 export interface MapLayerGeometrySource {
   field: string;
-  via: 'structure' | 'location' | 'cable' | 'site';
+  via: 'structure' | 'location' | 'cable';
 }
 
 /**

@@ -106,12 +106,24 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
         end_face: 'south',
         path: line([4.9, 52.37], [4.91, 52.37]),
       },
-      { label: 'B-2', configuration: '3x4', total_conduits: 12, encasement_type: 'bridge_attachment', path: line([4.9, 52.38], [4.91, 52.38]) },
+      {
+        label: 'B-2',
+        configuration: '3x4',
+        total_conduits: 12,
+        encasement_type: 'bridge_attachment',
+        path: line([4.9, 52.38], [4.91, 52.38]),
+      },
       { label: 'B-3', configuration: 'custom', encasement_type: 'bore', end_face: 'east', path: line([5, 52], [5.1, 52]) },
     ],
     update: { label: 'B-1b', total_conduits: 3, encasement_type: 'tunnel' },
     brief: ['id', 'url', 'display', 'label'],
-    filters: { 'configuration=3x4': [1], 'total_conduits__gte=4': [0, 1], 'start_face=north': [0], 'end_face=east': [2], 'encasement_type=bore': [2] },
+    filters: {
+      'configuration=3x4': [1],
+      'total_conduits__gte=4': [0, 1],
+      'start_face=north': [0],
+      'end_face=east': [2],
+      'encasement_type=bore': [2],
+    },
     invalid: [
       { body: { label: 'bad', configuration: '9x9', path: line([0, 0], [1, 1]) }, field: 'configuration' },
       { body: { label: 'sand', encasement_type: 'sand', path: line([0, 0], [1, 1]) }, field: 'encasement_type' },
@@ -155,7 +167,12 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     update: { label: 'T-1b', status: 'construction' },
     bulkUpdate: { comments: 'surveyed' },
     brief: ['id', 'url', 'display', 'label', 'pathway_type'],
-    filters: { 'pathway_type=submarine': [1], 'pathway_type=tray&pathway_type=raceway': [0, 2], 'status=planned': [1], 'length__gte=10': [2] },
+    filters: {
+      'pathway_type=submarine': [1],
+      'pathway_type=tray&pathway_type=raceway': [0, 2],
+      'status=planned': [1],
+      'length__gte=10': [2],
+    },
     invalid: [
       { body: { label: 'kind', pathway_type: 'tunnel', path: line([0, 0], [1, 1]) }, field: 'pathway_type' },
       { body: { label: 'no path', pathway_type: 'tray' }, field: 'path' },
@@ -171,20 +188,38 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     fixtures: async ({ api }) => {
       const a = await api.created(`${P}/structures/`, { name: unique('J-MH'), geometry: point(6, 51) });
       const b = await api.created(`${P}/structures/`, { name: unique('J-MH'), geometry: point(6.01, 51) });
-      const trunk = await api.created(`${P}/conduits/`, { label: unique('trunk'), start_structure: a.id, end_structure: b.id, path: line([6, 51], [6.01, 51]) });
-      const branch = await api.created(`${P}/conduits/`, { label: unique('branch'), start_structure: a.id, path: line([6, 51], [6, 51.01]) });
+      const trunk = await api.created(`${P}/conduits/`, {
+        label: unique('trunk'),
+        start_structure: a.id,
+        end_structure: b.id,
+        path: line([6, 51], [6.01, 51]),
+      });
+      const branch = await api.created(`${P}/conduits/`, {
+        label: unique('branch'),
+        start_structure: a.id,
+        path: line([6, 51], [6, 51.01]),
+      });
       return { a, b, trunk, branch };
     },
     create: (fx) => [
       { label: 'J-1', trunk_conduit: fx.trunk.id, branch_conduit: fx.branch.id, towards_structure: fx.a.id, position_on_trunk: 0.25 },
       { label: 'J-2', trunk_conduit: fx.trunk.id, branch_conduit: fx.branch.id, towards_structure: fx.b.id, position_on_trunk: 0.5 },
-      { trunk_conduit: fx.trunk.id, branch_conduit: fx.branch.id, towards_structure: fx.b.id, position_on_trunk: 1, comments: 'at the end' },
+      {
+        trunk_conduit: fx.trunk.id,
+        branch_conduit: fx.branch.id,
+        towards_structure: fx.b.id,
+        position_on_trunk: 1,
+        comments: 'at the end',
+      },
     ],
     update: { label: 'J-1b', position_on_trunk: 0.3 },
     brief: ['id', 'url', 'display', 'label'],
     filters: (fx) => ({ [`towards_structure_id=${fx.b.id}`]: [1, 2], 'position_on_trunk__lte=0.5': [0, 1] }),
     invalid: [
-      { body: (fx) => ({ trunk_conduit: fx.trunk.id, branch_conduit: fx.branch.id, towards_structure: fx.a.id, position_on_trunk: 1.5 }), field: 'position_on_trunk' },
+      {
+        body: (fx) => ({ trunk_conduit: fx.trunk.id, branch_conduit: fx.branch.id, towards_structure: fx.a.id, position_on_trunk: 1.5 }),
+        field: 'position_on_trunk',
+      },
       {
         body: (fx) => ({ trunk_conduit: fx.branch.id, branch_conduit: fx.trunk.id, towards_structure: fx.b.id, position_on_trunk: 0.5 }),
         field: 'towards_structure',
@@ -200,7 +235,11 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     fixtures: async ({ api }) => {
       const site = await api.created('/api/dcim/sites/', { name: unique('wp-site'), slug: unique('wp-site') });
       const location = await api.created('/api/dcim/locations/', { name: unique('wp-room'), slug: unique('wp-room'), site: site.id });
-      const pathway = await api.created(`${P}/pathways/`, { label: unique('riser'), pathway_type: 'raceway', path: line([7, 50], [7.001, 50]) });
+      const pathway = await api.created(`${P}/pathways/`, {
+        label: unique('riser'),
+        pathway_type: 'raceway',
+        path: line([7, 50], [7.001, 50]),
+      });
       return { site, location, pathway };
     },
     create: (fx) => [
@@ -296,7 +335,14 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     create: (fx) => [
       { name: 'Route 1', start_structure: fx.a.id, end_structure: fx.b.id, pathway_ids: [1, 2] },
       { name: 'Route 2', status: 'approved', start_structure: fx.b.id, end_structure: fx.a.id, tenant: fx.tenant.id },
-      { name: 'Route 3', status: 'assigned', start_structure: fx.a.id, end_structure: fx.b.id, cable: fx.cable.id, constraints: { prefer_in_use: 50 } },
+      {
+        name: 'Route 3',
+        status: 'assigned',
+        start_structure: fx.a.id,
+        end_structure: fx.b.id,
+        cable: fx.cable.id,
+        constraints: { prefer_in_use: 50 },
+      },
     ],
     update: { name: 'Route 1b', status: 'archived', pathway_ids: [3] },
     brief: ['id', 'url', 'display', 'name', 'status'],
