@@ -75,7 +75,7 @@ export function schemaProblems(schema: ImportSchema): string[] {
   return problems;
 }
 
-const asList = (value: unknown) => (Array.isArray(value) ? value : [value]);
+const asList = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : [value]);
 const same = (a: unknown, b: unknown) => a === b || (a !== null && b !== null && String(a) === String(b));
 
 /** Whether a value counts as absent: null, or one of the field's `null_values` (numerically when both are numbers). */
@@ -119,7 +119,7 @@ export function readGeoJson(text: string): Feature[] {
     throw new Error(
       'the file names a "crs": RFC 7946 GeoJSON is WGS84 only; reproject it first (ogr2ogr -t_srs EPSG:4326 -f GeoJSON out.geojson in)',
     );
-  if (document.type === 'FeatureCollection' && Array.isArray(document.features)) return document.features;
+  if (document.type === 'FeatureCollection' && Array.isArray(document.features)) return document.features as Feature[];
   if (document.type === 'Feature') return [document as unknown as Feature];
   throw new Error('expected a GeoJSON FeatureCollection or Feature');
 }
@@ -175,14 +175,20 @@ function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
   return options as Options;
 }
 
-async function call(options: Options, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+interface ApiAnswer {
+  status: number;
+  /** A list's `{count, results}`, an object, or a 400's `{field: [messages]}`. */
+  body: { count?: number; results?: Array<{ id: number }> } | null;
+}
+
+async function call(options: Options, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
   const response = await fetch(`${options.url.replace(/\/$/, '')}/api/plugins/pathways/${path}`, {
     method,
     headers: { authorization: `Token ${options.token}`, 'content-type': 'application/json', accept: 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
+  return { status: response.status, body: text ? (JSON.parse(text) as ApiAnswer['body']) : null };
 }
 
 /** Runs the import; answers the counts, and writes a line per problem to `log`. */
@@ -218,7 +224,7 @@ export async function importGeodata(
         'GET',
         `${model.path}/?${encodeURIComponent(key)}=${encodeURIComponent(String(matchValue))}&brief=true`,
       );
-      if (found.status === 200 && found.body.count === 1) {
+      if (found.status === 200 && found.body?.count === 1 && found.body.results) {
         const patched = await call(options, 'PATCH', `${model.path}/${found.body.results[0].id}/`, entry.body);
         if (patched.status === 200) counts.updated += 1;
         else {

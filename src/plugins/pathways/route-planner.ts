@@ -195,15 +195,15 @@ async function findRoute(context: CollectionActionContext) {
     if (!structureUsable(pathway.start_structure_id) || !structureUsable(pathway.end_structure_id)) continue;
     const start =
       pathway.start_structure_id !== null
-        ? `structure:${pathway.start_structure_id}`
+        ? `structure:${pathway.start_structure_id as number}`
         : pathway.start_location_id !== null
-          ? `location:${pathway.start_location_id}`
+          ? `location:${pathway.start_location_id as number}`
           : null;
     const end =
       pathway.end_structure_id !== null
-        ? `structure:${pathway.end_structure_id}`
+        ? `structure:${pathway.end_structure_id as number}`
         : pathway.end_location_id !== null
-          ? `location:${pathway.end_location_id}`
+          ? `location:${pathway.end_location_id as number}`
           : null;
     if (!start || !end || start === end) continue;
     const length = Number(pathway.length ?? pathway.geo_length ?? 0);
