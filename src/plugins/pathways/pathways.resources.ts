@@ -83,7 +83,7 @@ function pathwayFields(): Record<string, FieldSpec> {
 }
 
 /** The columns every pathway has, kept equal between a kind's row and its base row. */
-export const SHARED_COLUMNS = [
+const SHARED_COLUMNS = [
   'label',
   'status',
   'path',
@@ -164,7 +164,7 @@ async function snapCreated(context: ResourceHookContext, row: ResourceRow, table
 const SNAPPED_KEYS = ['path', 'start_structure_id', 'end_structure_id'];
 
 /** The base's table, and each kind's table by its `pathway_type`. */
-export const PATHWAY_TABLE = 'pathways_pathway';
+const PATHWAY_TABLE = 'pathways_pathway';
 const KIND_TABLES: Readonly<Record<string, string>> = {
   conduit_bank: 'pathways_conduitbank',
   conduit: 'pathways_conduit',

@@ -149,6 +149,10 @@ describe('platform pathways plugin: one id space, upstream fields and filters, r
         [fx.bank.id, fx.span.id, fx.inBank.id, fx.innerduct.id].sort(),
       );
       expect((await root.listed(`${P}/structures/?occupied=true`, 'name')).sort()).toEqual(['B', 'C']);
+      // The layers take the filter as the lists do.
+      const layer = (await root.get(`${P}/geo/pathways/?occupied=true`)).body;
+      expect(layer.features.map((feature: any) => feature.id).sort()).toEqual([fx.bank.id, fx.span.id].sort());
+      expect((await root.get(`${P}/geo/info/?occupied=true`)).body.counts).toMatchObject({ conduit_banks: 1, aerial_spans: 1, conduits: 0 });
       const bad = await root.get(`${P}/conduits/?occupied=maybe`);
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body)).toEqual(['occupied']);
