@@ -204,7 +204,35 @@ interface PathwayKind {
   uniqueTogether?: ResourceDeclaration['uniqueTogether'];
   brief?: readonly string[];
   extensions?: readonly ResourceExtension[];
+  /** The container whose ends a pathway of this kind takes for an end left blank: relation column and table. */
+  container?: { column: string; table: string; endKinds: readonly string[] };
   validate?: (values: Record<string, unknown>) => Record<string, string[]>;
+}
+
+/**
+ * As NetBox's plugin: a conduit in a bank, or an innerduct, takes its container's structure and
+ * location for an end where it names none (nor a junction, for a conduit).
+ */
+async function inheritEnds(
+  manager: EntityManager,
+  table: string,
+  container: NonNullable<PathwayKind['container']>,
+  row: ResourceRow,
+): Promise<void> {
+  if (row[container.column] === null || row[container.column] === undefined) return;
+  for (const side of ['start', 'end']) {
+    const blank = container.endKinds.map((end) => `k.${side}_${end}_id IS NULL`).join(' AND ');
+    await manager.query(
+      `UPDATE "${table}" k SET ${side}_structure_id = c.${side}_structure_id, ${side}_location_id = c.${side}_location_id
+         FROM "${container.table}" c WHERE k.id = $1 AND c.id = k."${container.column}" AND ${blank}`,
+      [row.id],
+    );
+  }
+  const [ends] = (await manager.query(
+    `SELECT start_structure_id, end_structure_id, start_location_id, end_location_id FROM "${table}" WHERE id = $1`,
+    [row.id],
+  )) as Array<Record<string, number | null>>;
+  Object.assign(row, ends);
 }
 
 const PATH_REQUIRED = [
@@ -244,6 +272,7 @@ function definePathwayKind(kind: PathwayKind) {
       return { path: PATH_REQUIRED, ...own };
     },
     afterCreate: async (context, row) => {
+      if (kind.container) await inheritEnds(context.manager, table, kind.container, row);
       await snapCreated(context, row, table);
       await copyShared(context.manager, table, PATHWAY_TABLE, row.id);
     },
@@ -253,6 +282,7 @@ function definePathwayKind(kind: PathwayKind) {
       return path ? { path } : undefined;
     },
     afterUpdate: async ({ manager }, _before, row) => {
+      if (kind.container) await inheritEnds(manager, table, kind.container, row);
       await storePathDerivatives(manager, table, row);
       await copyShared(manager, table, PATHWAY_TABLE, row.id);
     },
@@ -384,6 +414,7 @@ export const ConduitResource = definePathwayKind({
     end_junction: relation(() => ConduitJunctionResource, { onDelete: 'SET NULL' }),
   },
   pathOptional: (values) => isSet(values.conduit_bank_id),
+  container: { column: 'conduit_bank_id', table: 'pathways_conduitbank', endKinds: ['structure', 'location', 'junction'] },
   uniqueTogether: [['conduit_bank', 'bank_position']],
   brief: ['label', 'material'],
   validate: (values) => {
@@ -451,6 +482,7 @@ export const InnerductResource = definePathwayKind({
   },
   brief: ['label', 'size'],
   pathOptional: () => true,
+  container: { column: 'parent_conduit_id', table: 'pathways_conduit', endKinds: ['structure', 'location'] },
 });
 
 /** Where a branch conduit leaves a trunk conduit: a point along the trunk, facing one of its end structures. */

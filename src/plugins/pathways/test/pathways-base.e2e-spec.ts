@@ -135,6 +135,20 @@ describe('platform pathways plugin: one id space, upstream fields and filters, r
       fx.lashed = await root.created(`${P}/cable-segments/`, { cable: fx.other.id, pathway: fx.span.id, lashed_with: [fx.spanSegment.id] });
     });
 
+    it("gives a conduit in a bank and an innerduct their container's ends where they name none", async () => {
+      expect(fx.inBank).toMatchObject({ start_structure: { id: fx.a.id }, end_structure: { id: fx.b.id } });
+      expect(fx.innerduct).toMatchObject({ start_structure: { id: fx.a.id }, end_structure: { id: fx.b.id } });
+      expect((await root.get(`${P}/pathways/${fx.innerduct.id}/`)).body.start_structure).toMatchObject({ id: fx.a.id });
+      const own = await root.created(`${P}/conduits/`, {
+        label: 'own end',
+        conduit_bank: fx.bank.id,
+        bank_position: 'A9',
+        end_structure: fx.c.id,
+      });
+      expect(own).toMatchObject({ start_structure: { id: fx.a.id }, end_structure: { id: fx.c.id } });
+      expect((await root.delete(`${P}/conduits/${own.id}/`)).status).toBe(204);
+    });
+
     it('counts the cables routed through each pathway', async () => {
       expect((await root.get(`${P}/aerial-spans/${fx.span.id}/`)).body.cables_routed).toBe(2);
       expect((await root.get(`${P}/pathways/${fx.innerduct.id}/`)).body.cables_routed).toBe(1);
@@ -148,11 +162,15 @@ describe('platform pathways plugin: one id space, upstream fields and filters, r
       expect((await root.listed(`${P}/pathways/?occupied=true`, 'id')).sort()).toEqual(
         [fx.bank.id, fx.span.id, fx.inBank.id, fx.innerduct.id].sort(),
       );
-      expect((await root.listed(`${P}/structures/?occupied=true`, 'name')).sort()).toEqual(['B', 'C']);
+      expect((await root.listed(`${P}/structures/?occupied=true`, 'name')).sort()).toEqual(['A', 'B', 'C']);
       // The layers take the filter as the lists do.
       const layer = (await root.get(`${P}/geo/pathways/?occupied=true`)).body;
       expect(layer.features.map((feature: any) => feature.id).sort()).toEqual([fx.bank.id, fx.span.id].sort());
-      expect((await root.get(`${P}/geo/info/?occupied=true`)).body.counts).toMatchObject({ conduit_banks: 1, aerial_spans: 1, conduits: 0 });
+      expect((await root.get(`${P}/geo/info/?occupied=true`)).body.counts).toMatchObject({
+        conduit_banks: 1,
+        aerial_spans: 1,
+        conduits: 0,
+      });
       const bad = await root.get(`${P}/conduits/?occupied=maybe`);
       expect(bad.status).toBe(400);
       expect(Object.keys(bad.body)).toEqual(['occupied']);
@@ -171,9 +189,9 @@ describe('platform pathways plugin: one id space, upstream fields and filters, r
   describe("filters as NetBox's plugin has them", () => {
     it('connected_to=<kind>:<id>, structure_id, has_pathways and no_pathways', async () => {
       expect((await root.listed(`${P}/pathways/?connected_to=structure:${fx.c.id}`, 'label')).sort()).toEqual(['span BC', 'tray']);
-      expect((await root.listed(`${P}/pathways/?connected_to=structure:${fx.c.id}&connected_to=structure:${fx.a.id}`, 'id')).length).toBe(
-        4,
-      );
+      // The bank, its conduit (inheriting the bank's ends) and that conduit's innerduct, the conduit outside the bank, the span and the tray.
+      const touching = await root.listed(`${P}/pathways/?connected_to=structure:${fx.c.id}&connected_to=structure:${fx.a.id}`, 'id');
+      expect(touching).toHaveLength(6);
       const bad = await root.get(`${P}/pathways/?connected_to=site:1`);
       expect(bad.status).toBe(400);
       expect(bad.body.connected_to[0]).toMatch(/'<kind>:<pk>'/);
