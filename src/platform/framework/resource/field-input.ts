@@ -68,8 +68,9 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
       }
       return { value: new Date(raw) };
     case 'json': {
-      const problems = field.validate?.(raw) ?? [];
-      return problems.length > 0 ? { problem: problems.join(' ') } : { value: raw };
+      const value = field.parse ? field.parse(raw) : raw;
+      const problems = field.validate?.(value) ?? [];
+      return problems.length > 0 ? { problem: problems.join(' ') } : { value };
     }
     case 'string-list': {
       if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return { problem: 'Expected a list of strings.' };

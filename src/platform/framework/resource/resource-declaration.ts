@@ -109,6 +109,8 @@ export interface JsonField extends CommonOptions {
   nullable?: boolean;
   /** Default for new rows; null when absent. */
   default?: () => unknown;
+  /** Reads another notation of a written value into the stored one (pathways: WKT text into GeoJSON), before `validate`. */
+  parse?: (value: unknown) => unknown;
   /** Checks a written value; returns problems (empty when valid). */
   validate?: (value: unknown) => string[];
 }
