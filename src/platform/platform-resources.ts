@@ -1,4 +1,16 @@
-import { CircuitResource, CircuitTerminationResource, CircuitTypeResource, ProviderResource } from './circuits/circuits.resources';
+import {
+  CircuitGroupAssignmentResource,
+  CircuitGroupResource,
+  CircuitResource,
+  CircuitTerminationResource,
+  CircuitTypeResource,
+  ProviderAccountResource,
+  ProviderNetworkResource,
+  ProviderResource,
+  VirtualCircuitResource,
+  VirtualCircuitTerminationResource,
+  VirtualCircuitTypeResource,
+} from './circuits/circuits.resources';
 import { ObjectChangeResource, ObjectTypeResource } from './core/core.resources';
 import {
   CableResource,
@@ -32,7 +44,31 @@ import {
   TagResource,
   WebhookResource,
 } from './extras/extras.resources';
-import { AsnResource, IpAddressResource, PrefixResource, RirResource, VlanResource, VrfResource } from './ipam/ipam.resources';
+import {
+  AggregateResource,
+  AsnResource,
+  FhrpGroupAssignmentResource,
+  FhrpGroupResource,
+  IpAddressResource,
+  IpRangeResource,
+  PrefixResource,
+  RirResource,
+  RoleResource,
+  RouteTargetResource,
+  ServiceResource,
+  ServiceTemplateResource,
+  VlanGroupResource,
+  VlanResource,
+  VrfResource,
+} from './ipam/ipam.resources';
+import {
+  ClusterGroupResource,
+  ClusterResource,
+  ClusterTypeResource,
+  VirtualDiskResource,
+  VirtualMachineResource,
+  VmInterfaceResource,
+} from './virtualization/virtualization.resources';
 import {
   ContactAssignmentResource,
   ContactGroupResource,
@@ -93,6 +129,13 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   CircuitTypeResource,
   CircuitResource,
   CircuitTerminationResource,
+  ProviderAccountResource,
+  ProviderNetworkResource,
+  CircuitGroupResource,
+  CircuitGroupAssignmentResource,
+  VirtualCircuitTypeResource,
+  VirtualCircuitResource,
+  VirtualCircuitTerminationResource,
   // ipam
   RirResource,
   AsnResource,
@@ -100,4 +143,20 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   VlanResource,
   PrefixResource,
   IpAddressResource,
+  RoleResource,
+  AggregateResource,
+  VlanGroupResource,
+  IpRangeResource,
+  RouteTargetResource,
+  ServiceTemplateResource,
+  ServiceResource,
+  FhrpGroupResource,
+  FhrpGroupAssignmentResource,
+  // virtualization
+  ClusterTypeResource,
+  ClusterGroupResource,
+  ClusterResource,
+  VirtualMachineResource,
+  VmInterfaceResource,
+  VirtualDiskResource,
 ];
