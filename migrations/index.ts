@@ -1,5 +1,4 @@
 import { NetboxCoreModels1796665486808 } from './1796665486808-NetboxCoreModels';
-import { NetboxCoreModels1796665486808 } from './1796665486808-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
@@ -18,7 +17,8 @@ import type { MigrationClass } from '../src/common/database/data-source-options'
  * The platform's own migrations, oldest first; a unit test checks that every file in this folder
  * is listed.
  */
-export const CORE_MIGRATIONS: MigrationClass[] = [Identity1795245292124,
+export const CORE_MIGRATIONS: MigrationClass[] = [
+  Identity1795245292124,
   Pki1795245880062,
   ServiceAccounts1795247433713,
   Jobs1795250043106,
@@ -29,7 +29,9 @@ export const CORE_MIGRATIONS: MigrationClass[] = [Identity1795245292124,
   FreeTextRevocationReason1795598661236,
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
-  WebhookOwners1795900001100, NetboxCoreModels1796665486808];
+  WebhookOwners1795900001100,
+  NetboxCoreModels1796665486808,
+];
 
 /**
  * Every migration TypeORM runs: the platform's and those of the given plugins, by timestamp. The

@@ -221,8 +221,8 @@ export const CircuitGroupAssignmentResource = defineResource({
     priority: choice(CIRCUIT_PRIORITY_CHOICES, { blank: true }),
   },
   display: (row) => (row.priority ? `Group ${String(row.group_id)} (${String(row.priority)})` : `Group ${String(row.group_id)}`),
-  brief: ['group', 'member_type', 'member_id', 'member', 'priority'],
-  ordering: ['group', 'member_type_id', 'member_id', 'priority'],
+  brief: ['group', 'member', 'priority'],
+  ordering: ['group', 'priority'],
   uniqueTogether: [['member_type_id', 'member_id', 'group']],
   relatedObject: 'member',
   extraFilters: {

@@ -658,7 +658,7 @@ export const FhrpGroupAssignmentResource = defineResource({
     priority: integer({ min: 0, max: 255, required: true }),
   },
   display: (row) => `Group ${String(row.group_id)}: interface ${String(row.interface_id)}`,
-  brief: ['group', 'interface_type', 'interface_id', 'priority'],
+  brief: ['group', 'interface', 'priority'],
   ordering: ['priority', 'id'],
   uniqueTogether: [['interface_type_id', 'interface_id', 'group']],
   relatedObject: 'interface',
