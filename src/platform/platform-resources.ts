@@ -37,7 +37,10 @@ import {
   SiteResource,
 } from './dcim/dcim.resources';
 import {
+  ConfigContextResource,
   ConfigTemplateResource,
+  ExportTemplateResource,
+  SavedFilterResource,
   CustomFieldResource,
   EventRuleResource,
   JournalEntryResource,
@@ -94,6 +97,9 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   WebhookResource,
   EventRuleResource,
   ConfigTemplateResource,
+  SavedFilterResource,
+  ExportTemplateResource,
+  ConfigContextResource,
   // tenancy
   TenantGroupResource,
   TenantResource,

@@ -12,6 +12,7 @@ import {
   slug,
   text,
 } from '../framework/resource/fields';
+import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import {
   defineResource,
@@ -335,9 +336,11 @@ export const DeviceResource = defineResource({
     location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
     status: choice(DEVICE_STATUS_CHOICES, { default: 'active' }),
     config_template: relation(() => ConfigTemplateResource, { onDelete: 'SET NULL' }),
+    local_context_data: json({ validate: contextDataProblems, noFilter: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
+  extensions: [configContextProperty('device')],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],

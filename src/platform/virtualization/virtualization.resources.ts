@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { DeviceRoleResource, PlatformResource } from '../dcim/dcim.resources';
+import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { throughFilter } from '../framework/resource/extra-filters';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
@@ -166,14 +167,8 @@ export const VirtualMachineResource = defineResource({
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['cluster', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
   validateAsync: virtualMachineRules,
+  extensions: [configContextProperty('virtualmachine')],
 });
-
-/** Local config context data: a JSON object, as NetBox requires of all context data. */
-export function contextDataProblems(value: unknown): string[] {
-  return value === null || (typeof value === 'object' && !Array.isArray(value))
-    ? []
-    : ['JSON data must be in object form. Example: {"foo": 123}'];
-}
 
 const INTERFACE_MODE_CHOICES = [
   ['access', 'Access'],
