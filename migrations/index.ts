@@ -1,4 +1,4 @@
-import { NetboxCoreModels1796668005656 } from './1796668005656-NetboxCoreModels';
+import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
@@ -30,7 +30,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
   WebhookOwners1795900001100,
-  NetboxCoreModels1796668005656,
+  NetboxCoreModels1796669138511,
 ];
 
 /**

@@ -72,6 +72,7 @@ import {
   VirtualMachineResource,
   VmInterfaceResource,
 } from './virtualization/virtualization.resources';
+import { WirelessLanGroupResource, WirelessLanResource, WirelessLinkResource } from './wireless/wireless.resources';
 import {
   ContactAssignmentResource,
   ContactGroupResource,
@@ -165,4 +166,8 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   VirtualMachineResource,
   VmInterfaceResource,
   VirtualDiskResource,
+  // wireless
+  WirelessLanGroupResource,
+  WirelessLanResource,
+  WirelessLinkResource,
 ];

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class NetboxCoreModels1796668005656 implements MigrationInterface {
-  name = 'NetboxCoreModels1796668005656';
+export class NetboxCoreModels1796669138511 implements MigrationInterface {
+  name = 'NetboxCoreModels1796669138511';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "extras_savedfilter" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "name" character varying(100) NOT NULL DEFAULT '', "slug" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "user_id" integer, "weight" integer NOT NULL DEFAULT '100', "enabled" boolean NOT NULL DEFAULT true, "shared" boolean NOT NULL DEFAULT true, "parameters" jsonb NOT NULL, CONSTRAINT "extras_savedfilter_name_key" UNIQUE ("name"), CONSTRAINT "extras_savedfilter_slug_key" UNIQUE ("slug"), CONSTRAINT "extras_savedfilter_pkey" PRIMARY KEY ("id"))`);
@@ -107,6 +107,17 @@ export class NetboxCoreModels1796668005656 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "virtualization_vminterface_tagged_vlans_vlan_id_idx" ON "virtualization_vminterface_tagged_vlans"  ("vlan_id") `);
     await queryRunner.query(`CREATE TABLE "virtualization_virtualdisk" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "virtual_machine_id" integer NOT NULL, "name" character varying(64) NOT NULL DEFAULT '', "size" integer NOT NULL, "description" character varying(200) NOT NULL DEFAULT '', CONSTRAINT "virtualization_virtualdisk_virtual_machine_id_name_key" UNIQUE ("virtual_machine_id", "name"), CONSTRAINT "virtualization_virtualdisk_pkey" PRIMARY KEY ("id"))`);
     await queryRunner.query(`CREATE INDEX "virtualization_virtualdisk_virtual_machine_id_idx" ON "virtualization_virtualdisk"  ("virtual_machine_id") `);
+    await queryRunner.query(`CREATE TABLE "wireless_wirelesslangroup" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "slug" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "parent_id" integer, "comments" text NOT NULL DEFAULT '', CONSTRAINT "wireless_wirelesslangroup_name_key" UNIQUE ("name"), CONSTRAINT "wireless_wirelesslangroup_slug_key" UNIQUE ("slug"), CONSTRAINT "wireless_wirelesslangroup_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslangroup_parent_id_idx" ON "wireless_wirelesslangroup"  ("parent_id") `);
+    await queryRunner.query(`CREATE TABLE "wireless_wirelesslan" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "ssid" character varying(32) NOT NULL DEFAULT '', "group_id" integer, "status" character varying(50) NOT NULL DEFAULT 'active', "vlan_id" integer, "tenant_id" integer, "auth_type" character varying(50) NOT NULL DEFAULT '', "auth_cipher" character varying(50) NOT NULL DEFAULT '', "auth_psk" character varying(64) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', "scope_type_id" integer, "scope_id" integer, CONSTRAINT "wireless_wirelesslan_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslan_group_id_idx" ON "wireless_wirelesslan"  ("group_id") `);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslan_vlan_id_idx" ON "wireless_wirelesslan"  ("vlan_id") `);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslan_tenant_id_idx" ON "wireless_wirelesslan"  ("tenant_id") `);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslan_scope_idx" ON "wireless_wirelesslan"  ("scope_type_id", "scope_id") `);
+    await queryRunner.query(`CREATE TABLE "wireless_wirelesslink" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "interface_a_id" integer NOT NULL, "interface_b_id" integer NOT NULL, "ssid" character varying(32) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'connected', "tenant_id" integer, "auth_type" character varying(50) NOT NULL DEFAULT '', "auth_cipher" character varying(50) NOT NULL DEFAULT '', "auth_psk" character varying(64) NOT NULL DEFAULT '', "distance" numeric(8,2), "distance_unit" character varying(50) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "wireless_wirelesslink_interface_a_id_interface_b_id_key" UNIQUE ("interface_a_id", "interface_b_id"), CONSTRAINT "wireless_wirelesslink_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslink_interface_a_id_idx" ON "wireless_wirelesslink"  ("interface_a_id") `);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslink_interface_b_id_idx" ON "wireless_wirelesslink"  ("interface_b_id") `);
+    await queryRunner.query(`CREATE INDEX "wireless_wirelesslink_tenant_id_idx" ON "wireless_wirelesslink"  ("tenant_id") `);
     await queryRunner.query(`ALTER TABLE "dcim_device" ADD "local_context_data" jsonb`);
     await queryRunner.query(`ALTER TABLE "circuits_circuit" ADD "provider_account_id" integer`);
     await queryRunner.query(`ALTER TABLE "ipam_vlan" ADD "site_id" integer`);
@@ -204,9 +215,25 @@ export class NetboxCoreModels1796668005656 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "virtualization_vminterface_tagged_vlans" ADD CONSTRAINT "virtualization_vminterface_tagged_vlans_vminterface_id_fkey" FOREIGN KEY ("vminterface_id") REFERENCES "virtualization_vminterface"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "virtualization_vminterface_tagged_vlans" ADD CONSTRAINT "virtualization_vminterface_tagged_vlans_vlan_id_fkey" FOREIGN KEY ("vlan_id") REFERENCES "ipam_vlan"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await queryRunner.query(`ALTER TABLE "virtualization_virtualdisk" ADD CONSTRAINT "virtualization_virtualdisk_virtual_machine_id_fkey" FOREIGN KEY ("virtual_machine_id") REFERENCES "virtualization_virtualmachine"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslangroup" ADD CONSTRAINT "wireless_wirelesslangroup_parent_id_fkey" FOREIGN KEY ("parent_id") REFERENCES "wireless_wirelesslangroup"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" ADD CONSTRAINT "wireless_wirelesslan_group_id_fkey" FOREIGN KEY ("group_id") REFERENCES "wireless_wirelesslangroup"("id") ON DELETE SET NULL ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" ADD CONSTRAINT "wireless_wirelesslan_vlan_id_fkey" FOREIGN KEY ("vlan_id") REFERENCES "ipam_vlan"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" ADD CONSTRAINT "wireless_wirelesslan_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" ADD CONSTRAINT "wireless_wirelesslan_scope_type_id_fkey" FOREIGN KEY ("scope_type_id") REFERENCES "core_objecttype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" ADD CONSTRAINT "wireless_wirelesslink_interface_a_id_fkey" FOREIGN KEY ("interface_a_id") REFERENCES "dcim_interface"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" ADD CONSTRAINT "wireless_wirelesslink_interface_b_id_fkey" FOREIGN KEY ("interface_b_id") REFERENCES "dcim_interface"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" ADD CONSTRAINT "wireless_wirelesslink_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" DROP CONSTRAINT "wireless_wirelesslink_tenant_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" DROP CONSTRAINT "wireless_wirelesslink_interface_b_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslink" DROP CONSTRAINT "wireless_wirelesslink_interface_a_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" DROP CONSTRAINT "wireless_wirelesslan_scope_type_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" DROP CONSTRAINT "wireless_wirelesslan_tenant_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" DROP CONSTRAINT "wireless_wirelesslan_vlan_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslan" DROP CONSTRAINT "wireless_wirelesslan_group_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "wireless_wirelesslangroup" DROP CONSTRAINT "wireless_wirelesslangroup_parent_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "virtualization_virtualdisk" DROP CONSTRAINT "virtualization_virtualdisk_virtual_machine_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "virtualization_vminterface_tagged_vlans" DROP CONSTRAINT "virtualization_vminterface_tagged_vlans_vlan_id_fkey"`);
     await queryRunner.query(`ALTER TABLE "virtualization_vminterface_tagged_vlans" DROP CONSTRAINT "virtualization_vminterface_tagged_vlans_vminterface_id_fkey"`);
@@ -304,6 +331,17 @@ export class NetboxCoreModels1796668005656 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "ipam_vlan" DROP COLUMN "site_id"`);
     await queryRunner.query(`ALTER TABLE "circuits_circuit" DROP COLUMN "provider_account_id"`);
     await queryRunner.query(`ALTER TABLE "dcim_device" DROP COLUMN "local_context_data"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslink_tenant_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslink_interface_b_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslink_interface_a_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wireless_wirelesslink"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslan_scope_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslan_tenant_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslan_vlan_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslan_group_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wireless_wirelesslan"`);
+    await queryRunner.query(`DROP INDEX "public"."wireless_wirelesslangroup_parent_id_idx"`);
+    await queryRunner.query(`DROP TABLE "wireless_wirelesslangroup"`);
     await queryRunner.query(`DROP INDEX "public"."virtualization_virtualdisk_virtual_machine_id_idx"`);
     await queryRunner.query(`DROP TABLE "virtualization_virtualdisk"`);
     await queryRunner.query(`DROP INDEX "public"."virtualization_vminterface_tagged_vlans_vlan_id_idx"`);
