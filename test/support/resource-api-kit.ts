@@ -233,9 +233,11 @@ function link(url: string | null): { origin: string; path: string; params: strin
   };
 }
 
-/** The GraphQL selection and the REST object's value of one field sent on create; none for a null (its kind is unknown). */
+/** The GraphQL selection and the REST object's value of one field sent on create; none for a null, no selection for an empty list (their kind is unknown). */
 function graphqlField(key: string, rest: unknown): { selection: string; value: unknown } | undefined {
   if (rest === null || rest === undefined) return undefined;
+  // An empty list does not tell a list of objects (`key { id }`) from a list of values: no selection of its own.
+  if (Array.isArray(rest) && rest.length === 0) return { selection: '', value: [] };
   const related = (value: unknown) =>
     typeof value === 'object' && value !== null && 'id' in value ? { id: String((value as { id: unknown }).id) } : undefined;
   if (Array.isArray(rest)) {
@@ -727,7 +729,7 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       } {
         const selections = new Map<string, string>();
         for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
-          const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field !== undefined);
+          const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field?.selection);
           if (shown) selections.set(key, shown.selection);
         }
         const expected = (rest: Record<string, unknown>) => ({

@@ -83,6 +83,26 @@ export const PORT_TYPE_CHOICES = [
   ['other', 'Other'],
 ] as const;
 
+/** NetBox's wireless interface types (WIRELESS_IFACE_TYPES): the ones a wireless link may join. */
+export const WIRELESS_INTERFACE_TYPE_CHOICES = [
+  ['ieee802.11a', 'IEEE 802.11a'],
+  ['ieee802.11g', 'IEEE 802.11b/g'],
+  ['ieee802.11n', 'IEEE 802.11n'],
+  ['ieee802.11ac', 'IEEE 802.11ac'],
+  ['ieee802.11ad', 'IEEE 802.11ad'],
+  ['ieee802.11ax', 'IEEE 802.11ax'],
+  ['ieee802.11ay', 'IEEE 802.11ay'],
+  ['ieee802.11be', 'IEEE 802.11be'],
+  ['ieee802.15.1', 'IEEE 802.15.1 (Bluetooth)'],
+  ['ieee802.15.4', 'IEEE 802.15.4 (LR-WPAN)'],
+  ['other-wireless', 'Other (Wireless)'],
+  ['gsm', 'GSM'],
+  ['cdma', 'CDMA'],
+  ['lte', 'LTE'],
+  ['4g', '4G'],
+  ['5g', '5G'],
+] as const;
+
 export const INTERFACE_TYPE_CHOICES = [
   ['virtual', 'Virtual'],
   ['bridge', 'Bridge'],
@@ -99,6 +119,7 @@ export const INTERFACE_TYPE_CHOICES = [
   ['100gbase-x-qsfp28', 'QSFP28 (100GE)'],
   ['400gbase-x-qsfpdd', 'QSFP-DD (400GE)'],
   ['400gbase-x-osfp', 'OSFP (400GE)'],
+  ...WIRELESS_INTERFACE_TYPE_CHOICES,
   ['other', 'Other'],
 ] as const;
 

@@ -13,6 +13,7 @@ import {
   slug,
   text,
 } from '../framework/resource/fields';
+import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import {
   defineResource,
@@ -355,9 +356,11 @@ export const DeviceResource = defineResource({
     vc_position: integer({ min: 0, max: 255, nullable: true }),
     vc_priority: integer({ min: 0, max: 255, nullable: true }),
     config_template: relation(() => ConfigTemplateResource, { onDelete: 'SET NULL' }),
+    local_context_data: json({ validate: contextDataProblems, noFilter: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
+  extensions: [configContextProperty('device')],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],

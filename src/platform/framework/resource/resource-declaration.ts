@@ -106,6 +106,8 @@ export interface DateField extends CommonOptions {
 
 export interface JsonField extends CommonOptions {
   kind: 'json';
+  /** Must be given on create (and PUT). */
+  required?: boolean;
   nullable?: boolean;
   /** Default for new rows; null when absent. */
   default?: () => unknown;

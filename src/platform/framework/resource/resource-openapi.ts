@@ -299,7 +299,8 @@ function briefSchema(definition: ResourceDefinition): Schema {
   };
   for (const name of definition.brief) {
     const field = definition.fields[name];
-    if (field && field.kind !== 'many' && field.kind !== 'generic') Object.assign(properties, readProperties(name, field));
+    // A generic relation appears in `?brief=true` answers only, not where the object is nested: never required.
+    if (field && field.kind !== 'many') Object.assign(properties, readProperties(name, field));
     else if (!field) properties[name] = { type: 'string', nullable: true };
   }
   return { type: 'object', required: ['id', 'url', 'display'], properties };
