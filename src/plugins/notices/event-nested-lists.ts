@@ -8,6 +8,9 @@ import { objectTypeIdSql } from './impact-places';
  * target (`target_type`, `target_object` {id, name: the target's display}). Two statements for the
  * page, plus one per target type for the names; read-only.
  */
+/** A timestamp as the platform serialises it (UTC, microseconds). */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
 export function eventNestedLists(objectType: string): ResourceExtension {
   return {
     keys: ['impacts', 'notifications'],
@@ -16,13 +19,14 @@ export function eventNestedLists(objectType: string): ResourceExtension {
       const names = new Map(rows.map((row) => [row.id, String(row.name)]));
       const impacts = (await manager.query(
         `SELECT i.id, i.event_object_id, ot.app_label || '.' || ot.model AS target_type, i.target_object_id, i.impact,
-                i.created, i.last_updated
+                ${iso('i.created')} AS created, ${iso('i.last_updated')} AS last_updated
            FROM notices_impact i JOIN core_objecttype ot ON ot.id = i.target_content_type_id
           WHERE i.event_content_type_id = ${objectTypeIdSql(objectType)} AND i.event_object_id = ANY($1) ORDER BY i.id`,
         [ids],
       )) as Array<Record<string, unknown> & { id: number; event_object_id: number; target_type: string; target_object_id: number }>;
       const notifications = (await manager.query(
-        `SELECT id, event_object_id, subject, email_from, email_received, created, last_updated FROM notices_eventnotification
+        `SELECT id, event_object_id, subject, email_from, ${iso('email_received')} AS email_received, ${iso('created')} AS created,
+                ${iso('last_updated')} AS last_updated FROM notices_eventnotification
           WHERE event_content_type_id = ${objectTypeIdSql(objectType)} AND event_object_id = ANY($1) ORDER BY email_received, id`,
         [ids],
       )) as Array<Record<string, unknown> & { id: number; event_object_id: number }>;
@@ -32,7 +36,6 @@ export function eventNestedLists(objectType: string): ResourceExtension {
         const briefs = await serializer.briefByIds(manager, type, targetIds, baseUrl).catch(() => new Map());
         targetNames.set(type, new Map([...briefs].map(([id, brief]) => [Number(id), String((brief as { display?: unknown }).display)])));
       }
-      const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
       const event = (id: number) => ({ event_type: objectType, event_object: { id: Number(id), name: names.get(Number(id)) ?? '' } });
       const result = new Map(rows.map((row) => [row.id, { impacts: [] as unknown[], notifications: [] as unknown[] }]));
       for (const impact of impacts) {
@@ -44,8 +47,8 @@ export function eventNestedLists(objectType: string): ResourceExtension {
           target_type: impact.target_type,
           target_object: { id: targetId, name: targetNames.get(impact.target_type)?.get(targetId) ?? String(targetId) },
           impact: impact.impact,
-          created: iso(impact.created),
-          last_updated: iso(impact.last_updated),
+          created: impact.created,
+          last_updated: impact.last_updated,
         });
       }
       for (const notification of notifications) {
@@ -55,9 +58,9 @@ export function eventNestedLists(objectType: string): ResourceExtension {
           ...event(notification.event_object_id),
           subject: notification.subject,
           email_from: notification.email_from,
-          email_received: iso(notification.email_received),
-          created: iso(notification.created),
-          last_updated: iso(notification.last_updated),
+          email_received: notification.email_received,
+          created: notification.created,
+          last_updated: notification.last_updated,
         });
       }
       return result;
