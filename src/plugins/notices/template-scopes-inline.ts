@@ -20,7 +20,7 @@ interface ScopeInput {
 }
 
 async function objectTypes(manager: EntityManager): Promise<Array<{ id: number; app_label: string; model: string }>> {
-  return (await manager.query('SELECT id, app_label, model FROM core_objecttype')) as Array<{
+  return (await manager.query('SELECT id, app_label, model FROM core_objecttype ORDER BY id')) as Array<{
     id: number;
     app_label: string;
     model: string;

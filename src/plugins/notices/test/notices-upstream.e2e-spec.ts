@@ -184,11 +184,17 @@ describe('platform notices plugin: upstream payloads and read shapes', () => {
     });
 
     it('refuses a model name two apps share, naming the app.model choices', async () => {
-      const { rows } = await seeded.db.query(`SELECT model FROM core_objecttype GROUP BY model HAVING count(*) > 1 ORDER BY model LIMIT 1`);
-      if (rows.length === 0) return; // no shared model name among the served types
-      const response = await root.post(TEMPLATES, { name: 'Amb', slug: 'amb', scopes: [{ content_type: rows[0].model }] });
-      expect(response.status).toBe(400);
-      expect(response.body.scopes[0]).toMatch(/ambiguous: give one of \w+\.\w+, \w+\.\w+/);
+      // An object type of another app with the same model name, as a second plugin's would be.
+      const { rows } = await seeded.db.query(`INSERT INTO core_objecttype (app_label, model) VALUES ('otherapp', 'tenant') RETURNING id`);
+      try {
+        const response = await root.post(TEMPLATES, { name: 'Amb', slug: 'amb', scopes: [{ content_type: 'tenant' }] });
+        expect(response.status).toBe(400);
+        expect(response.body.scopes).toEqual(['Scope 1: content_type "tenant" is ambiguous: give one of tenancy.tenant, otherapp.tenant.']);
+        const byLabel = await root.created(TEMPLATES, { name: 'Amb', slug: 'amb', scopes: [{ content_type: 'tenancy.tenant' }] });
+        expect(byLabel.scopes.map((scope: any) => scope.content_type)).toEqual(['tenant']);
+      } finally {
+        await seeded.db.query('DELETE FROM core_objecttype WHERE id = $1', [rows[0].id]);
+      }
     });
   });
 
