@@ -309,11 +309,10 @@ function writableSchema(definition: ResourceDefinition): Schema {
       continue;
     }
     properties[name] = writeProperty(field);
-    const aliases = Object.keys(definition.inputAliases ?? {}).filter((alias) => definition.inputAliases?.[alias] === name);
-    for (const alias of aliases) properties[alias] = { ...properties[name], writeOnly: true, description: `Another name of \`${name}\`.` };
-    // With another name, either satisfies the requirement: neither is listed.
-    if ('required' in field && field.required && !('default' in field && field.default !== undefined) && aliases.length === 0)
-      required.push(name);
+    for (const [alias, target] of Object.entries(definition.inputAliases ?? {}))
+      if (target === name)
+        properties[alias] = { ...properties[name], writeOnly: true, description: `Another name of \`${name}\` (instead of it).` };
+    if ('required' in field && field.required && !('default' in field && field.default !== undefined)) required.push(name);
   }
   if (definition.standardAttributes.tags) properties.tags = { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } };
   if (definition.standardAttributes.customFields) properties.custom_fields = { type: 'object', additionalProperties: true };
