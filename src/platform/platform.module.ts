@@ -40,7 +40,7 @@ import { PluginJobs } from './plugins/plugin-jobs';
 import type { PluginDefinition } from './plugins/plugin-declaration';
 import { PluginSet } from './plugins/plugin-set';
 import { PluginsRootController } from './plugins/plugins-root.controller';
-import { PluginRouteRunner, pluginRoutesController } from './plugins/plugin-routes';
+import { PluginRouteRunner, pluginRoutesController, pluginUrlRoutesController } from './plugins/plugin-routes';
 
 const entitiesByPluginList = new WeakMap<readonly PluginDefinition[], EntityClass[]>();
 
@@ -117,6 +117,7 @@ export class PlatformModule implements NestModule {
         PluginsRootController,
         // Before the models' controllers: a route's first segment may be a model's path (`closures/{device_id}/fiber-claims`).
         ...plugins.mounted.flatMap((mounted) => pluginRoutesController(mounted) ?? []),
+        ...plugins.mounted.flatMap((mounted) => pluginUrlRoutesController(mounted) ?? []),
         ...served.flatMap(resourceControllers),
       ],
       providers: [

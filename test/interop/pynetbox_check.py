@@ -1259,6 +1259,31 @@ def main():
 
     check("plugins.notices.prepared_notifications: draft → ready → sent → delivered with update()", prepared_notification_walk)
 
+    def upstream_notification_payloads():
+        scoped = notices.notification_templates.create(
+            name=f"{P}-up", slug=f"{P}-up", subject_template="x",
+            scopes=[{"content_type": "provider", "object_id": s.notices_provider.id, "weight": 200}],
+        )
+        expect([(dict(sc)["content_type"], dict(sc)["object_repr"]) for sc in scoped.scopes], [("provider", f"{P}-carrier")], "inline scopes read back")
+        contact = nb.tenancy.contacts.create(name=f"{P}-up-contact", email="up@customer.example")
+        n = notices.prepared_notifications.create(template_id=scoped.id, contact_ids=[contact.id], subject="Upstream")
+        expect((n.template.id, [c.id for c in n.contacts], n.viewed_at), (scoped.id, [contact.id], None), "template_id, contact_ids, viewed_at")
+        scoped.scopes = []
+        expect(scoped.save(), True, "save() replacing the scopes")
+        expect(notices.notification_templates.get(scoped.id).scopes, [], "scopes replaced by an empty list")
+        expect(n.delete(), True, "delete() of the notification")
+        expect(scoped.delete(), True, "delete() of the template")
+        expect(contact.delete(), True, "delete() of the contact")
+
+    check("plugins.notices upstream payloads: template_id, contact_ids, inline scopes", upstream_notification_payloads)
+
+    def nested_event_lists():
+        m = notices.maintenance.get(s.maintenance.id)
+        expect([(dict(i)["target_type"], dict(i)["target_object"]["id"]) for i in m.impacts], [("dcim.site", s.notices_site.id)], "maintenance impacts")
+        expect([dict(x)["subject"] for x in m.notifications], [f"{P} maintenance"], "maintenance notifications")
+
+    check("plugins.notices: maintenances carry nested impacts and notifications", nested_event_lists)
+
     def delete_notices_objects():
         expect(notices.maintenance.get(s.maintenance.id).delete(), True, "delete() of the maintenance (its impact and notification go with it)")
         expect(notices.eventnotification.get(s.notification.id), None, "the notification is gone")

@@ -48,9 +48,9 @@ export interface ErrorResponse {
   bareBody?: unknown;
 }
 
-/** Routes answered in NetBox's error style: the platform API and GraphQL, not the PKI API. */
+/** Routes answered in NetBox's error style: the platform API, GraphQL and plugins' upstream URLs, not the PKI API. */
 function isPlatformPath(path: string, apiV1Prefix: string): boolean {
-  return (path.startsWith('/api/') && !path.startsWith(`${apiV1Prefix}/`)) || path.startsWith('/graphql');
+  return (path.startsWith('/api/') && !path.startsWith(`${apiV1Prefix}/`)) || path.startsWith('/graphql') || path.startsWith('/plugins/');
 }
 
 /**

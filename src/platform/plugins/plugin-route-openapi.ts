@@ -22,6 +22,13 @@ export function pluginRoutePaths(plugin: PluginDefinition): Record<string, Schem
       ...paths[path],
       [route.method.toLowerCase()]: routeOperation(route, [plugin.name, ...literals, verb].join('_'), plugin.name),
     };
+    if (route.alsoAtPluginUrl) {
+      const alias = `/plugins/${plugin.name}/${route.path}`;
+      paths[alias] = {
+        ...paths[alias],
+        [route.method.toLowerCase()]: routeOperation(route, [plugin.name, 'plugin_url', ...literals, verb].join('_'), plugin.name),
+      };
+    }
   }
   return paths;
 }

@@ -56,6 +56,11 @@ export interface PluginRoute {
    * offer it only for read-only feeds.
    */
   queryToken?: boolean;
+  /**
+   * Also served at `/plugins/<name>/<path>`, where NetBox mounts a plugin's own (non-API) views: for
+   * an upstream URL its users stored outside any client, such as a calendar subscription's feed.
+   */
+  alsoAtPluginUrl?: boolean;
   openapi: PluginRouteDocumentation;
   handle(context: PluginRouteContext): Promise<unknown>;
 }

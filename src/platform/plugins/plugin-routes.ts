@@ -61,17 +61,27 @@ export class PluginRouteRunner {
  * and a model's.
  */
 export function pluginRoutesController(mounted: MountedPlugin): Type | undefined {
+  return routesController(mounted, mounted.plugin.routes ?? [], mounted.plugin.basePath, 'PluginRoutesController');
+}
+
+/** The routes a plugin also serves at `/plugins/<name>/<path>` (`alsoAtPluginUrl`), on their own controller. */
+export function pluginUrlRoutesController(mounted: MountedPlugin): Type | undefined {
+  const routes = (mounted.plugin.routes ?? []).filter((route) => route.alsoAtPluginUrl);
+  return routesController(mounted, routes, `/plugins/${mounted.plugin.name}/`, 'PluginUrlRoutesController');
+}
+
+function routesController(mounted: MountedPlugin, routes: readonly PluginRoute[], basePath: string, kind: string): Type | undefined {
   const { plugin } = mounted;
-  if (!plugin.routes?.length) return undefined;
+  if (routes.length === 0) return undefined;
 
   @ApiExcludeController()
   @PlatformApi()
-  @Controller(plugin.basePath.replace(/^\/|\/$/g, ''))
+  @Controller(basePath.replace(/^\/|\/$/g, ''))
   class PluginRoutesController {
     constructor(readonly runner: PluginRouteRunner) {}
   }
 
-  for (const [index, route] of plugin.routes.entries()) {
+  for (const [index, route] of routes.entries()) {
     const segments = routeSegments(route.path);
     if ('problem' in segments) throw new Error(`plugin ${plugin.name}: route ${route.path}: ${segments.problem}`);
     mountRoute(PluginRoutesController, {
@@ -102,6 +112,6 @@ export function pluginRoutesController(mounted: MountedPlugin): Type | undefined
     });
   }
   const pascal = plugin.name.replace(/^[a-z]/, (letter) => letter.toUpperCase());
-  Object.defineProperty(PluginRoutesController, 'name', { value: `${pascal}PluginRoutesController` });
+  Object.defineProperty(PluginRoutesController, 'name', { value: `${pascal}${kind}` });
   return PluginRoutesController;
 }

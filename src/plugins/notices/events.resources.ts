@@ -14,6 +14,7 @@ import {
   text,
 } from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
+import { eventNestedLists } from './event-nested-lists';
 import { eventPlaceFilters, objectTypeIdSql } from './impact-places';
 import { prepareNotificationsAction } from './notification-preparation';
 import { colourOf, MAINTENANCE_STATUSES, OUTAGE_STATUSES, pairs, type ColouredChoice } from './notices.choices';
@@ -129,7 +130,7 @@ export const MaintenanceResource = defineResource({
       return { where: ['true', '1'].includes(wanted[0]) ? replaced : `NOT ${replaced}`, params: {} };
     },
   },
-  extensions: [eventProperties('notices.maintenance', MAINTENANCE_STATUSES)],
+  extensions: [eventNestedLists('notices.maintenance'), eventProperties('notices.maintenance', MAINTENANCE_STATUSES)],
   actions: [prepareNotificationsAction('maintenance')],
   afterCreate: (context, row) => markReplaced(context, row.replaces_id),
   afterUpdate: async (context, before, after) => {
@@ -165,7 +166,7 @@ export const OutageResource = defineResource({
     return problems;
   },
   extraFilters: eventPlaceFilters('notices.outage'),
-  extensions: [eventProperties('notices.outage', OUTAGE_STATUSES)],
+  extensions: [eventNestedLists('notices.outage'), eventProperties('notices.outage', OUTAGE_STATUSES)],
   actions: [prepareNotificationsAction('outage')],
   afterDelete: deleteAttached('notices.outage'),
 });

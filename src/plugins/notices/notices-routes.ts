@@ -187,6 +187,8 @@ export const ICAL_ROUTE: PluginRoute = {
   path: 'ical/maintenances.ics',
   permission: { objectType: 'notices.maintenance', action: 'view' },
   queryToken: true,
+  // Upstream serves the feed among its UI views: subscriptions made there keep working.
+  alsoAtPluginUrl: true,
   openapi: {
     summary: 'The maintenances as an iCalendar feed (token as Authorization header or ?token= for calendar clients)',
     parameters: [

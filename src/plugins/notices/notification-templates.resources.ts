@@ -2,7 +2,6 @@ import { parse as parseYaml } from 'yaml';
 import {
   boolean,
   choice,
-  computedProperties,
   ContactRoleResource,
   defineResource,
   integer,
@@ -16,6 +15,7 @@ import {
   text,
 } from '../../platform/plugin-api';
 import { NOTICES_API_PREFIX } from './api-prefix';
+import { inlineTemplateScopes } from './template-scopes-inline';
 
 /**
  * Templates of outbound notifications (subject, body in markdown, HTML or text, CSS, headers, iCal),
@@ -110,19 +110,24 @@ export const NotificationTemplateResource = defineResource({
     }
     return {};
   },
-  extensions: [
-    computedProperties({ scopes: { type: 'array', items: { type: 'object' } } }, async (manager, rows) => {
-      const scopes = (await manager.query(
-        `SELECT s.id, s.template_id, ot.app_label || '.' || ot.model AS content_type, s.object_id, s.event_type, s.event_status, s.weight
-           FROM notices_templatescope s JOIN core_objecttype ot ON ot.id = s.content_type_id
-          WHERE s.template_id = ANY($1) ORDER BY s.id`,
-        [rows.map((row) => row.id)],
-      )) as Array<{ id: number; template_id: number } & Record<string, unknown>>;
-      const result = new Map(rows.map((row) => [row.id, { scopes: [] as unknown[] }]));
-      for (const { template_id, ...scope } of scopes) result.get(Number(template_id))?.scopes.push(scope);
-      return result;
-    }),
-  ],
+  extensions: [inlineTemplateScopes],
+  requestOnly: {
+    scopes: {
+      type: 'array',
+      description: 'Replaces all the template\'s scopes. content_type: the model name ("tenant"), "app.model" or the id.',
+      items: {
+        type: 'object',
+        required: ['content_type'],
+        properties: {
+          content_type: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+          object_id: { type: 'integer', nullable: true },
+          event_type: { type: 'string', enum: ['', 'maintenance', 'outage'] },
+          event_status: { type: 'string', maxLength: 30 },
+          weight: { type: 'integer', minimum: 0, maximum: 32767 },
+        },
+      },
+    },
+  },
 });
 
 export const TemplateScopeResource = defineResource({

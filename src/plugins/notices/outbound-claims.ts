@@ -197,7 +197,7 @@ const EVENT_ID_MAX = 200;
  * (from ready too, when it overtook the sender's move to sent; from failed too: the email reached a
  * recipient, a per-recipient failure stays in the journal); Bounce, Complaint, Reject, Rendering
  * Failure → failed unless already delivered (then a warning journal entry only); Send, Open, Click,
- * Delivery Delay → an info journal entry. Every event is a journal entry `[<kind>] <message>`.
+ * Delivery Delay → an info journal entry (the first Open also sets `viewed_at`). Every event is a journal entry `[<kind>] <message>`.
  * An event given with an `event_id` already applied to the notification is a replay: nothing changes.
  */
 export const deliveryEventAction: ResourceAction = {
@@ -255,6 +255,10 @@ export const deliveryEventAction: ResourceAction = {
         [context.row.id, to, to === 'delivered'],
       );
     }
+    if (event === 'Open')
+      await context.manager.query(`UPDATE notices_preparednotification SET viewed_at = COALESCE(viewed_at, now()) WHERE id = $1`, [
+        context.row.id,
+      ]);
     const kind = FAILED_EVENTS.has(event) ? 'warning' : to !== from && to === 'delivered' ? 'success' : 'info';
     const move = to !== from ? `Status: ${from} → ${to}\n\n` : '';
     await journal(context, kind, `${move}[${event}] ${message}`);

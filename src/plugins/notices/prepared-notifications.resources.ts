@@ -46,6 +46,8 @@ export const PreparedNotificationResource = defineResource({
     approved_at: datetime({ nullable: true, readOnly: true }),
     sent_at: datetime({ nullable: true, readOnly: true }),
     delivered_at: datetime({ nullable: true, readOnly: true }),
+    // When a recipient first opened it, as the mail worker reports (an `Open` delivery event).
+    viewed_at: datetime({ nullable: true, readOnly: true }),
     // The outbound claim (outbound-claims.ts): who may send it now, how often it was tried, and when next.
     send_attempts: integer({ min: 0, max: 2_147_483_647, default: 0, readOnly: true }),
     claimed_until: datetime({ nullable: true, readOnly: true }),
@@ -74,6 +76,8 @@ export const PreparedNotificationResource = defineResource({
     if (hasType !== hasId) problems[hasType ? 'event_id' : 'event_content_type'] = ['event_content_type and event_id go together.'];
     return problems;
   },
+  // Upstream's serializer writes the template and contacts under these names.
+  inputAliases: { template_id: 'template', contact_ids: 'contacts' },
   beforeUpdate: beforeNotificationUpdate,
   extensions: [recipientsSnapshot],
   actions: [claimAction(() => PreparedNotificationResource), releaseAction, deliveryEventAction],

@@ -550,6 +550,11 @@ export interface ResourceDeclaration extends ResourceHooks {
    * `confirm_reassign`), documented as write-only properties of the writable schema.
    */
   requestOnly?: Readonly<Record<string, OpenApiSchema>>;
+  /**
+   * Other names a write may give a writable field by, alias → field (an upstream serializer's
+   * `template_id` for `template`): read as the field; giving both is a 400 on the alias.
+   */
+  inputAliases?: Readonly<Record<string, string>>;
   /** Query parameters beyond the field lookups. */
   extraFilters?: Record<string, ExtraFilter>;
   /**

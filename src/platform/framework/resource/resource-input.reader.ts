@@ -52,11 +52,17 @@ export class ResourceInputReader {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return { errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${describe(input)}.`] } };
     }
-    const body = input as Record<string, unknown>;
     const creating = existing === null;
     const checkRequired = creating || !options.partial;
     const errors: FieldErrors = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+    const body = { ...(input as Record<string, unknown>) };
+    for (const [alias, name] of Object.entries(definition.inputAliases ?? {})) {
+      if (!Object.hasOwn(body, alias)) continue;
+      if (Object.hasOwn(body, name)) fail(alias, `Give ${name} or ${alias}, not both.`);
+      else body[name] = body[alias];
+      delete body[alias];
+    }
     const plan: WritePlan = { columns: {}, many: new Map() };
 
     for (const [name, field] of Object.entries(definition.fields)) {

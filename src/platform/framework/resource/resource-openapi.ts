@@ -319,6 +319,9 @@ function writableSchema(definition: ResourceDefinition): Schema {
       continue;
     }
     properties[name] = writeProperty(field);
+    for (const [alias, target] of Object.entries(definition.inputAliases ?? {}))
+      if (target === name)
+        properties[alias] = { ...properties[name], writeOnly: true, description: `Another name of \`${name}\` (instead of it).` };
     if ('required' in field && field.required && !('default' in field && field.default !== undefined)) required.push(name);
   }
   if (definition.standardAttributes.tags) properties.tags = { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } };
