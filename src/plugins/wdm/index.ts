@@ -1,4 +1,5 @@
 import { definePlugin } from '../../platform/plugin-api';
+import { addModuleComponents, createNodeForDevice, noteChannelsOnCable, rebuildPathsOfCable, refuseSameRoleTrunk } from './automation';
 import { WDM_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {
@@ -26,4 +27,22 @@ export const WdmPlugin = definePlugin({
     WdmCircuitResource,
   ],
   migrations: MIGRATIONS,
+  hooks: [
+    { objectTypes: ['dcim.device'], afterCreate: createNodeForDevice },
+    { objectTypes: ['dcim.module'], afterCreate: addModuleComponents },
+    {
+      objectTypes: ['dcim.cable'],
+      afterCreate: async ({ manager }, cable) => {
+        await refuseSameRoleTrunk(manager, cable.id);
+        await rebuildPathsOfCable(manager, cable.id);
+      },
+      beforeUpdate: ({ manager }, cable) => noteChannelsOnCable(manager, cable.id),
+      afterUpdate: async ({ manager }, _before, cable) => {
+        await refuseSameRoleTrunk(manager, cable.id);
+        await rebuildPathsOfCable(manager, cable.id);
+      },
+      beforeDelete: ({ manager }, cable) => noteChannelsOnCable(manager, cable.id),
+      afterDelete: ({ manager }, cable) => rebuildPathsOfCable(manager, cable.id),
+    },
+  ],
 });
