@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { nonFieldError } from '../../platform/plugin-api';
 import type { ResourceHookContext, ResourceRow } from '../../platform/plugin-api';
 import { generateNodeComponents } from './node-generation';
+import { refreshPortSync } from './port-sync';
 import { rebuildPaths } from './wavelength-paths';
 
 /**
@@ -89,4 +90,35 @@ export async function rebuildPathsOfCable(manager: EntityManager, cableId: numbe
   noted?.delete(cableId);
   const channels = [...new Set([...before, ...(await channelsOnCable(manager, cableId))])];
   if (channels.length > 0) await rebuildPaths(manager, channels);
+}
+
+/** A node's paths and port-sync state after its line ports or its device's port mappings change. */
+export async function refreshNode(manager: EntityManager, nodeId: number | null | undefined): Promise<void> {
+  if (nodeId == null) return;
+  const [node] = (await manager.query('SELECT id FROM wdm_wdmnode WHERE id = $1', [nodeId])) as Array<{ id: number }>;
+  if (!node) return;
+  await refreshPortSync(manager, nodeId);
+  const channels = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE wdm_node_id = $1', [nodeId])) as Array<{ id: number }>;
+  if (channels.length > 0) {
+    await rebuildPaths(
+      manager,
+      channels.map((channel) => channel.id),
+    );
+  }
+}
+
+async function nodeIdOfDevice(manager: EntityManager, deviceId: unknown): Promise<number | null> {
+  const [node] = (await manager.query('SELECT id FROM wdm_wdmnode WHERE device_id = $1', [deviceId])) as Array<{ id: number }>;
+  return node?.id ?? null;
+}
+
+/** A port mapping written on a node's device (not through the plugin's operations): paths and sync state follow. */
+export async function refreshNodeOfDevice(manager: EntityManager, deviceId: unknown): Promise<void> {
+  await refreshNode(manager, await nodeIdOfDevice(manager, deviceId));
+}
+
+/** A front or rear port added, changed or removed on a node's device: whether its mappings still match is rechecked. */
+export async function recheckPortSyncOfDevice(manager: EntityManager, deviceId: unknown): Promise<void> {
+  const nodeId = await nodeIdOfDevice(manager, deviceId);
+  if (nodeId !== null) await refreshPortSync(manager, nodeId);
 }

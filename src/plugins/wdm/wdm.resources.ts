@@ -26,6 +26,7 @@ import {
 import { freeCircuitChannels, rebuildAfterChannelDeleted, refreshPathActivity } from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';
+import { refreshNode } from './automation';
 import { APPLY_MAPPING_DOCUMENTATION, applyMapping, SYNC_PORTS_DOCUMENTATION, syncPorts } from './wdm-operations';
 import { STITCH_DOCUMENTATION, stitchCircuit, TRACE_DOCUMENTATION, traceChannel } from './wavelength-paths';
 import {
@@ -283,6 +284,10 @@ export const WdmLinePortResource = defineResource({
   ordering: ['wdm_node', 'id'],
   uniqueTogether: [['wdm_node', 'rear_port'], { fields: ['wdm_node', 'module', 'direction', 'role'], nullsEqual: true }],
   relatedObject: 'wdm_node',
+  // A line port added, moved or removed changes where the node's channels lead and which mappings it calls for.
+  afterCreate: ({ manager }, row) => refreshNode(manager, row.wdm_node_id as number),
+  afterUpdate: ({ manager }, _before, row) => refreshNode(manager, row.wdm_node_id as number),
+  afterDelete: ({ manager }, row) => refreshNode(manager, row.wdm_node_id as number),
   validateAsync: async (manager, values): Promise<Problems> => {
     const node = await nodeOf(manager, values.wdm_node_id);
     const [port] = (await manager.query('SELECT device_id, module_id FROM dcim_rearport WHERE id = $1', [values.rear_port_id])) as Array<{

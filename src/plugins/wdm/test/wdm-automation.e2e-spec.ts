@@ -236,6 +236,53 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
       }
     });
 
+    it('port mappings, line ports and ports changed outside the plugin rebuild the paths and recheck port_sync_valid', async () => {
+      const created = await cable(fx.aTx.id, fx.bRx.id);
+      expect(created.status).toBe(201);
+      const pathOf = async (channelId: number) => (await root.get(`${CHANNELS}${channelId}/`)).body.wavelength_path?.id ?? null;
+      expect(await pathOf(fx.channelA.id)).toEqual(expect.any(Number));
+      // The far channel's mapping deleted through the DCIM API: the path goes, and node B is out of sync.
+      const mappings = (await root.get(`/api/dcim/port-mappings/?device_id=${fx.b.id}&front_port_id=${fx.channelB.demux_front_port.id}`))
+        .body.results;
+      expect(mappings).toHaveLength(1);
+      expect((await root.delete(`/api/dcim/port-mappings/${mappings[0].id}/`)).status).toBe(204);
+      expect(await pathOf(fx.channelA.id)).toBeNull();
+      expect((await root.get(`${NODES}${fx.nodeB.id}/`)).body.port_sync_valid).toBe(false);
+      // Written back through the DCIM API: the path returns and the node is in sync again.
+      const restored = await root.post('/api/dcim/port-mappings/', {
+        device: fx.b.id,
+        front_port: fx.channelB.demux_front_port.id,
+        front_port_position: 1,
+        rear_port: fx.bRx.id,
+        rear_port_position: 1,
+      });
+      expect(restored.status).toBe(201);
+      expect(await pathOf(fx.channelA.id)).toEqual(await pathOf(fx.channelB.id));
+      expect(await pathOf(fx.channelA.id)).toEqual(expect.any(Number));
+      expect((await root.get(`${NODES}${fx.nodeB.id}/`)).body.port_sync_valid).toBe(true);
+      // The line port removed from the node: its channel leads nowhere, the path goes.
+      const [rxLine] = (await root.get(`${LINE_PORTS}?wdm_node_id=${fx.nodeB.id}&role=rx`)).body.results;
+      expect((await root.delete(`${LINE_PORTS}${rxLine.id}/`)).status).toBe(204);
+      expect(await pathOf(fx.channelA.id)).toBeNull();
+      expect(await pathOf(fx.channelB.id)).toBeNull();
+      expect((await root.get(`${NODES}${fx.nodeB.id}/`)).body.port_sync_valid).toBe(false);
+      // Put back, then synced: the path is rebuilt.
+      expect((await root.post(LINE_PORTS, { wdm_node: fx.nodeB.id, rear_port: fx.bRx.id, direction: 'east', role: 'rx' })).status).toBe(
+        201,
+      );
+      expect((await root.post(`${NODES}${fx.nodeB.id}/sync-ports/?dry_run=false`)).body.port_sync_valid).toBe(true);
+      expect(await pathOf(fx.channelA.id)).toEqual(expect.any(Number));
+      // A channel's front port deleted on the device (its mapping goes with it): the expected mappings are recomputed, still in sync.
+      const hashBefore = (await root.get(`${NODES}${fx.nodeB.id}/`)).body.expected_port_hash;
+      const m2 = (await root.get(`/api/dcim/front-ports/?device_id=${fx.b.id}&name=M2`)).body.results[0];
+      expect((await root.delete(`/api/dcim/front-ports/${m2.id}/`)).status).toBe(204);
+      const afterDelete = (await root.get(`${NODES}${fx.nodeB.id}/`)).body;
+      expect(afterDelete.expected_port_hash).not.toBe(hashBefore);
+      expect(afterDelete.port_sync_valid).toBe(true);
+      expect((await root.delete(`${CABLES}${created.body.id}/`)).status).toBe(204);
+      expect(await pathOf(fx.channelA.id)).toBeNull();
+    });
+
     it('re-terminating a cable onto another line port moves the path', async () => {
       const c = await device('auto-c', fx.roadm.id);
       const [nodeC] = await nodesOf(c.id);
