@@ -23,7 +23,7 @@ import {
   TenantResource,
   text,
 } from '../../platform/plugin-api';
-import { freeCircuitChannels, rebuildAfterChannelDeleted, refreshPathActivity } from './wavelength-paths';
+import { freeCircuitChannels, rebuildAfterChannelDeleted, rebuildPaths, refreshPathActivity } from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';
 import { refreshNode } from './automation';
@@ -366,12 +366,15 @@ export const WdmChannelResource = defineResource({
     }
   },
   extensions: [gridValuesOnCreate('wdm_wdmchannel', async (manager, row) => (await nodeOf(manager, row.wdm_node_id))?.grid ?? null)],
+  // Created through the API (a module's generation included): it may complete a chain at once.
+  afterCreate: ({ manager }, row) => rebuildPaths(manager, [row.id]),
   afterDelete: ({ manager }, row) => rebuildAfterChannelDeleted(manager, (row.wavelength_path_id as number | null) ?? null),
   afterUpdate: async ({ manager }, before, after) => {
     if (before.status !== after.status) await refreshPathActivity(manager, [after.id]);
     // Ports changed here, not through apply-mapping: the device's mappings no longer match until sync-ports.
     if (before.mux_front_port_id !== after.mux_front_port_id || before.demux_front_port_id !== after.demux_front_port_id) {
       await refreshPortSync(manager, after.wdm_node_id as number);
+      await rebuildPaths(manager, [after.id]);
     }
   },
   actions: [

@@ -228,9 +228,18 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
       expect(stored.wavelength_path.id).toBe(trace.wavelength_path_id);
       expect(stored.path_sequence).toBe(1);
       expect((await root.get(`${PATHS}${trace.wavelength_path_id}/`)).body).toMatchObject({ grid_position: 1, is_complete: true });
+      // A channel's ports changed by PATCH: its chain changes at once (here: it leads nowhere), and back.
+      const ports = { mux_front_port: fx.channelB.mux_front_port.id, demux_front_port: fx.channelB.demux_front_port.id };
+      expect((await root.patch(`${CHANNELS}${fx.channelB.id}/`, { mux_front_port: null, demux_front_port: null })).status).toBe(200);
+      expect((await root.get(`${CHANNELS}${fx.channelA.id}/`)).body.wavelength_path).toBeNull();
+      expect((await root.patch(`${CHANNELS}${fx.channelB.id}/`, ports)).status).toBe(200);
+      // The dissolved path was deleted; the chain is a path again.
+      expect((await root.get(`${PATHS}${trace.wavelength_path_id}/`)).status).toBe(404);
+      const rebuilt = (await root.get(`${CHANNELS}${fx.channelA.id}/`)).body.wavelength_path.id;
+      expect((await root.get(`${CHANNELS}${fx.channelB.id}/`)).body.wavelength_path.id).toBe(rebuilt);
 
       expect((await root.delete(`${CABLES}${created.body.id}/`)).status).toBe(204);
-      expect((await root.get(`${PATHS}${trace.wavelength_path_id}/`)).status).toBe(404);
+      expect((await root.get(`${PATHS}${rebuilt}/`)).status).toBe(404);
       for (const channel of [fx.channelA, fx.channelB]) {
         expect((await root.get(`${CHANNELS}${channel.id}/`)).body.wavelength_path).toBeNull();
       }
