@@ -1,4 +1,13 @@
 import { definePlugin } from '../../platform/plugin-api';
+import {
+  addModuleComponents,
+  createNodeForDevice,
+  noteChannelsOnCable,
+  rebuildPathsOfCable,
+  recheckPortSyncOfDevice,
+  refreshNodeOfDevice,
+  refuseSameRoleTrunk,
+} from './automation';
 import { WDM_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {
@@ -27,4 +36,34 @@ export const WdmPlugin = definePlugin({
     WdmCircuitResource,
   ],
   migrations: MIGRATIONS,
+  hooks: [
+    { objectTypes: ['dcim.device'], afterCreate: createNodeForDevice },
+    { objectTypes: ['dcim.module'], afterCreate: addModuleComponents },
+    {
+      objectTypes: ['dcim.portmapping'],
+      afterCreate: ({ manager }, mapping) => refreshNodeOfDevice(manager, mapping.device_id),
+      afterUpdate: ({ manager }, _before, mapping) => refreshNodeOfDevice(manager, mapping.device_id),
+      afterDelete: ({ manager }, mapping) => refreshNodeOfDevice(manager, mapping.device_id),
+    },
+    {
+      objectTypes: ['dcim.frontport', 'dcim.rearport'],
+      afterCreate: ({ manager }, port) => recheckPortSyncOfDevice(manager, port.device_id),
+      afterUpdate: ({ manager }, _before, port) => recheckPortSyncOfDevice(manager, port.device_id),
+      afterDelete: ({ manager }, port) => recheckPortSyncOfDevice(manager, port.device_id),
+    },
+    {
+      objectTypes: ['dcim.cable'],
+      afterCreate: async ({ manager }, cable) => {
+        await refuseSameRoleTrunk(manager, cable.id);
+        await rebuildPathsOfCable(manager, cable.id);
+      },
+      beforeUpdate: ({ manager }, cable) => noteChannelsOnCable(manager, cable.id),
+      afterUpdate: async ({ manager }, _before, cable) => {
+        await refuseSameRoleTrunk(manager, cable.id);
+        await rebuildPathsOfCable(manager, cable.id);
+      },
+      beforeDelete: ({ manager }, cable) => noteChannelsOnCable(manager, cable.id),
+      afterDelete: ({ manager }, cable) => rebuildPathsOfCable(manager, cable.id),
+    },
+  ],
 });

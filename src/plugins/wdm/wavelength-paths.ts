@@ -35,7 +35,7 @@ async function channelById(manager: EntityManager, id: number): Promise<ChannelR
   return row ?? null;
 }
 
-/** The cabled rear ports a channel's mux/demux ports are mapped to, with the position and the cable's far rear port. */
+/** The cabled line ports of its node a channel's mux/demux ports are mapped to, with the position and the cable's far rear port. */
 async function cabledLines(
   manager: EntityManager,
   channel: ChannelRow,
@@ -44,11 +44,12 @@ async function cabledLines(
     `SELECT DISTINCT pm.rear_port_id, pm.rear_port_position, rear.cable_id, far.termination_id AS far_rear_port_id
        FROM dcim_portmapping pm
        JOIN dcim_rearport rear ON rear.id = pm.rear_port_id AND rear.cable_id IS NOT NULL
+       JOIN wdm_wdmlineport line ON line.rear_port_id = rear.id AND line.wdm_node_id = $2
        JOIN dcim_cabletermination far ON far.cable_id = rear.cable_id AND far.cable_end <> rear.cable_end
        JOIN core_objecttype ot ON ot.id = far.termination_type_id AND ot.app_label = 'dcim' AND ot.model = 'rearport'
       WHERE pm.front_port_id = ANY($1)
       ORDER BY pm.rear_port_id`,
-    [[channel.mux_front_port_id, channel.demux_front_port_id].filter((id) => id !== null)],
+    [[channel.mux_front_port_id, channel.demux_front_port_id].filter((id) => id !== null), channel.wdm_node_id],
   )) as Array<{ rear_port_id: number; rear_port_position: number; cable_id: number; far_rear_port_id: number }>;
 }
 

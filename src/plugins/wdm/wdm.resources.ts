@@ -23,9 +23,10 @@ import {
   TenantResource,
   text,
 } from '../../platform/plugin-api';
-import { freeCircuitChannels, rebuildAfterChannelDeleted, refreshPathActivity } from './wavelength-paths';
+import { freeCircuitChannels, rebuildAfterChannelDeleted, rebuildPaths, refreshPathActivity } from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';
+import { refreshNode } from './automation';
 import { APPLY_MAPPING_DOCUMENTATION, applyMapping, SYNC_PORTS_DOCUMENTATION, syncPorts } from './wdm-operations';
 import { STITCH_DOCUMENTATION, stitchCircuit, TRACE_DOCUMENTATION, traceChannel } from './wavelength-paths';
 import {
@@ -285,6 +286,10 @@ export const WdmLinePortResource = defineResource({
   ordering: ['wdm_node', 'id'],
   uniqueTogether: [['wdm_node', 'rear_port'], { fields: ['wdm_node', 'module', 'direction', 'role'], nullsEqual: true }],
   relatedObject: 'wdm_node',
+  // A line port added, moved or removed changes where the node's channels lead and which mappings it calls for.
+  afterCreate: ({ manager }, row) => refreshNode(manager, row.wdm_node_id as number),
+  afterUpdate: ({ manager }, _before, row) => refreshNode(manager, row.wdm_node_id as number),
+  afterDelete: ({ manager }, row) => refreshNode(manager, row.wdm_node_id as number),
   validateAsync: async (manager, values): Promise<Problems> => {
     const node = await nodeOf(manager, values.wdm_node_id);
     const [port] = (await manager.query('SELECT device_id, module_id FROM dcim_rearport WHERE id = $1', [values.rear_port_id])) as Array<{
@@ -363,12 +368,15 @@ export const WdmChannelResource = defineResource({
     }
   },
   extensions: [gridValuesOnCreate('wdm_wdmchannel', async (manager, row) => (await nodeOf(manager, row.wdm_node_id))?.grid ?? null)],
+  // Created through the API (a module's generation included): it may complete a chain at once.
+  afterCreate: ({ manager }, row) => rebuildPaths(manager, [row.id]),
   afterDelete: ({ manager }, row) => rebuildAfterChannelDeleted(manager, (row.wavelength_path_id as number | null) ?? null),
   afterUpdate: async ({ manager }, before, after) => {
     if (before.status !== after.status) await refreshPathActivity(manager, [after.id]);
     // Ports changed here, not through apply-mapping: the device's mappings no longer match until sync-ports.
     if (before.mux_front_port_id !== after.mux_front_port_id || before.demux_front_port_id !== after.demux_front_port_id) {
       await refreshPortSync(manager, after.wdm_node_id as number);
+      await rebuildPaths(manager, [after.id]);
     }
   },
   actions: [

@@ -69,6 +69,12 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
     root.created('/api/dcim/devices/', { name, device_type: typeId, role: fx.role.id, site: fx.site.id });
   const port = async (deviceId: number, name: string, kind: 'front-ports' | 'rear-ports' = 'front-ports') =>
     (await root.get(`/api/dcim/${kind}/?device_id=${deviceId}&name=${name}`)).body.results[0];
+  /** The node the plugin created for a device of a profiled device type. */
+  const nodeOfDevice = async (deviceId: number) => {
+    const list = await root.get(`${NODES}?device_id=${deviceId}`);
+    expect(list.body.count).toBe(1);
+    return list.body.results[0];
+  };
   const channelsOf = async (nodeId: number) => (await root.get(`${CHANNELS}?wdm_node_id=${nodeId}&ordering=grid_position`)).body.results;
 
   beforeAll(async () => {
@@ -155,8 +161,9 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
   });
 
   describe('nodes', () => {
-    it("builds a node's channels and line ports from its profile, ports matched by template name", async () => {
-      fx.nodeA = await root.created(NODES, { device: fx.a.id, node_type: 'roadm', grid: 'dwdm_c_100ghz' });
+    it("a device of a profiled type is a node of the profile's type and grid, its channels and line ports matched by template name", async () => {
+      fx.nodeA = await nodeOfDevice(fx.a.id);
+      expect(fx.nodeA).toMatchObject({ node_type: { value: 'roadm' }, grid: { value: 'dwdm_c_100ghz' } });
       const channels = await channelsOf(fx.nodeA.id);
       fx.portsA = Object.fromEntries(
         await Promise.all(['M1', 'M2', 'M3', 'M4', 'D1', 'D2', 'D3'].map(async (name) => [name, await port(fx.a.id, name)])),
@@ -187,18 +194,25 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       expect(await count('wdm_wdmchannel', 'WHERE wdm_node_id = $1', [fx.nodeA.id])).toBe(3);
     });
 
-    it('amplifiers get no channels and no line ports', async () => {
-      const amp = await device('amp-1', fx.roadm.type.id);
-      const node = await root.created(NODES, { device: amp.id, node_type: 'amplifier', grid: 'dwdm_c_100ghz' });
+    it('amplifiers get their line ports and no channels', async () => {
+      const ampType = await roadmType('AMP-1');
+      await profileOf(ampType, 'amplifier');
+      const amp = await device('amp-1', ampType.type.id);
+      const node = await nodeOfDevice(amp.id);
+      expect(node.node_type.value).toBe('amplifier');
       expect(await count('wdm_wdmchannel', 'WHERE wdm_node_id = $1', [node.id])).toBe(0);
-      expect(await count('wdm_wdmlineport', 'WHERE wdm_node_id = $1', [node.id])).toBe(0);
+      const linePorts = (await root.get(`${LINE_PORTS}?wdm_node_id=${node.id}`)).body.results;
+      expect(linePorts.map((line: any) => [line.rear_port.name, line.role.value])).toEqual([
+        ['LINE-TX', 'tx'],
+        ['LINE-RX', 'rx'],
+      ]);
     });
 
     it('a fixed node allows only channel status changes', async () => {
       const muxType = await roadmType('FIXED-MUX');
       await profileOf(muxType, 'terminal_mux');
       const mux = await device('mux-1', muxType.type.id);
-      const node = await root.created(NODES, { device: mux.id, node_type: 'terminal_mux', grid: 'dwdm_c_100ghz' });
+      const node = await nodeOfDevice(mux.id);
       const [first] = await channelsOf(node.id);
       const spare = await port(mux.id, 'M4');
       const remap = await root.patch(`${CHANNELS}${first.id}/`, { mux_front_port: spare.id });
@@ -346,7 +360,7 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
 
   describe('sync-ports', () => {
     it('reports a drift in a dry run, writes nothing, then repairs it', async () => {
-      fx.nodeB = await root.created(NODES, { device: fx.b.id, node_type: 'roadm', grid: 'dwdm_c_100ghz' });
+      fx.nodeB = await nodeOfDevice(fx.b.id);
       // Port mappings are not written when the node is created: its device has none yet.
       expect((await root.get(`${NODES}${fx.nodeB.id}/`)).body.port_sync_valid).toBe(false);
       const dry = await root.post(`${NODES}${fx.nodeB.id}/sync-ports/`);
@@ -382,7 +396,7 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
     it('plans the ports its profile names that the device lacks; applying creates them and is idempotent', async () => {
       const c = await device('roadm-c', fx.roadm.type.id);
       await root.delete(`/api/dcim/front-ports/${(await port(c.id, 'M3')).id}/`);
-      const node = await root.created(NODES, { device: c.id, node_type: 'roadm', grid: 'dwdm_c_100ghz' });
+      const node = await nodeOfDevice(c.id);
       const dry = await root.post(`${NODES}${node.id}/sync-ports/`);
       expect(dry.body.changes.front_ports).toEqual({ create: [{ name: 'M3', type: 'lc' }] });
       expect(dry.body.port_sync_valid).toBe(false);
@@ -460,8 +474,8 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
     });
 
     it('a channel on no cable has no path: 200 with empty lists', async () => {
-      const amp = await device('roadm-lonely', fx.roadm.type.id);
-      const node = await root.created(NODES, { device: amp.id, node_type: 'roadm', grid: 'dwdm_c_100ghz' });
+      const lonely = await device('roadm-lonely', fx.roadm.type.id);
+      const node = await nodeOfDevice(lonely.id);
       const [first] = await channelsOf(node.id);
       const response = await root.get(`${CHANNELS}${first.id}/trace/`);
       expect(response.body).toMatchObject({ wavelength_path_id: null, wavelength_nm: null, elements: [], cable_segments: [] });
@@ -724,21 +738,15 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
         // Statements of the query only: not the token lookup (and its occasional last-used write), nor the job worker's polling.
         return statements.filter((sql) => !/\b(users_token|jobs)\b/.test(sql));
       };
-      const devices = await root.created(
-        '/api/dcim/devices/',
-        Array.from({ length: 50 }, (_, index) => ({
-          name: `cwdm-${index}`,
-          device_type: type.type.id,
-          role: fx.role.id,
-          site: fx.site.id,
-        })),
-      );
-      await root.created(NODES, { device: devices[0].id, node_type: 'terminal_mux', grid: 'cwdm' });
+      // Each device of the profiled type is a node.
+      const devicesOf = (indices: number[]) =>
+        root.created(
+          '/api/dcim/devices/',
+          indices.map((index) => ({ name: `cwdm-${index}`, device_type: type.type.id, role: fx.role.id, site: fx.site.id })),
+        );
+      await devicesOf([0]);
       const one = await statementsFor(1);
-      await root.created(
-        NODES,
-        devices.slice(1).map((created: any) => ({ device: created.id, node_type: 'terminal_mux', grid: 'cwdm' })),
-      );
+      await devicesOf(Array.from({ length: 49 }, (_, index) => index + 1));
       const fifty = await statementsFor(50);
       expect(fifty.length).toBe(one.length);
       // The nodes, then one statement per nested list and level: line ports, their rear ports, channels.
