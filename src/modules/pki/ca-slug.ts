@@ -21,8 +21,12 @@ export function parseCaSlug(slug: string): { prefix: string; id: number } | unde
   return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? { prefix: match[1], id } : undefined;
 }
 
-/** Where relying parties fetch a CA's CRL and certificate. */
+/** Where relying parties fetch a CA's CRL and certificate, and ask its OCSP responder. */
 export function issuerUrls(ca: { id: number; name: string }, baseUrl: string) {
   const slug = caSlug(ca);
-  return { crlDistributionPointUrl: `${baseUrl}/crl/${slug}`, caIssuersUrl: `${baseUrl}/ca/${slug}.crt` };
+  return {
+    crlDistributionPointUrl: `${baseUrl}/crl/${slug}`,
+    caIssuersUrl: `${baseUrl}/ca/${slug}.crt`,
+    ocspUrl: `${baseUrl}/ocsp/${slug}`,
+  };
 }
