@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { ApiClient, Fixture } from './support/api-client';
 import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
 import type { TestApp } from './support/test-app';
@@ -141,5 +142,34 @@ describe('OCSP responder checked with openssl ocsp', () => {
       `${testApp.baseUrl}/ocsp/${rootCa.slug}`,
     );
     expect(asRoot.output).toContain('Responder Error: unauthorized (6)');
+  });
+
+  it('signs with a delegated responder certificate the CA issues (OCSPSigning, ocsp-nocheck), its key encrypted at rest', async () => {
+    const patched = await api.patch(`/cas/${ca.id}`, { ocsp_signer: 'delegated', ocsp_validity_hours: 2 }, root.token);
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ ocsp_signer: 'delegated', ocsp_validity_hours: 2, ocsp_url: `http://pki.test/ocsp/${ca.slug}` });
+    const answer = await ask('-cert', 'good.pem', '-resp_text');
+    expect(answer.output).toContain('Response verify OK');
+    expect(answer.output).toContain('good.pem: good');
+    expect(answer.output).toContain('Subject: CN=OCSP Responder');
+    expect(answer.output).toMatch(/X509v3 Extended Key Usage:\s+OCSP Signing/);
+    expect(answer.output).toContain('OCSP No Check');
+    const [, thisUpdate, nextUpdate] = /This Update: (.+)\n\s+Next Update: (.+)\n/.exec(answer.output)!;
+    expect(Date.parse(nextUpdate) - Date.parse(thisUpdate)).toBe(2 * 3_600_000);
+    const revokedAnswer = await ask('-cert', 'revoked.pem', '-no_nonce');
+    expect(revokedAnswer.output).toMatch(/revoked.pem: revoked[\s\S]*Reason: keyCompromise/);
+    const db = new Client({ connectionString: testApp.database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query(
+        'SELECT ocsp_signer_certificate, ocsp_signer_private_key FROM certificate_authorities WHERE id = $1',
+        [ca.id],
+      );
+      expect(rows[0].ocsp_signer_certificate).toContain('BEGIN CERTIFICATE');
+      expect(rows[0].ocsp_signer_private_key).toMatch(/^enc:v1:/);
+      expect(rows[0].ocsp_signer_private_key).not.toContain('PRIVATE KEY');
+    } finally {
+      await db.end();
+    }
   });
 });

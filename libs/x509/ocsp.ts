@@ -17,10 +17,24 @@ import {
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate, CRLReason, Extension } from '@peculiar/asn1-x509';
 import { revocationReasonCode } from './crl-builder';
-import { type CryptoKey, signingKeyOf } from './key-pair';
+import { loadCertificate } from './certificate-reader';
+import { subjectKeyIdentifierOf } from './extensions';
+import { type CryptoKey, keyAlgorithmOf, signingKeyOf } from './key-pair';
 import { type CertificateSource, certificatePemToDer } from './pem';
-import { normalizeSerialNumber } from './serial-number';
+import { generateSerialNumber, normalizeSerialNumber } from './serial-number';
 import { signatureSchemeFor, signData } from './signature';
+import {
+  AuthorityKeyIdentifierExtension,
+  BasicConstraintsExtension,
+  cryptoEngine,
+  Extension as X509Extension,
+  ExtendedKeyUsageExtension,
+  KeyUsageFlags,
+  KeyUsagesExtension,
+  Name,
+  SubjectKeyIdentifierExtension,
+  X509CertificateGenerator,
+} from './x509-runtime';
 import { X509EngineError } from './x509-error';
 
 /** A request that is not a DER OCSPRequest this responder can answer (RFC 6960 malformedRequest). */
@@ -212,4 +226,60 @@ function certificateDer(source: CertificateSource): Uint8Array {
 
 function wholeSeconds(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000);
+}
+
+export const ID_KP_OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
+const ID_PKIX_OCSP_NOCHECK = '1.3.6.1.5.5.7.48.1.5';
+/** The DER NULL id-pkix-ocsp-nocheck carries (RFC 6960 §4.2.2.2.1). */
+const DER_NULL = new Uint8Array([0x05, 0x00]);
+
+export interface OcspSigningCertificateRequest {
+  readonly issuerCertificate: CertificateSource;
+  readonly issuerPrivateKey: CryptoKey;
+  readonly publicKey: CryptoKey;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+}
+
+/**
+ * A delegated OCSP responder certificate (RFC 6960 §4.2.2.2): issued by the CA it answers for, with
+ * id-kp-OCSPSigning as its only extended key usage and id-pkix-ocsp-nocheck, so clients do not ask
+ * about the responder itself; its subject is the CA's subject with an `OCSP Responder` CN. Rotated
+ * rarely, so built with @peculiar/x509 rather than the engine's fast path. Returns PEM.
+ */
+export async function buildOcspSigningCertificate(request: OcspSigningCertificateRequest): Promise<string> {
+  const issuer = loadCertificate(request.issuerCertificate);
+  const publicKeyDer = new Uint8Array(await cryptoEngine.subtle.exportKey('spki', request.publicKey));
+  const issuerKeyId = issuer.getExtension(SubjectKeyIdentifierExtension)?.keyId;
+  const certificate = await X509CertificateGenerator.create({
+    serialNumber: generateSerialNumber(),
+    subject: new Name([{ CN: ['OCSP Responder'] }]),
+    issuer: issuer.subjectName,
+    notBefore: request.notBefore,
+    notAfter: request.notAfter,
+    publicKey: request.publicKey,
+    signingKey: request.issuerPrivateKey,
+    signingAlgorithm: signingAlgorithmOf(request.issuerPrivateKey),
+    extensions: [
+      new BasicConstraintsExtension(false, undefined, true),
+      new KeyUsagesExtension(KeyUsageFlags.digitalSignature, true),
+      new ExtendedKeyUsageExtension([ID_KP_OCSP_SIGNING], false),
+      new X509Extension(ID_PKIX_OCSP_NOCHECK, false, DER_NULL),
+      new SubjectKeyIdentifierExtension(subjectKeyIdentifierOf(publicKeyDer).toString('hex')),
+      ...(issuerKeyId ? [new AuthorityKeyIdentifierExtension(issuerKeyId)] : []),
+    ],
+  });
+  return certificate.toString('pem');
+}
+
+function signingAlgorithmOf(key: CryptoKey): { name: string; hash?: string } {
+  const algorithm = keyAlgorithmOf(key);
+  switch (algorithm.type) {
+    case 'rsa':
+      return { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+    case 'ec':
+      return { name: 'ECDSA', hash: algorithm.curve === 'P-256' ? 'SHA-256' : 'SHA-384' };
+    case 'ed25519':
+      return { name: 'Ed25519' };
+  }
 }

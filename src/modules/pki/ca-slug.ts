@@ -22,8 +22,9 @@ export function parseCaSlug(slug: string): { prefix: string; id: number } | unde
 }
 
 /** Where relying parties fetch a CA's CRL and certificate, and ask its OCSP responder. */
-export function issuerUrls(ca: { id: number; name: string }, baseUrl: string) {
+export function issuerUrls(ca: { id: number; name: string; publicBaseUrl?: string | null }, requestBaseUrl: string) {
   const slug = caSlug(ca);
+  const baseUrl = ca.publicBaseUrl ?? requestBaseUrl;
   return {
     crlDistributionPointUrl: `${baseUrl}/crl/${slug}`,
     caIssuersUrl: `${baseUrl}/ca/${slug}.crt`,

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
   buildOcspResponse,
+  buildOcspSigningCertificate,
+  type CryptoKey,
+  exportPrivateKeyPem,
+  generateKeyPair,
+  importPrivateKeyPem,
+  readCertificate,
   MalformedOcspRequestError,
   type OcspAnswer,
   type OcspCertificateStatus,
@@ -15,6 +21,8 @@ import { preparedQuery } from '../../common/database/prepared-query';
 import { NotFoundError } from '../../common/errors/common-errors';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { keySpecFor } from './key-type';
+import { PrivateKeyVault } from './private-key-vault';
 import { PublicPkiService } from './public-pki.service';
 
 /** At most this many signed single-certificate responses are kept in memory (oldest dropped first). */
@@ -29,6 +37,21 @@ interface CertificateStatusRow {
   revocation_reason: string | null;
 }
 
+/** A delegated responder certificate is valid this long (cut at the CA's notAfter)… */
+const DELEGATED_VALIDITY_MS = 30 * 86_400_000;
+/** …and replaced when less than this is left: more than the longest OCSP validity (168 h). */
+const DELEGATED_ROTATE_BEFORE_MS = 10 * 86_400_000;
+/** Delegated responder keys are RSA-2048 under RSA CAs; EC and Ed25519 CAs get their own key type. */
+const DELEGATED_RSA_BITS = 2048;
+
+/** What signs a CA's OCSP answers. */
+interface Responder {
+  readonly certificate: string;
+  readonly notAfter: Date;
+  readonly privateKey: CryptoKey;
+  readonly delegated: boolean;
+}
+
 /** A signed response kept for reuse while the certificate's status is what it was signed with. */
 interface CachedResponse {
   readonly der: Buffer;
@@ -37,6 +60,8 @@ interface CachedResponse {
   /** When it is signed again, halfway through its validity, so a cache never serves one near its nextUpdate. */
   readonly refreshAt: number;
   readonly nextUpdate: Date;
+  /** The responder certificate it was signed under: a rotated or switched responder signs again. */
+  readonly signerCertificate: string;
 }
 
 /** An OCSP answer as sent: DER and, for a signed response, how long HTTP caches may keep it. */
@@ -56,11 +81,14 @@ export interface OcspHttpResponse {
 export class OcspService {
   private readonly responses = new Map<string, CachedResponse>();
   private readonly issuers = new Map<number, { certificate: string; issuer: OcspIssuer }>();
+  private readonly delegatedKeys = new Map<number, { ciphertext: string; key: Promise<CryptoKey> }>();
+  private readonly rotations = new Map<number, Promise<CertificateAuthorityEntity>>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly publicPki: PublicPkiService,
     private readonly caService: CaService,
+    private readonly vault: PrivateKeyVault,
     private readonly config: AppConfig,
   ) {}
 
@@ -92,7 +120,9 @@ export class OcspService {
     const key = `${ca.id}:${answer.query.hash}:${answer.query.serialHex}`;
     const statusKey = statusKeyOf(answer.status);
     const hit = this.responses.get(key);
-    if (hit && hit.statusKey === statusKey && hit.refreshAt > Date.now()) return { der: hit.der, nextUpdate: hit.nextUpdate };
+    if (hit && hit.statusKey === statusKey && hit.refreshAt > Date.now() && hit.signerCertificate === this.currentSignerCertificate(ca)) {
+      return { der: hit.der, nextUpdate: hit.nextUpdate };
+    }
     const signed = await this.sign(ca, [answer], null);
     const validity = signed.nextUpdate.getTime() - signed.thisUpdate.getTime();
     this.responses.delete(key);
@@ -102,6 +132,7 @@ export class OcspService {
       statusKey,
       refreshAt: signed.thisUpdate.getTime() + validity / 2,
       nextUpdate: signed.nextUpdate,
+      signerCertificate: signed.signerCertificate,
     });
     return { der: signed.der, nextUpdate: signed.nextUpdate };
   }
@@ -117,21 +148,90 @@ export class OcspService {
     ca: CertificateAuthorityEntity,
     answers: readonly OcspAnswer[],
     nonce: Buffer | null,
-  ): Promise<{ der: Buffer; thisUpdate: Date; nextUpdate: Date }> {
-    const signer = await this.caService.signer(ca);
+  ): Promise<{ der: Buffer; thisUpdate: Date; nextUpdate: Date; signerCertificate: string }> {
+    const responder = await this.responderOf(ca);
     // Backdated a minute, as certificates are, for relying parties with slightly slow clocks.
     const thisUpdate = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
-    const nextUpdate = new Date(thisUpdate.getTime() + this.config.ocspValidityHours * 3_600_000);
+    const validityMs = (ca.ocspValidityHours ?? this.config.ocspValidityHours) * 3_600_000;
+    const nextUpdate = new Date(Math.min(thisUpdate.getTime() + validityMs, responder.notAfter.getTime()));
     const der = await buildOcspResponse({
       answers,
-      signerCertificate: ca.certificate,
-      signerPrivateKey: signer.privateKey,
-      includeSignerCertificate: false,
+      signerCertificate: responder.certificate,
+      signerPrivateKey: responder.privateKey,
+      includeSignerCertificate: responder.delegated,
       thisUpdate,
       nextUpdate,
       nonce,
     });
-    return { der, thisUpdate, nextUpdate };
+    return { der, thisUpdate, nextUpdate, signerCertificate: responder.certificate };
+  }
+
+  /** The certificate answers are signed under now: the CA's, or its delegated responder's while that is not due for rotation. */
+  private currentSignerCertificate(ca: CertificateAuthorityEntity): string | null {
+    if (ca.ocspSigner === 'ca') return ca.certificate;
+    return ca.ocspSignerCertificate !== null && !dueForRotation(ca.ocspSignerCertificate) ? ca.ocspSignerCertificate : null;
+  }
+
+  private async responderOf(ca: CertificateAuthorityEntity): Promise<Responder> {
+    if (ca.ocspSigner === 'ca') {
+      const signer = await this.caService.signer(ca);
+      return { certificate: ca.certificate, notAfter: ca.notAfter, privateKey: signer.privateKey, delegated: false };
+    }
+    let current = ca;
+    if (this.currentSignerCertificate(ca) === null) current = await this.rotate(ca);
+    const certificate = current.ocspSignerCertificate!;
+    return {
+      certificate,
+      notAfter: readCertificate(certificate).notAfter,
+      privateKey: await this.delegatedKey(current.id, current.ocspSignerPrivateKey!),
+      delegated: true,
+    };
+  }
+
+  /**
+   * Issues the CA a new delegated responder certificate. Within a process one rotation per CA runs;
+   * across processes the update is conditional on the certificate it replaces, and a process that
+   * loses reads the winner's.
+   */
+  private rotate(ca: CertificateAuthorityEntity): Promise<CertificateAuthorityEntity> {
+    const running = this.rotations.get(ca.id);
+    if (running) return running;
+    const rotation = this.issueDelegated(ca).finally(() => this.rotations.delete(ca.id));
+    this.rotations.set(ca.id, rotation);
+    return rotation;
+  }
+
+  private async issueDelegated(ca: CertificateAuthorityEntity): Promise<CertificateAuthorityEntity> {
+    const signer = await this.caService.signer(ca);
+    const keys = await generateKeyPair(keySpecFor(ca.keyType, DELEGATED_RSA_BITS));
+    const notBefore = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    const notAfter = new Date(Math.min(notBefore.getTime() + DELEGATED_VALIDITY_MS, ca.notAfter.getTime()));
+    const certificate = await buildOcspSigningCertificate({
+      issuerCertificate: ca.certificate,
+      issuerPrivateKey: signer.privateKey,
+      publicKey: keys.publicKey,
+      notBefore,
+      notAfter,
+    });
+    const privateKey = this.vault.encrypt(await exportPrivateKeyPem(keys.privateKey));
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(CertificateAuthorityEntity)
+      .set({ ocspSignerCertificate: certificate, ocspSignerPrivateKey: privateKey })
+      .where('id = :id AND ocsp_signer_certificate IS NOT DISTINCT FROM :previous', { id: ca.id, previous: ca.ocspSignerCertificate })
+      .execute();
+    if (result.affected) return { ...ca, ocspSignerCertificate: certificate, ocspSignerPrivateKey: privateKey };
+    return this.dataSource.manager.findOneByOrFail(CertificateAuthorityEntity, { id: ca.id });
+  }
+
+  /** The delegated responder's key, imported once per stored ciphertext. */
+  private delegatedKey(caId: number, ciphertext: string): Promise<CryptoKey> {
+    const cached = this.delegatedKeys.get(caId);
+    if (cached?.ciphertext === ciphertext) return cached.key;
+    const key = importPrivateKeyPem(this.vault.decrypt(ciphertext));
+    key.catch(() => this.delegatedKeys.delete(caId));
+    this.delegatedKeys.set(caId, { ciphertext, key });
+    return key;
   }
 
   private issuerOf(ca: CertificateAuthorityEntity): OcspIssuer {
@@ -141,6 +241,10 @@ export class OcspService {
     this.issuers.set(ca.id, { certificate: ca.certificate, issuer });
     return issuer;
   }
+}
+
+function dueForRotation(certificate: string): boolean {
+  return readCertificate(certificate).notAfter.getTime() - Date.now() < DELEGATED_ROTATE_BEFORE_MS;
 }
 
 function statusKeyOf(status: OcspCertificateStatus): string {
