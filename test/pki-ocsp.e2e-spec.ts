@@ -49,6 +49,18 @@ describe('OCSP responder checked with openssl ocsp', () => {
     expect(ssl.run('x509', '-in', 'good.pem', '-noout', '-ocsp_uri').output).toBe(`http://pki.test/ocsp/${ca.slug}\n`);
   });
 
+  it("writes a CA's own public_base_url instead of PUBLIC_BASE_URL", async () => {
+    const own = await pki.createCa({ name: 'OCSP Own URL', subject_dn: 'CN=OCSP Own URL', public_base_url: 'https://ocsp.example.net/' });
+    expect(own).toMatchObject({ public_base_url: 'https://ocsp.example.net', ocsp_url: `https://ocsp.example.net/ocsp/${own.slug}` });
+    const leaf = await pki.issue(own.id, { common_name: 'own.example.com', certificate_type: 'server', subject_dn: 'O=Test,C=US' });
+    ssl.write('own.pem', leaf.certificate);
+    const text = ssl.run('x509', '-in', 'own.pem', '-noout', '-text').output;
+    expect(text).toContain(`OCSP - URI:https://ocsp.example.net/ocsp/${own.slug}`);
+    expect(text).toContain(`CA Issuers - URI:https://ocsp.example.net/ca/${own.slug}.crt`);
+    expect(text).toContain(`URI:https://ocsp.example.net/crl/${own.slug}`);
+    expect((await api.post('/cas/', { name: 'Bad URL', subject_dn: 'CN=Bad', public_base_url: 'ftp://x' }, root.token)).status).toBe(400);
+  });
+
   it('answers good, with the nonce openssl sends echoed and the signature verified against the CA', async () => {
     const answer = await ask('-cert', 'good.pem', '-resp_text');
     expect(answer.status).toBe(0);
