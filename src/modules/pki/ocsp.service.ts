@@ -52,9 +52,17 @@ interface Responder {
   readonly delegated: boolean;
 }
 
+/**
+ * How long a process answers from a CA row it read (slug, certificate, settings, revocation count)
+ * before reading it again; a revocation made in this process drops it at once.
+ */
+const CA_STATE_TTL_MS = 1000;
+
 /** A signed response kept for reuse while the certificate's status is what it was signed with. */
 interface CachedResponse {
   readonly der: Buffer;
+  /** The CA's revocation count when the status was last read: unchanged, no revocation can have changed it. */
+  revocationCount: number;
   /** The status it states, as a comparable key: a revocation changes it. */
   readonly statusKey: string;
   /** When it is signed again, halfway through its validity, so a cache never serves one near its nextUpdate. */
@@ -83,6 +91,7 @@ export class OcspService {
   private readonly issuers = new Map<number, { certificate: string; issuer: OcspIssuer }>();
   private readonly delegatedKeys = new Map<number, { ciphertext: string; key: Promise<CryptoKey> }>();
   private readonly rotations = new Map<number, Promise<CertificateAuthorityEntity>>();
+  private readonly caStates = new Map<string, { readAt: number; ca: Promise<CertificateAuthorityEntity> }>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -95,7 +104,7 @@ export class OcspService {
   async respond(slug: string, requestDer: Uint8Array): Promise<OcspHttpResponse> {
     let ca: CertificateAuthorityEntity;
     try {
-      ca = await this.publicPki.ca(slug);
+      ca = await this.caBySlug(slug);
     } catch (error) {
       // RFC 6960 §2.3: a responder asked about a CA it does not serve answers unauthorized.
       if (error instanceof NotFoundError) return { der: ocspErrorResponse('unauthorized'), nextUpdate: null };
@@ -110,25 +119,48 @@ export class OcspService {
     }
     const issuer = this.issuerOf(ca);
     if (!parsed.queries.every((query) => issuer.issued(query))) return { der: ocspErrorResponse('unauthorized'), nextUpdate: null };
+    if (parsed.nonce === null && parsed.queries.length === 1) return this.cached(ca, parsed.queries[0]);
     const answers = await Promise.all(parsed.queries.map(async (query) => ({ query, status: await this.statusOf(ca.id, query) })));
-    if (parsed.nonce === null && answers.length === 1) return this.cached(ca, answers[0]);
     const signed = await this.sign(ca, answers, parsed.nonce);
     return { der: signed.der, nextUpdate: null };
   }
 
-  private async cached(ca: CertificateAuthorityEntity, answer: OcspAnswer): Promise<OcspHttpResponse> {
-    const key = `${ca.id}:${answer.query.hash}:${answer.query.serialHex}`;
-    const statusKey = statusKeyOf(answer.status);
+  /** Forgets what it read of the CAs' rows, so a revocation made here is answered at once. */
+  forgetCaStates(): void {
+    this.caStates.clear();
+  }
+
+  /**
+   * The CA a slug names, read at most once a second per process (concurrent requests share the read):
+   * the cached path then costs no query while the CA's revocation count stays the same.
+   */
+  private caBySlug(slug: string): Promise<CertificateAuthorityEntity> {
+    const known = this.caStates.get(slug);
+    if (known && Date.now() - known.readAt < CA_STATE_TTL_MS) return known.ca;
+    const ca = this.publicPki.ca(slug);
+    ca.catch(() => this.caStates.delete(slug));
+    this.caStates.set(slug, { readAt: Date.now(), ca });
+    return ca;
+  }
+
+  private async cached(ca: CertificateAuthorityEntity, query: OcspQuery): Promise<OcspHttpResponse> {
+    const key = `${ca.id}:${query.hash}:${query.serialHex}`;
     const hit = this.responses.get(key);
-    if (hit && hit.statusKey === statusKey && hit.refreshAt > Date.now() && hit.signerCertificate === this.currentSignerCertificate(ca)) {
+    const reusable = hit !== undefined && hit.refreshAt > Date.now() && hit.signerCertificate === this.currentSignerCertificate(ca);
+    if (reusable && hit.revocationCount === ca.revocationCount) return { der: hit.der, nextUpdate: hit.nextUpdate };
+    const status = await this.statusOf(ca.id, query);
+    const statusKey = statusKeyOf(status);
+    if (reusable && hit.statusKey === statusKey) {
+      hit.revocationCount = ca.revocationCount;
       return { der: hit.der, nextUpdate: hit.nextUpdate };
     }
-    const signed = await this.sign(ca, [answer], null);
+    const signed = await this.sign(ca, [{ query, status }], null);
     const validity = signed.nextUpdate.getTime() - signed.thisUpdate.getTime();
     this.responses.delete(key);
     if (this.responses.size >= MAX_CACHED_RESPONSES) this.responses.delete(this.responses.keys().next().value!);
     this.responses.set(key, {
       der: signed.der,
+      revocationCount: ca.revocationCount,
       statusKey,
       refreshAt: signed.thisUpdate.getTime() + validity / 2,
       nextUpdate: signed.nextUpdate,
