@@ -43,6 +43,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   // Raw emails for the notices plugin's inbound-email/, as text (PostgreSQL text keeps them), up to
   // their own limit: provider notices with attachments are far larger than any JSON body.
   app.useBodyParser('text', { type: 'message/rfc822', limit: config.maxInboundEmailSize });
+  // OCSP requests (RFC 6960 Appendix A.1) are DER, a few hundred bytes.
+  app.useBodyParser('raw', { type: 'application/ocsp-request', limit: '16kb' });
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

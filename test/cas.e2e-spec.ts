@@ -20,9 +20,13 @@ const CA_FIELDS = [
   'name',
   'not_after',
   'not_before',
+  'ocsp_signer',
+  'ocsp_url',
+  'ocsp_validity_hours',
   'organization_id',
   'parent_ca_id',
   'path_length',
+  'public_base_url',
   'serial_number',
   'slug',
   'subject_dn',
@@ -538,7 +542,7 @@ describe('certificate authorities', () => {
       });
       expect(await api.patch(`/cas/${ca.id}`, {}, w.admin1.token)).toMatchObject({
         status: 400,
-        body: { detail: 'Give organization_id or allow_leaf_certs' },
+        body: { detail: 'Give organization_id, allow_leaf_certs, ocsp_signer, ocsp_validity_hours or public_base_url' },
       });
       expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: 'yes' }, w.admin1.token)).status).toBe(400);
       expect((await api.patch(`/cas/${ca.id}`, { allow_leaf_certs: false }, '')).status).toBe(401);

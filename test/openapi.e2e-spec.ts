@@ -157,7 +157,17 @@ describe('OpenAPI details a generated SDK relies on', () => {
   });
 
   it('marks public operations with security: [], optional authentication with an empty alternative, the rest with bearer', () => {
-    const publicIds = ['getHealth', 'getLiveness', 'getMetrics', 'login', 'refreshToken', 'getCrl', 'getPublicCaCertificate'];
+    const publicIds = [
+      'getHealth',
+      'getLiveness',
+      'getMetrics',
+      'login',
+      'refreshToken',
+      'getCrl',
+      'getPublicCaCertificate',
+      'postOcspRequest',
+      'getOcspRequest',
+    ];
     for (const [name, op] of operations(document)) {
       const expected = publicIds.includes(op.operationId!) ? [] : op.operationId === 'createUser' ? [{ bearer: [] }, {}] : [{ bearer: [] }];
       expect({ name, security: (op as { security?: unknown }).security }).toEqual({ name, security: expected });

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,21 @@ export class OpensslWorkspace {
     const result = spawnSync('openssl', args, { cwd: this.dir, encoding: 'utf8' });
     if (result.error) throw result.error;
     return { status: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+  }
+
+  /** As {@link run}, without blocking the event loop: for openssl commands that talk to the in-process test app. */
+  runAsync(...args: string[]): Promise<{ status: number; output: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('openssl', args, { cwd: this.dir });
+      const stdout: Buffer[] = [];
+      const stderr: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        resolve({ status: code ?? -1, output: `${Buffer.concat(stdout).toString()}${Buffer.concat(stderr).toString()}` }),
+      );
+    });
   }
 
   dispose(): void {

@@ -78,6 +78,8 @@ export class AppConfig {
   readonly publicBaseUrl: string | undefined;
   /** How long a CRL is valid (its nextUpdate), in days. */
   readonly crlValidityDays: number;
+  /** OCSP responses' validity (nextUpdate − thisUpdate), in hours. */
+  readonly ocspValidityHours: number;
   /** 32-byte AES-256-GCM key encrypting private keys at rest; generated into DATA_DIR outside production when unset. */
   readonly privateKeyEncryptionKey: Buffer | undefined;
   /** Earlier keys, accepted for decryption only (key rotation). */
@@ -218,6 +220,7 @@ export function readConfig(env: Record<string, string | undefined>, secretKeySto
     issuerExpiryBehavior: r.oneOf('ISSUER_EXPIRY_BEHAVIOR', ISSUER_EXPIRY_BEHAVIORS, 'truncate', (v) => v.toLowerCase()),
     publicBaseUrl: readPublicBaseUrl(r),
     crlValidityDays: r.int('CRL_VALIDITY_DAYS', 7, { min: 1, max: 365 }),
+    ocspValidityHours: r.int('OCSP_VALIDITY_HOURS', 24, { min: 1, max: 168 }),
     privateKeyEncryptionKey: readEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_KEY', nodeEnv),
     privateKeyEncryptionOldKeys: r
       .list('PRIVATE_KEY_ENCRYPTION_OLD_KEYS')

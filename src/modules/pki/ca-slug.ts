@@ -21,8 +21,13 @@ export function parseCaSlug(slug: string): { prefix: string; id: number } | unde
   return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? { prefix: match[1], id } : undefined;
 }
 
-/** Where relying parties fetch a CA's CRL and certificate. */
-export function issuerUrls(ca: { id: number; name: string }, baseUrl: string) {
+/** Where relying parties fetch a CA's CRL and certificate, and ask its OCSP responder. */
+export function issuerUrls(ca: { id: number; name: string; publicBaseUrl?: string | null }, requestBaseUrl: string) {
   const slug = caSlug(ca);
-  return { crlDistributionPointUrl: `${baseUrl}/crl/${slug}`, caIssuersUrl: `${baseUrl}/ca/${slug}.crt` };
+  const baseUrl = ca.publicBaseUrl ?? requestBaseUrl;
+  return {
+    crlDistributionPointUrl: `${baseUrl}/crl/${slug}`,
+    caIssuersUrl: `${baseUrl}/ca/${slug}.crt`,
+    ocspUrl: `${baseUrl}/ocsp/${slug}`,
+  };
 }

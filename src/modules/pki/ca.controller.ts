@@ -9,6 +9,7 @@ import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
 import { CaDetailDto, CaDto, CreateCaDto, UpdateCaDto } from './ca.dto';
 import { CaService } from './ca.service';
 import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { OcspService } from './ocsp.service';
 import { PublicBaseUrl } from './public-base-url';
 
 @ApiTags('certificate authorities')
@@ -17,6 +18,7 @@ export class CaController {
   constructor(
     private readonly cas: CaService,
     private readonly baseUrl: PublicBaseUrl,
+    private readonly ocsp: OcspService,
   ) {}
 
   @Post()
@@ -104,7 +106,10 @@ export class CaController {
     @Body() body: UpdateCaDto,
     @Req() request: Request,
   ): Promise<CaDto> {
-    const [dto] = await this.present([await this.cas.update(principal, id, body)], request);
+    const updated = await this.cas.update(principal, id, body);
+    // This process's OCSP responder answers with the new settings at once (others within a second).
+    this.ocsp.forgetCaStates();
+    const [dto] = await this.present([updated], request);
     return dto;
   }
 

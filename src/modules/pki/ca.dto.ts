@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { RSA_KEY_SIZES } from '../../common/config/app-config';
 import { IsDatabaseId } from '../../common/validation/integer.decorator';
 import { IsOptionalNotNull } from '../../common/validation/optional.decorator';
 import { caSlug, issuerUrls } from './ca-slug';
-import { CertificateAuthorityEntity } from './certificate-authority.entity';
+import { CertificateAuthorityEntity, OCSP_SIGNERS, type OcspSigner } from './certificate-authority.entity';
 import { KEY_TYPES } from './key-type';
 import type { KeyType } from './key-type';
 
@@ -64,6 +64,38 @@ export class CreateCaDto {
   @IsOptional()
   @IsBoolean()
   allow_leaf_certs?: boolean | null;
+
+  @ApiPropertyOptional({
+    enum: OCSP_SIGNERS,
+    description: "Who signs OCSP answers: the CA's key (default), or a delegated responder certificate the CA issues and rotates",
+  })
+  @IsOptionalNotNull()
+  @IsIn(OCSP_SIGNERS)
+  ocsp_signer?: OcspSigner;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 168,
+    description: 'OCSP nextUpdate − thisUpdate; null: OCSP_VALIDITY_HOURS',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  ocsp_validity_hours?: number | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'https://pki.example.com',
+    description: 'Base of the CRL, CA-certificate and OCSP URLs written into what this CA issues; null: PUBLIC_BASE_URL',
+  })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(1024)
+  public_base_url?: string | null;
 }
 
 /** PATCH /cas/{id}: the organization (superusers) and/or the leaf-certificate policy. */
@@ -86,6 +118,38 @@ export class UpdateCaDto {
   @IsOptional()
   @IsBoolean()
   allow_leaf_certs?: boolean | null;
+
+  @ApiPropertyOptional({
+    enum: OCSP_SIGNERS,
+    description: "Who signs OCSP answers: the CA's key (default), or a delegated responder certificate the CA issues and rotates",
+  })
+  @IsOptionalNotNull()
+  @IsIn(OCSP_SIGNERS)
+  ocsp_signer?: OcspSigner;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 168,
+    description: 'OCSP nextUpdate − thisUpdate; null: OCSP_VALIDITY_HOURS',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  ocsp_validity_hours?: number | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'https://pki.example.com',
+    description: 'Base of the CRL, CA-certificate and OCSP URLs written into what this CA issues; null: PUBLIC_BASE_URL',
+  })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(1024)
+  public_base_url?: string | null;
 }
 
 export class CaDto {
@@ -97,6 +161,10 @@ export class CaDto {
       "The CA's CRL (DER; append .pem for PEM): the CRL distribution point of the certificates it issues, on PUBLIC_BASE_URL or the address asked",
   })
   crl_url: string;
+  @ApiProperty({ description: 'The OCSP responder of the certificates it issues (their AIA OCSP URL)' }) ocsp_url: string;
+  @ApiProperty({ enum: OCSP_SIGNERS }) ocsp_signer: OcspSigner;
+  @ApiProperty({ type: Number, nullable: true }) ocsp_validity_hours: number | null;
+  @ApiProperty({ type: String, nullable: true }) public_base_url: string | null;
   @ApiProperty({ type: String, nullable: true }) description: string | null;
   @ApiProperty() subject_dn: string;
   @ApiProperty({ enum: KEY_TYPES }) key_type: KeyType;
@@ -125,6 +193,10 @@ export class CaDto {
       name: ca.name,
       slug: caSlug(ca),
       crl_url: issuerUrls(ca, baseUrl).crlDistributionPointUrl,
+      ocsp_url: issuerUrls(ca, baseUrl).ocspUrl,
+      ocsp_signer: ca.ocspSigner,
+      ocsp_validity_hours: ca.ocspValidityHours,
+      public_base_url: ca.publicBaseUrl,
       description: ca.description,
       subject_dn: ca.subjectDn,
       key_type: ca.keyType,

@@ -94,6 +94,9 @@ export class CaService {
             parentCaId: parent?.id ?? null,
             pathLength,
             allowLeafCerts: dto.allow_leaf_certs ?? null,
+            ocspSigner: dto.ocsp_signer ?? 'ca',
+            ocspValidityHours: dto.ocsp_validity_hours ?? null,
+            publicBaseUrl: normalizeBaseUrl(dto.public_base_url),
             certificate: issued.pem,
             privateKey,
             serialNumber: issued.serialNumber,
@@ -188,8 +191,16 @@ export class CaService {
    * CA to an organization (superusers), in one transaction with one audit entry.
    */
   async update(actor: Principal, id: number, dto: UpdateCaDto): Promise<CertificateAuthorityEntity> {
-    if (dto.organization_id === undefined && dto.allow_leaf_certs === undefined) {
-      throw new InvalidRequestError('Give organization_id or allow_leaf_certs', 'nothing_to_update');
+    const settings = {
+      ...(dto.ocsp_signer !== undefined && { ocspSigner: dto.ocsp_signer }),
+      ...(dto.ocsp_validity_hours !== undefined && { ocspValidityHours: dto.ocsp_validity_hours }),
+      ...(dto.public_base_url !== undefined && { publicBaseUrl: normalizeBaseUrl(dto.public_base_url) }),
+    };
+    if (dto.organization_id === undefined && dto.allow_leaf_certs === undefined && Object.keys(settings).length === 0) {
+      throw new InvalidRequestError(
+        'Give organization_id, allow_leaf_certs, ocsp_signer, ocsp_validity_hours or public_base_url',
+        'nothing_to_update',
+      );
     }
     if (dto.cascade !== undefined && dto.organization_id === undefined) {
       throw new InvalidRequestError('cascade applies only with organization_id', 'cascade_without_organization');
@@ -207,6 +218,16 @@ export class CaService {
         changes.push(
           `Set allow_leaf_certs of CA '${ca.name}' to ${leafPolicy(dto.allow_leaf_certs)} (previously ${leafPolicy(ca.allowLeafCerts)})`,
         );
+      }
+      if (Object.keys(settings).length > 0) {
+        await manager.update(CertificateAuthorityEntity, { id }, settings);
+        for (const [field, value] of Object.entries({
+          ocsp_signer: dto.ocsp_signer,
+          ocsp_validity_hours: dto.ocsp_validity_hours,
+          public_base_url: dto.public_base_url,
+        })) {
+          if (value !== undefined) changes.push(`Set ${field} of CA '${ca.name}' to ${value === null ? 'default' : String(value)}`);
+        }
       }
       if (dto.organization_id !== undefined) changes.push(await assignOrganization(manager, ca, dto.organization_id, dto.cascade ?? false));
       const updated = await manager.findOneByOrFail(CertificateAuthorityEntity, { id });
@@ -269,6 +290,11 @@ export class CaService {
       throw error;
     }
   }
+}
+
+/** A base URL as stored: without trailing slashes; null stays null (the default applies). */
+function normalizeBaseUrl(url: string | null | undefined): string | null {
+  return url ? url.replace(/\/+$/, '') : null;
 }
 
 /** A child's path length must fit under its parent's: at most (and by default) one less. */

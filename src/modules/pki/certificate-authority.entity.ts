@@ -1,13 +1,17 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { OrganizationEntity } from '../orgs/organization.entity';
 import { UserEntity } from '../users/user.entity';
 import type { KeyType } from './key-type';
+
+export const OCSP_SIGNERS = ['ca', 'delegated'] as const;
+export type OcspSigner = (typeof OCSP_SIGNERS)[number];
 
 @Entity('certificate_authorities')
 @Index('certificate_authorities_parent_ca_id_idx', ['parentCaId'])
 @Index('certificate_authorities_organization_id_idx', ['organizationId'])
 // Names are unique per organization regardless of case (expression index, migration only).
 @Index('certificate_authorities_org_name_key', { synchronize: false })
+@Check('certificate_authorities_ocsp_signer_check', `"ocsp_signer" IN ('ca', 'delegated')`)
 export class CertificateAuthorityEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'certificate_authorities_pkey' })
   id: number;
@@ -100,6 +104,26 @@ export class CertificateAuthorityEntity {
 
   @Column({ name: 'crl_next_update', type: 'timestamptz', nullable: true })
   crlNextUpdate: Date | null;
+
+  /** Who signs OCSP answers: the CA's key, or a delegated responder certificate the CA issues and rotates. */
+  @Column({ name: 'ocsp_signer', type: 'varchar', length: 16, default: 'ca' })
+  ocspSigner: OcspSigner;
+
+  /** The current delegated responder certificate (PEM); null until first needed. */
+  @Column({ name: 'ocsp_signer_certificate', type: 'text', nullable: true })
+  ocspSignerCertificate: string | null;
+
+  /** Its PKCS#8 PEM, encrypted as the CA's key is. */
+  @Column({ name: 'ocsp_signer_private_key', type: 'text', nullable: true })
+  ocspSignerPrivateKey: string | null;
+
+  /** nextUpdate − thisUpdate of OCSP answers in hours; null: OCSP_VALIDITY_HOURS. */
+  @Column({ name: 'ocsp_validity_hours', type: 'integer', nullable: true })
+  ocspValidityHours: number | null;
+
+  /** Base of the CRL, CA-certificate and OCSP URLs in what the CA issues; null: PUBLIC_BASE_URL or the request's address. */
+  @Column({ name: 'public_base_url', type: 'text', nullable: true })
+  publicBaseUrl: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

@@ -37,6 +37,7 @@ import { CertificateAuthorityEntity } from './certificate-authority.entity';
 import { CertificateEntity, CertificateOrigin, CertificateType } from './certificate.entity';
 import { IssueCertificateDto, RenewCertificateDto, RevokeCertificateDto, SignCsrDto } from './certificate.dto';
 import { CrlService } from './crl.service';
+import { OcspService } from './ocsp.service';
 import { KeyType, keySpecFor } from './key-type';
 import {
   AlreadyRevokedError,
@@ -92,6 +93,7 @@ export class CertificateService {
     @InjectRepository(CertificateAuthorityEntity) private readonly cas: Repository<CertificateAuthorityEntity>,
     private readonly caService: CaService,
     private readonly crls: CrlService,
+    private readonly ocsp: OcspService,
     private readonly policy: AccessPolicy,
     private readonly vault: PrivateKeyVault,
     private readonly audit: AuditService,
@@ -264,6 +266,7 @@ export class CertificateService {
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
     this.metrics.certificatesRevoked.inc({ type: revoked.certificateType, reason: reasonLabel(reason) });
+    this.ocsp.forgetCaStates();
     // The CRL is brought up to date now so it lists the revocation at once (concurrent revocations
     // share a rebuild); if that fails, the next fetch rebuilds it.
     await this.crls.refresh(revoked.issuerId).catch((error: unknown) => {

@@ -12,6 +12,7 @@ import { CrlService } from './crl.service';
 import { ExportController } from './export.controller';
 import { PrivateKeyReencryption } from './private-key-reencryption.service';
 import { PrivateKeyVault } from './private-key-vault';
+import { OcspService } from './ocsp.service';
 import { PublicBaseUrl } from './public-base-url';
 import { PublicPkiService } from './public-pki.service';
 
@@ -19,7 +20,16 @@ import { PublicPkiService } from './public-pki.service';
 @Module({
   imports: [TypeOrmModule.forFeature([CertificateAuthorityEntity, CertificateEntity]), AuditModule, ServiceAccountsModule],
   controllers: [CaController, CertificateController, ExportController],
-  providers: [CaService, CertificateService, CrlService, PrivateKeyVault, PrivateKeyReencryption, PublicBaseUrl, PublicPkiService],
-  exports: [CaService, CertificateService, CrlService, PublicPkiService, PrivateKeyVault],
+  providers: [
+    CaService,
+    CertificateService,
+    CrlService,
+    PrivateKeyVault,
+    PrivateKeyReencryption,
+    PublicBaseUrl,
+    PublicPkiService,
+    OcspService,
+  ],
+  exports: [CaService, CertificateService, CrlService, PublicPkiService, PrivateKeyVault, OcspService],
 })
 export class PkiModule {}
