@@ -23,6 +23,11 @@ export interface PluginJobContext {
 export interface PluginJob {
   queue: string;
   handle(payload: Record<string, unknown>, context: PluginJobContext): Promise<void>;
+  /**
+   * A recurring job: seconds between runs read from the plugin's settings (0: not scheduled). One
+   * pending run is kept in the queue, so with several replicas each run happens once.
+   */
+  every?: (settings: PluginSettingValues) => number;
 }
 
 /** Receives changes to objects (any model's), in the changing transaction; a throw refuses the change. */
