@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource, EntityManager } from 'typeorm';
@@ -5,6 +6,7 @@ import { EgressPolicy } from '../../common/http/egress-policy';
 import { JobQueue } from '../../common/jobs/job-queue';
 import { JobWorker } from '../../common/jobs/job-worker';
 import { ROOT_LOGGER } from '../../common/logging/logging.module';
+import { JobChangeLog } from './job-change-log';
 import { PluginSet } from './plugin-set';
 
 /** Names the advisory lock under which a recurring queue's next run is added. */
@@ -21,6 +23,7 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
     private readonly worker: JobWorker,
     private readonly dataSource: DataSource,
     private readonly egress: EgressPolicy,
+    private readonly changeLog: JobChangeLog,
     @Inject(ROOT_LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -30,7 +33,17 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
         const seconds = job.every?.(settings) ?? 0;
         this.worker.register(job.queue, async (payload, run) => {
           try {
-            await job.handle(payload, { dataSource: this.dataSource, settings, job: run, egress: this.egress });
+            const runId = randomUUID();
+            await job.handle(payload, {
+              dataSource: this.dataSource,
+              settings,
+              job: run,
+              egress: this.egress,
+              changeLog: {
+                snapshots: (manager, objectType, ids) => this.changeLog.snapshots(manager, objectType, ids),
+                record: (manager, changes) => this.changeLog.record(manager, changes, { queue: job.queue, runId }),
+              },
+            });
           } finally {
             // The next run is added whatever the outcome of this one (a scheduled run has one attempt).
             if (seconds > 0 && payload.scheduled === true) await this.schedule(job.queue, seconds);

@@ -4,7 +4,7 @@ import { enqueueDueSyncs, IRR_SYNC_ALL_QUEUE, IRR_SYNC_QUEUE, syncPrefixList } f
 import { MIGRATIONS } from './migrations';
 import { PEERING_RESOURCES } from './peering.resources';
 import { fetchPeeringDb, ixIdsOfSetting, liveSelection } from './peeringdb-client';
-import { PEERINGDB_SYNC_QUEUE, syncPeeringDb } from './peeringdb-sync';
+import { PEERINGDB_SYNC_QUEUE, SyncChanges, syncPeeringDb } from './peeringdb-sync';
 import { recordedRun } from './sync-runs';
 import { RENDER_CONFIG_ROUTE } from './render-config';
 
@@ -19,7 +19,7 @@ export const PeeringPlugin = definePlugin({
     {
       queue: PEERINGDB_SYNC_QUEUE,
       every: (settings) => (settings.peeringdb_sync_interval as number) * 60,
-      handle: async (payload, { dataSource, egress, settings, job }) => {
+      handle: async (payload, { dataSource, egress, settings, job, changeLog }) => {
         const fromFile = payload.export !== undefined;
         await recordedRun(dataSource, { kind: 'peeringdb', source: fromFile ? 'file' : 'live', jobId: job.id }, async () => {
           // Fetched before the transaction: no lock is held while PeeringDB answers.
@@ -34,7 +34,11 @@ export const PeeringPlugin = definePlugin({
                 },
                 await liveSelection(dataSource.manager, ixIdsOfSetting(settings.peeringdb_ix_ids as string)),
               );
-          return dataSource.transaction((manager) => syncPeeringDb(manager, dump));
+          return dataSource.transaction(async (manager) => {
+            const changes = new SyncChanges(changeLog.snapshots);
+            const result = await syncPeeringDb(manager, dump, changes);
+            return { ...result, changes: await changeLog.record(manager, changes.changes) };
+          });
         });
       },
     },

@@ -192,7 +192,7 @@ describe('peering plugin: live PeeringDB synchronisation, scheduled', () => {
     await new Promise((resolve) => stub.close(resolve));
   });
 
-  it('the scheduled run fetches the configured exchanges and the peer ASNs, fills the caches and stores its outcome', async () => {
+  it('the scheduled run fetches the configured exchanges, fills the caches, logs what it created and stores its outcome', async () => {
     // The first scheduled run went at boot, before any peer ASN existed: exchanges only.
     const [first] = await waitFor(async () => ((await runsOf('peeringdb')).length > 0 ? runsOf('peeringdb') : undefined));
     expect(first).toMatchObject({
@@ -219,6 +219,19 @@ describe('peering plugin: live PeeringDB synchronisation, scheduled', () => {
       ['IXLAN-18', '195.66.224.0/22'],
       ['IXLAN-26', '80.249.208.0/21'],
     ]);
+    // What it created is in the change log, as the API shows it: the job as the user, one request id for the run.
+    const changes = (await root.get('/api/core/object-changes/?user_name=peering.peeringdb-sync&ordering=id&limit=50')).body.results;
+    expect(changes.map((change: any) => [change.changed_object_type, change.action.value ?? change.action, change.object_repr])).toEqual([
+      ['peering.peeringfabric', 'create', 'LINX LON1'],
+      ['peering.peeringfabric', 'create', 'AMS-IX'],
+      ['ipam.prefix', 'create', '195.66.224.0/22'],
+      ['ipam.prefix', 'create', '80.249.208.0/21'],
+      ['peering.peeringnetwork', 'create', 'IXLAN-18'],
+      ['peering.peeringnetwork', 'create', 'IXLAN-26'],
+    ]);
+    expect(new Set(changes.map((change: any) => change.request_id)).size).toBe(1);
+    expect(changes.every((change: any) => change.user === null)).toBe(true);
+    expect(changes[4].postchange_data).toMatchObject({ name: 'IXLAN-18', fabric: fabrics[1].id });
 
     // One scheduled run stays queued, an hour later; no second one is added.
     const scheduled = (
@@ -253,6 +266,22 @@ describe('peering plugin: live PeeringDB synchronisation, scheduled', () => {
       irr_as_set: 'RIPE::AS-EXAMPLE',
     });
     expect(await count('peering_peeringnetwork')).toBe(2); // the same networks, updated
+    // The peer ASN's update is logged with its state before and after; nothing else changed this time.
+    const logged = (
+      await seeded.db.query(
+        `SELECT * FROM core_objectchange WHERE request_id = (SELECT request_id FROM core_objectchange WHERE user_name = 'peering.peeringdb-sync' ORDER BY id DESC LIMIT 1)`,
+      )
+    ).rows;
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      action: 'update',
+      changed_object_id: peerAsn.id,
+      user_id: null,
+      user_name: 'peering.peeringdb-sync',
+    });
+    expect(logged[0].prechange_data).toMatchObject({ peeringdb_id: null, irr_as_set: '' });
+    expect(logged[0].postchange_data).toMatchObject({ peeringdb_id: 1234, irr_as_set: 'RIPE::AS-EXAMPLE', ipv4_max_prefixes: 250 });
+    expect(second.counts.changes).toBe(1);
   });
 
   it('an error answer fails the run, stores the error and changes nothing; the schedule goes on', async () => {
