@@ -35,7 +35,7 @@ export const PeeringPlugin = definePlugin({
                 await liveSelection(dataSource.manager, ixIdsOfSetting(settings.peeringdb_ix_ids as string)),
               );
           return dataSource.transaction(async (manager) => {
-            const changes = new SyncChanges(changeLog.snapshots);
+            const changes = new SyncChanges((...args) => changeLog.snapshots(...args));
             const result = await syncPeeringDb(manager, dump, changes);
             return { ...result, changes: await changeLog.record(manager, changes.changes) };
           });

@@ -213,7 +213,7 @@ export async function syncPeeringDb(
         'peering.peerasn',
         peerAsns.map((row) => row.id),
       )
-    : new Map();
+    : new Map<number, Record<string, unknown>>();
   for (const net of nets) {
     // An UPDATE's answer through TypeORM is `[rows, affected count]`.
     const [updated] = (await manager.query(
