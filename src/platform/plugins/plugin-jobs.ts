@@ -46,7 +46,7 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
             });
           } finally {
             // The next run is added whatever the outcome of this one (a scheduled run has one attempt).
-            if (seconds > 0 && payload.scheduled === true) await this.schedule(job.queue, seconds);
+            if (seconds > 0 && payload.scheduled === true) await this.schedule(job.queue, seconds, run.id);
           }
         });
       }
@@ -66,13 +66,16 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
     }
   }
 
-  /** Adds the next scheduled run of a queue `seconds` from now, unless one is pending; one replica at a time decides. */
-  private async schedule(queue: string, seconds: number): Promise<void> {
+  /**
+   * Adds the next scheduled run of a queue `seconds` from now, unless one (other than `currentJobId`)
+   * is pending or running; one replica at a time decides.
+   */
+  private async schedule(queue: string, seconds: number, currentJobId = '0'): Promise<void> {
     await this.dataSource.transaction(async (manager: EntityManager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${SCHEDULE_LOCK}:${queue}`]);
       const pending = (await manager.query(
-        `SELECT 1 FROM jobs WHERE queue = $1 AND status = 'pending' AND (payload::jsonb ->> 'scheduled') = 'true' LIMIT 1`,
-        [queue],
+        `SELECT 1 FROM jobs WHERE queue = $1 AND status IN ('pending', 'running') AND id <> $2 AND (payload::jsonb ->> 'scheduled') = 'true' LIMIT 1`,
+        [queue, currentJobId],
       )) as unknown[];
       if (pending.length > 0) return;
       await new JobQueue().enqueue(manager, queue, { scheduled: true }, { maxAttempts: 1, runAt: new Date(Date.now() + seconds * 1000) });
