@@ -58,8 +58,8 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
       for (const job of plugin.jobs ?? []) {
         const seconds = job.every?.(settings) ?? 0;
         if (seconds === 0) continue;
-        // The first run is due at once; later boots find it (or its successor) queued and add nothing.
-        await this.schedule(job.queue, 0).catch((error: unknown) =>
+        // The first run is due one interval after the first boot; later boots find it (or its successor) queued and add nothing.
+        await this.schedule(job.queue, seconds).catch((error: unknown) =>
           this.logger.error({ err: error, queue: job.queue }, 'cannot schedule the recurring job'),
         );
       }

@@ -192,8 +192,17 @@ describe('peering plugin: live PeeringDB synchronisation, scheduled', () => {
     await new Promise((resolve) => stub.close(resolve));
   });
 
-  it('the scheduled run fetches the configured exchanges, fills the caches, logs what it created and stores its outcome', async () => {
-    // The first scheduled run went at boot, before any peer ASN existed: exchanges only.
+  it('the first scheduled run, an interval after boot, fetches the configured exchanges, fills the caches, logs what it created and stores its outcome', async () => {
+    // Boot queued the first scheduled run an interval later; made due now, the worker takes it up
+    // (no peer ASN exists yet: exchanges only).
+    const [queued] = (
+      await seeded.db.query(`SELECT run_at FROM jobs WHERE queue = $1 AND status = 'pending' AND payload ->> 'scheduled' = 'true'`, [
+        PEERINGDB_SYNC_QUEUE,
+      ])
+    ).rows;
+    expect((new Date(queued.run_at).getTime() - Date.now()) / 60_000).toBeGreaterThan(55);
+    expect(await count('peering_syncrun')).toBe(0);
+    await seeded.db.query(`UPDATE jobs SET run_at = now() WHERE queue = $1 AND status = 'pending'`, [PEERINGDB_SYNC_QUEUE]);
     const [first] = await waitFor(async () => ((await runsOf('peeringdb')).length > 0 ? runsOf('peeringdb') : undefined));
     expect(first).toMatchObject({
       source: 'live',
