@@ -36,6 +36,7 @@ import { PlatformStatus } from './platform-status';
 import { ApiTokenEntity } from './users/api-token.entity';
 import { ApiTokensController } from './users/api-tokens.controller';
 import { ApiTokensService } from './users/api-tokens.service';
+import { JobChangeLog } from './plugins/job-change-log';
 import { PluginJobs } from './plugins/plugin-jobs';
 import type { PluginDefinition } from './plugins/plugin-declaration';
 import { PluginSet } from './plugins/plugin-set';
@@ -125,6 +126,7 @@ export class PlatformModule implements NestModule {
         { provide: PLATFORM_RESOURCES, useValue: served },
         { provide: STORED_RESOURCES, useValue: [...PLATFORM_RESOURCE_DEFINITIONS, ...plugins.availableResources()] },
         PluginJobs,
+        JobChangeLog,
         ResourceRegistry,
         ResourceSerializer,
         ResourceInputReader,

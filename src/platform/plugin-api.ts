@@ -8,7 +8,8 @@
 
 // Declaring a plugin.
 export { definePlugin } from './plugins/plugin-declaration';
-export type { MigrationClass, PluginManifest } from './plugins/plugin-declaration';
+export type { MigrationClass, PluginJobContext, PluginManifest } from './plugins/plugin-declaration';
+export type { JobChange } from './plugins/job-change-log';
 export { setting } from './plugins/plugin-settings';
 export { RouteResponse } from './plugins/plugin-route';
 export type { PluginRoute, PluginRouteContext } from './plugins/plugin-route';

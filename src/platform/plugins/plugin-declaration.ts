@@ -4,6 +4,7 @@ import type { EgressPolicy } from '../../common/http/egress-policy';
 import type { ObjectEvent } from '../framework/resource/object-events';
 import type { ResourceHooks } from '../framework/resource/resource-declaration';
 import type { ResourceDefinition } from '../framework/resource/resource-definition';
+import type { JobChange } from './job-change-log';
 import type { GraphqlQueryExtension } from '../graphql/graphql-schema.factory';
 import { pathParameterNames, PluginRoute, routeSegments, RouteSegment, segmentsOverlap } from './plugin-route';
 import { PluginSettingSpec, PluginSettingValues, SETTING_NAME } from './plugin-settings';
@@ -17,12 +18,22 @@ export interface PluginJobContext {
   job: { id: string; attempt: number };
   /** Every request the job makes to a URL a user chose goes through it. */
   egress: EgressPolicy;
+  /** The change log of what the job writes with its own statements: the job's queue as the user, one request id per run. */
+  changeLog: {
+    snapshots(manager: EntityManager, objectType: string, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>>;
+    record(manager: EntityManager, changes: readonly JobChange[]): Promise<number>;
+  };
 }
 
 /** A queue of the PostgreSQL job queue served by the plugin (named `<plugin>.<name>`). */
 export interface PluginJob {
   queue: string;
   handle(payload: Record<string, unknown>, context: PluginJobContext): Promise<void>;
+  /**
+   * A recurring job: seconds between runs read from the plugin's settings (0: not scheduled). One
+   * pending run is kept in the queue, so with several replicas each run happens once.
+   */
+  every?: (settings: PluginSettingValues) => number;
 }
 
 /** Receives changes to objects (any model's), in the changing transaction; a throw refuses the change. */

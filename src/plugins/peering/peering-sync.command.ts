@@ -10,7 +10,7 @@ import { createRootLogger } from '../../common/logging/root-logger';
 import { IRR_SYNC_ALL_QUEUE } from './irr-sync';
 import { PEERINGDB_SYNC_QUEUE } from './peeringdb-sync';
 
-const USAGE = 'usage: peering-sync peeringdb --file <PeeringDB JSON export> | peering-sync irr [--all]';
+const USAGE = 'usage: peering-sync peeringdb --live | peering-sync peeringdb --file <PeeringDB JSON export> | peering-sync irr [--all]';
 
 /** The job a command line asks for, or a problem with it. */
 export function jobOfArguments(
@@ -22,6 +22,8 @@ export function jobOfArguments(
     if (options.some((option) => option !== '--all')) return { problem: USAGE };
     return { queue: IRR_SYNC_ALL_QUEUE, payload: { all: options.includes('--all') } };
   }
+  if (command === 'peeringdb' && options.length === 1 && options[0] === '--live')
+    return { queue: PEERINGDB_SYNC_QUEUE, payload: { live: true } };
   if (command !== 'peeringdb' || options.length !== 2 || options[0] !== '--file') return { problem: USAGE };
   let dump: unknown;
   try {
@@ -35,7 +37,7 @@ export function jobOfArguments(
 }
 
 /**
- * `npm run peering:sync-peeringdb -- --file dump.json` and `npm run peering:sync-irr [-- --all]`:
+ * `npm run peering:sync-peeringdb -- --live` (from the PeeringDB API), `-- --file dump.json` (an export) and `npm run peering:sync-irr [-- --all]`:
  * enqueue the synchronisation on the platform's PostgreSQL job queue (DATABASE_URL), where one
  * worker of one replica runs it; prints the job id.
  */

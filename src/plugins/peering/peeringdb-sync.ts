@@ -1,10 +1,22 @@
 import type { EntityManager } from 'typeorm';
+import type { JobChange, PluginJobContext } from '../../platform/plugin-api';
 import { FABRIC_CACHE_TABLE, NETWORK_CACHE_TABLE, PEER_CACHE_TABLE } from './peeringdb-cache';
 
 /** The job queue of the PeeringDB synchronisation: payload `{export: <PeeringDB JSON export>}`. */
 export const PEERINGDB_SYNC_QUEUE = 'peering.peeringdb-sync';
 
 type Row = Record<string, unknown>;
+
+/** Collects what a synchronisation creates and updates, for the change log. */
+export class SyncChanges {
+  readonly changes: JobChange[] = [];
+
+  constructor(readonly snapshots: PluginJobContext['changeLog']['snapshots']) {}
+
+  created(objectType: string, id: number): void {
+    this.changes.push({ objectType, id, action: 'create' });
+  }
+}
 
 export interface PeeringDbSyncResult {
   fabrics: number;
@@ -40,7 +52,7 @@ function slugOf(name: string): string {
 }
 
 /** The fabric an exchange is cached on: the one already linked, else one of the same name, else a new one. */
-async function fabricFor(manager: EntityManager, ix: Row): Promise<number> {
+async function fabricFor(manager: EntityManager, ix: Row, changes?: SyncChanges): Promise<number> {
   const [linked] = (await manager.query(`SELECT fabric_id FROM ${FABRIC_CACHE_TABLE} WHERE ix_id = $1`, [ix.id])) as Array<{
     fabric_id: number;
   }>;
@@ -63,11 +75,12 @@ async function fabricFor(manager: EntityManager, ix: Row): Promise<number> {
     `${slugOf(name)}${suffix}`,
     'Created by the PeeringDB synchronisation',
   ])) as Array<{ id: number }>;
+  changes?.created('peering.peeringfabric', created.id);
   return created.id;
 }
 
 /** The prefix of an exchange LAN, created when missing (IPv4 preferred). */
-async function prefixFor(manager: EntityManager, prefixes: readonly Row[]): Promise<number | null> {
+async function prefixFor(manager: EntityManager, prefixes: readonly Row[], changes?: SyncChanges): Promise<number | null> {
   const sorted = [...prefixes].sort((a, b) => Number(str(a.prefix).includes(':')) - Number(str(b.prefix).includes(':')));
   const prefix = sorted.map((row) => str(row.prefix)).find((value) => value.includes('/'));
   if (!prefix) return null;
@@ -79,11 +92,12 @@ async function prefixFor(manager: EntityManager, prefixes: readonly Row[]): Prom
     `INSERT INTO ipam_prefix (prefix, description) VALUES ($1::cidr, 'PeeringDB exchange LAN') RETURNING id`,
     [prefix],
   )) as Array<{ id: number }>;
+  changes?.created('ipam.prefix', created.id);
   return created.id;
 }
 
 /** The network of an exchange LAN: the one already linked, else `IXLAN-<id>` (suffixed when the fabric has that name). */
-async function networkFor(manager: EntityManager, fabricId: number, ixlan: Row, prefixId: number): Promise<number> {
+async function networkFor(manager: EntityManager, fabricId: number, ixlan: Row, prefixId: number, changes?: SyncChanges): Promise<number> {
   const [linked] = (await manager.query(`SELECT network_id FROM ${NETWORK_CACHE_TABLE} WHERE ixlan_id = $1`, [ixlan.id])) as Array<{
     network_id: number;
   }>;
@@ -104,6 +118,7 @@ async function networkFor(manager: EntityManager, fabricId: number, ixlan: Row, 
   )) as Array<{
     id: number;
   }>;
+  changes?.created('peering.peeringnetwork', created.id);
   return created.id;
 }
 
@@ -112,12 +127,18 @@ async function networkFor(manager: EntityManager, fabricId: number, ixlan: Row, 
  * name, created when missing), each `ixlan` with a prefix (`ixpfx`) to a network `IXLAN-<id>` and the
  * network cache, the `netixlan` of the synchronised exchanges to the peer cache (replacing it), and
  * each `net` to the peer ASN of its AS (PeeringDB id, max prefixes, AS-SET); peer ASNs are never created.
+ * With `changes`, the fabrics, networks and prefixes it creates and the peer ASNs it updates are collected.
  */
-export async function syncPeeringDb(manager: EntityManager, dump: Row, now = new Date()): Promise<PeeringDbSyncResult> {
+export async function syncPeeringDb(
+  manager: EntityManager,
+  dump: Row,
+  changes?: SyncChanges,
+  now = new Date(),
+): Promise<PeeringDbSyncResult> {
   const result: PeeringDbSyncResult = { fabrics: 0, networks: 0, peers: 0, peer_asns: 0 };
   const fabricOfIx = new Map<number, number>();
   for (const ix of objects(dump, 'ix')) {
-    const fabricId = await fabricFor(manager, ix);
+    const fabricId = await fabricFor(manager, ix, changes);
     await manager.query(
       `INSERT INTO ${FABRIC_CACHE_TABLE} (fabric_id, ix_id, name, city, country, website, tech_email, last_sync) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (ix_id) DO UPDATE SET name = EXCLUDED.name, city = EXCLUDED.city, country = EXCLUDED.country, website = EXCLUDED.website,
@@ -147,9 +168,9 @@ export async function syncPeeringDb(manager: EntityManager, dump: Row, now = new
     const fabricId = fabricOfIx.get(int(ixlan.ix_id) ?? -1);
     if (fabricId === undefined) continue;
     fabricOfIxlan.set(ixlan.id as number, fabricId);
-    const prefixId = await prefixFor(manager, prefixesOfIxlan.get(ixlan.id as number) ?? []);
+    const prefixId = await prefixFor(manager, prefixesOfIxlan.get(ixlan.id as number) ?? [], changes);
     if (prefixId === null) continue; // a network needs its prefix
-    const networkId = await networkFor(manager, fabricId, ixlan, prefixId);
+    const networkId = await networkFor(manager, fabricId, ixlan, prefixId, changes);
     await manager.query(
       `INSERT INTO ${NETWORK_CACHE_TABLE} (network_id, ixlan_id, name, mtu, rs_asn, dot1q_support) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (ixlan_id) DO UPDATE SET name = EXCLUDED.name, mtu = EXCLUDED.mtu, rs_asn = EXCLUDED.rs_asn, dot1q_support = EXCLUDED.dot1q_support`,
@@ -181,16 +202,27 @@ export async function syncPeeringDb(manager: EntityManager, dump: Row, now = new
     result.peers += 1;
   }
 
-  for (const net of objects(dump, 'net')) {
-    if (int(net.asn) === null) continue;
-    const [{ n }] = (await manager.query(
-      `WITH updated AS (
-         UPDATE peering_peerasn p SET peeringdb_id = $2, ipv4_max_prefixes = $3, ipv6_max_prefixes = $4, irr_as_set = $5, peeringdb_last_sync = $6, last_updated = now()
-           FROM ipam_asn a WHERE a.id = p.asn_id AND a.asn = $1 RETURNING p.id)
-       SELECT count(*)::int AS n FROM updated`,
+  const nets = objects(dump, 'net').filter((net) => int(net.asn) !== null);
+  const peerAsns = (await manager.query(
+    'SELECT p.id, a.asn FROM peering_peerasn p JOIN ipam_asn a ON a.id = p.asn_id WHERE a.asn = ANY($1::bigint[])',
+    [nets.map((net) => net.asn)],
+  )) as Array<{ id: number; asn: string | number }>;
+  const before = changes
+    ? await changes.snapshots(
+        manager,
+        'peering.peerasn',
+        peerAsns.map((row) => row.id),
+      )
+    : new Map<number, Record<string, unknown>>();
+  for (const net of nets) {
+    // An UPDATE's answer through TypeORM is `[rows, affected count]`.
+    const [updated] = (await manager.query(
+      `UPDATE peering_peerasn p SET peeringdb_id = $2, ipv4_max_prefixes = $3, ipv6_max_prefixes = $4, irr_as_set = $5, peeringdb_last_sync = $6, last_updated = now()
+         FROM ipam_asn a WHERE a.id = p.asn_id AND a.asn = $1 RETURNING p.id`,
       [net.asn, net.id, int(net.info_prefixes4), int(net.info_prefixes6), str(net.irr_as_set).slice(0, 100), now],
-    )) as Array<{ n: number }>;
-    result.peer_asns += n;
+    )) as [Array<{ id: number }>, number];
+    for (const { id } of updated) changes?.changes.push({ objectType: 'peering.peerasn', id, action: 'update', prechange: before.get(id) });
+    result.peer_asns += updated.length;
   }
   return result;
 }

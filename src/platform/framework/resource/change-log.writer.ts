@@ -11,7 +11,8 @@ export interface ChangeRecord {
   action: 'create' | 'update' | 'delete';
   prechange: SerializedObject | null;
   postchange: SerializedObject | null;
-  principal: Principal;
+  /** Who made the change; a background job has no user (`id` null) and records its own name. */
+  principal: Pick<Principal, 'name'> & { id: number | null };
   requestId: string;
   message: string;
 }

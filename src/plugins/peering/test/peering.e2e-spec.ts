@@ -398,7 +398,7 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       throw new Error(`job ${id} of ${queue} did not run`);
     }
 
-    it('the command line enqueues the PeeringDB export read from --file, or the IRR sync-all', () => {
+    it('the command line enqueues the live PeeringDB synchronisation, the export read from --file, or the IRR sync-all', () => {
       const files: Record<string, string> = { 'dump.json': '{"ix": {"data": []}}', 'bad.json': '[1]' };
       const read = (path: string) =>
         files[path] ??
@@ -412,6 +412,8 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       expect(jobOfArguments(['peeringdb', '--file', 'bad.json'], read)).toHaveProperty('problem');
       expect(jobOfArguments(['peeringdb', '--file', 'missing.json'], read)).toHaveProperty('problem');
       expect(jobOfArguments(['peeringdb'], read)).toHaveProperty('problem');
+      expect(jobOfArguments(['peeringdb', '--live'], read)).toEqual({ queue: PEERINGDB_SYNC_QUEUE, payload: { live: true } });
+      expect(jobOfArguments(['peeringdb', '--live', '--file', 'dump.json'], read)).toHaveProperty('problem');
       expect(jobOfArguments(['irr', '--all'], read)).toEqual({ queue: IRR_SYNC_ALL_QUEUE, payload: { all: true } });
     });
 
