@@ -63,6 +63,7 @@ import type { ApiResponse } from './api-client';
 import { PASSWORD } from './api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from './platform-client';
 import type { SeededApp } from './seeded-app';
+import { Factories, factories, unique } from './factories';
 
 /** The running app a declaration tests against (what {@link startPlatformApp} answers). */
 export interface PlatformAppContext {
@@ -86,6 +87,8 @@ export interface FixtureTools {
   app: PlatformAppContext;
   /** `<prefix>-<n>`, unique in the test process: names for fixtures that another declaration could also make. */
   unique(prefix: string): string;
+  /** Fixture factories acting as the superuser (test/support/factories): `await factories.device()`. */
+  factories: Factories;
 }
 
 /** One model's contract. `F` is what `fixtures` builds, handed to every body computed from it. */
@@ -124,12 +127,7 @@ const NO_CREDENTIALS = { detail: 'Authentication credentials were not provided.'
 const UNKNOWN_ID = 2_147_483_000;
 const NON_SUPERUSER = 'user1';
 
-let uniqueCounter = 0;
-
-/** `<prefix>-<n>`, unique in this test process. */
-export function unique(prefix: string): string {
-  return `${prefix}-${++uniqueCounter}`;
-}
+export { unique };
 
 /**
  * Starts the platform app (superuser client, seeded users) before the enclosing describe's cases
@@ -324,7 +322,7 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
     beforeAll(async () => {
       app = spec.app();
       api = app.api;
-      fixtures = spec.fixtures ? await spec.fixtures({ api, app, unique }) : ({} as F);
+      fixtures = spec.fixtures ? await spec.fixtures({ api, app, unique, factories: factories(api) }) : ({} as F);
     });
 
     afterEach(async () => {

@@ -1,0 +1,84 @@
+import type { PlatformClient } from '../platform-client';
+import { slugOf, unique } from './names';
+
+/** A request body's fields; relations by id. */
+export type Fields = Record<string, unknown>;
+/** A created object as the API answers it (the 201 body). */
+export type Created = Record<string, any> & { id: number; url: string; display: string };
+/** One cable end's object: `['dcim.interface', 12]`. */
+export type CableEnd = readonly [objectType: string, objectId: number];
+
+const D = '/api/dcim';
+
+/**
+ * The DCIM objects tests need, each made through the API with unique names; a related object a
+ * call does not name is made too (a device without `site` gets a new site, a new device type with
+ * a new manufacturer, a new role). Fields given override the defaults, so a test names only what
+ * it is about: `await f.device({ site: site.id })`, `await f.interface({ device: device.id })`.
+ */
+export function dcimFactories(api: PlatformClient) {
+  const named = (prefix: string) => {
+    const name = unique(prefix);
+    return { name, slug: slugOf(name) };
+  };
+  const make = (path: string, body: Fields): Promise<Created> => api.created(`${D}/${path}/`, body);
+  /** The id of `fields[key]` when given, else of a new object from `factory`. */
+  const idOr = async (fields: Fields, key: string, factory: () => Promise<Created>): Promise<unknown> =>
+    fields[key] !== undefined ? fields[key] : (await factory()).id;
+
+  const factories = {
+    region: (fields: Fields = {}) => make('regions', { ...named('region'), ...fields }),
+    siteGroup: (fields: Fields = {}) => make('site-groups', { ...named('site-group'), ...fields }),
+    site: (fields: Fields = {}) => make('sites', { ...named('site'), ...fields }),
+    location: async (fields: Fields = {}) =>
+      make('locations', { ...named('location'), ...fields, site: await idOr(fields, 'site', () => factories.site()) }),
+    manufacturer: (fields: Fields = {}) => make('manufacturers', { ...named('manufacturer'), ...fields }),
+    deviceRole: (fields: Fields = {}) => make('device-roles', { ...named('role'), ...fields }),
+    platform: (fields: Fields = {}) => make('platforms', { ...named('platform'), ...fields }),
+    deviceType: async (fields: Fields = {}) => {
+      const { name, slug } = named('model');
+      return make('device-types', {
+        model: name,
+        slug,
+        ...fields,
+        manufacturer: await idOr(fields, 'manufacturer', () => factories.manufacturer()),
+      });
+    },
+    moduleType: async (fields: Fields = {}) =>
+      make('module-types', {
+        model: unique('module-model'),
+        ...fields,
+        manufacturer: await idOr(fields, 'manufacturer', () => factories.manufacturer()),
+      }),
+    /** A device, with a new site, device type (and manufacturer) and role unless given. */
+    device: async (fields: Fields = {}) =>
+      make('devices', {
+        name: unique('device'),
+        ...fields,
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType()),
+        role: await idOr(fields, 'role', () => factories.deviceRole()),
+        site: await idOr(fields, 'site', () => factories.site()),
+      }),
+    moduleBay: async (fields: Fields = {}) =>
+      make('module-bays', { name: unique('bay'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    interface: async (fields: Fields = {}) =>
+      make('interfaces', {
+        name: unique('eth'),
+        type: '10gbase-x-sfpp',
+        ...fields,
+        device: await idOr(fields, 'device', () => factories.device()),
+      }),
+    frontPort: async (fields: Fields = {}) =>
+      make('front-ports', { name: unique('front'), type: 'lc', ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    rearPort: async (fields: Fields = {}) =>
+      make('rear-ports', { name: unique('rear'), type: 'mpo', ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    /** A cable between two ends, each a list of `[object_type, object_id]`. */
+    cable: (a: readonly CableEnd[], b: readonly CableEnd[], fields: Fields = {}) =>
+      make('cables', {
+        ...fields,
+        a_terminations: a.map(([objectType, objectId]) => ({ object_type: objectType, object_id: objectId })),
+        b_terminations: b.map(([objectType, objectId]) => ({ object_type: objectType, object_id: objectId })),
+      }),
+  };
+  return factories;
+}

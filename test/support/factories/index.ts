@@ -1,0 +1,18 @@
+import type { PlatformClient } from '../platform-client';
+import { dcimFactories } from './dcim';
+
+export { slugOf, unique } from './names';
+export type { CableEnd, Created, Fields } from './dcim';
+
+/**
+ * Fixture factories for the core models, one file per app: `factories(api).device()` makes a
+ * device and, unless named, its site, type, manufacturer and role; every object gets unique names,
+ * so tests sharing an app never collide. Each call answers the created object (the 201 body).
+ */
+export function factories(api: PlatformClient) {
+  return {
+    ...dcimFactories(api),
+  };
+}
+
+export type Factories = ReturnType<typeof factories>;
