@@ -1,3 +1,5 @@
+import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
+import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
@@ -29,6 +31,8 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
   WebhookOwners1795900001100,
+  DcimRacksPowerConsoleCablePaths1796665800013,
+  NetboxCoreModels1796669138511,
 ];
 
 /**

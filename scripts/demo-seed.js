@@ -151,7 +151,7 @@ async function seed(key) {
     end_structure: damManhole.id,
     path: line('jordaan', [4.8885, 52.3738], 'dam'),
   });
-  await post(`${P}/pathways/cable-segments/`, { cable: cable.id, pathway_type: 'pathways.conduit', pathway_id: conduit.id });
+  await post(`${P}/pathways/cable-segments/`, { cable: cable.id, pathway: conduit.id });
 
   // A transit circuit with its route (the circuits/ layer) and a maintenance announced for it (notices).
   const provider = await post('/api/circuits/providers/', { name: 'Demo Carrier', slug: 'demo-carrier' });

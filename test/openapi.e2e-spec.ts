@@ -263,7 +263,8 @@ describe('OpenAPI details a generated SDK relies on', () => {
     // pynetbox 7.0's request, Content-Type header included.
     const viaDocs = await fetch(`${testApp.baseUrl}/api/docs/?format=openapi`, { headers: { 'Content-Type': 'application/json;' } });
     expect(viaDocs.status).toBe(200);
-    expect(await viaDocs.json()).toEqual(await (await fetch(`${testApp.baseUrl}/api/schema/`)).json());
+    // The same bytes: comparing the parsed documents deeply takes longer than the server keeps the idle connection open.
+    expect(await viaDocs.text()).toBe(await (await fetch(`${testApp.baseUrl}/api/schema/`)).text());
     const page = await fetch(`${testApp.baseUrl}/api/docs/`, { redirect: 'manual' });
     expect(page.status).toBe(302);
     expect(page.headers.get('location')).toBe('/docs/?urls.primaryName=Inventory%20platform%20API');

@@ -55,7 +55,6 @@ const WITHOUT_KIT_RUN: readonly string[] = [
   'fms.slackloop',
   'fms.fibercircuitpath',
   'pathways.cablesegment',
-  'pathways.circuitgeometry',
 ];
 
 const noop = () => undefined;

@@ -1,5 +1,34 @@
-import { CircuitResource, CircuitTerminationResource, CircuitTypeResource, ProviderResource } from './circuits/circuits.resources';
+import {
+  CircuitGroupAssignmentResource,
+  CircuitGroupResource,
+  CircuitResource,
+  CircuitTerminationResource,
+  CircuitTypeResource,
+  ProviderAccountResource,
+  ProviderNetworkResource,
+  ProviderResource,
+  VirtualCircuitResource,
+  VirtualCircuitTerminationResource,
+  VirtualCircuitTypeResource,
+} from './circuits/circuits.resources';
 import { ObjectChangeResource, ObjectTypeResource } from './core/core.resources';
+import { MacAddressResource, VirtualChassisResource, VirtualDeviceContextResource } from './dcim/chassis.resources';
+import {
+  ConsolePortResource,
+  ConsolePortTemplateResource,
+  ConsoleServerPortResource,
+  ConsoleServerPortTemplateResource,
+  InterfaceTemplateResource,
+  InventoryItemResource,
+  InventoryItemRoleResource,
+  InventoryItemTemplateResource,
+  PowerOutletResource,
+  PowerOutletTemplateResource,
+  PowerPortResource,
+  PowerPortTemplateResource,
+} from './dcim/components.resources';
+import { PowerFeedResource, PowerPanelResource } from './dcim/power.resources';
+import { RackReservationResource, RackResource, RackRoleResource, RackTypeResource } from './dcim/racks.resources';
 import {
   CableResource,
   CableTerminationResource,
@@ -25,14 +54,42 @@ import {
   SiteResource,
 } from './dcim/dcim.resources';
 import {
+  ConfigContextResource,
   ConfigTemplateResource,
+  ExportTemplateResource,
+  SavedFilterResource,
   CustomFieldResource,
   EventRuleResource,
   JournalEntryResource,
   TagResource,
   WebhookResource,
 } from './extras/extras.resources';
-import { AsnResource, IpAddressResource, PrefixResource, RirResource, VlanResource, VrfResource } from './ipam/ipam.resources';
+import {
+  AggregateResource,
+  AsnResource,
+  FhrpGroupAssignmentResource,
+  FhrpGroupResource,
+  IpAddressResource,
+  IpRangeResource,
+  PrefixResource,
+  RirResource,
+  RoleResource,
+  RouteTargetResource,
+  ServiceResource,
+  ServiceTemplateResource,
+  VlanGroupResource,
+  VlanResource,
+  VrfResource,
+} from './ipam/ipam.resources';
+import {
+  ClusterGroupResource,
+  ClusterResource,
+  ClusterTypeResource,
+  VirtualDiskResource,
+  VirtualMachineResource,
+  VmInterfaceResource,
+} from './virtualization/virtualization.resources';
+import { WirelessLanGroupResource, WirelessLanResource, WirelessLinkResource } from './wireless/wireless.resources';
 import {
   ContactAssignmentResource,
   ContactGroupResource,
@@ -58,6 +115,9 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   WebhookResource,
   EventRuleResource,
   ConfigTemplateResource,
+  SavedFilterResource,
+  ExportTemplateResource,
+  ConfigContextResource,
   // tenancy
   TenantGroupResource,
   TenantResource,
@@ -88,11 +148,39 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   InterfaceResource,
   CableResource,
   CableTerminationResource,
+  RackRoleResource,
+  RackTypeResource,
+  RackResource,
+  RackReservationResource,
+  ConsolePortTemplateResource,
+  ConsoleServerPortTemplateResource,
+  PowerPortTemplateResource,
+  PowerOutletTemplateResource,
+  InterfaceTemplateResource,
+  InventoryItemRoleResource,
+  InventoryItemTemplateResource,
+  ConsolePortResource,
+  ConsoleServerPortResource,
+  PowerPortResource,
+  PowerOutletResource,
+  InventoryItemResource,
+  PowerPanelResource,
+  PowerFeedResource,
+  VirtualChassisResource,
+  VirtualDeviceContextResource,
+  MacAddressResource,
   // circuits
   ProviderResource,
   CircuitTypeResource,
   CircuitResource,
   CircuitTerminationResource,
+  ProviderAccountResource,
+  ProviderNetworkResource,
+  CircuitGroupResource,
+  CircuitGroupAssignmentResource,
+  VirtualCircuitTypeResource,
+  VirtualCircuitResource,
+  VirtualCircuitTerminationResource,
   // ipam
   RirResource,
   AsnResource,
@@ -100,4 +188,24 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   VlanResource,
   PrefixResource,
   IpAddressResource,
+  RoleResource,
+  AggregateResource,
+  VlanGroupResource,
+  IpRangeResource,
+  RouteTargetResource,
+  ServiceTemplateResource,
+  ServiceResource,
+  FhrpGroupResource,
+  FhrpGroupAssignmentResource,
+  // virtualization
+  ClusterTypeResource,
+  ClusterGroupResource,
+  ClusterResource,
+  VirtualMachineResource,
+  VmInterfaceResource,
+  VirtualDiskResource,
+  // wireless
+  WirelessLanGroupResource,
+  WirelessLanResource,
+  WirelessLinkResource,
 ];

@@ -809,6 +809,55 @@ def main():
 
     check("a cable from a rear port to a circuit termination", cable_to_circuit)
 
+    def provider_networks_and_virtual_circuits():
+        # What pynetbox's own integration tests (tests/integration/test_circuits.py) reach.
+        s.network = nb.circuits.provider_networks.create(name=f"{P}-network", provider=s.provider.id)
+        expect(str(s.network), f"{P}-network", "str(provider network)")
+        expect(ident(nb.circuits.provider_networks.get(name=f"{P}-network")), s.network.id, "provider network get(name=…)")
+        s.vc_type = nb.circuits.virtual_circuit_types.create(name=f"{P}-evpl", slug=f"{P}-evpl")
+        s.vc = nb.circuits.virtual_circuits.create(cid=f"{P}-vc-1", provider_network=s.network.id, type=s.vc_type.id)
+        expect(str(s.vc), f"{P}-vc-1", "str(virtual circuit) (its cid)")
+        vc = nb.circuits.virtual_circuits.get(cid=f"{P}-vc-1")
+        vc.description = "Test Value"
+        expect(vc.save(), True, "virtual circuit save()")
+        expect(nb.circuits.virtual_circuits.get(s.vc.id).description, "Test Value", "description after save")
+        expect([ident(v) for v in nb.circuits.virtual_circuits.filter(provider_id=s.provider.id)], [s.vc.id], "filter(provider_id=…)")
+        hub = nb.dcim.interfaces.create(name=f"{P}-vlan100", type="virtual", device=s.device_c.id)
+        spoke = nb.dcim.interfaces.create(name=f"{P}-vlan200", type="virtual", device=s.device_c.id)
+        s.vct = nb.circuits.virtual_circuit_terminations.create(virtual_circuit=s.vc.id, role="hub", interface=hub.id)
+        nb.circuits.virtual_circuit_terminations.create(virtual_circuit=s.vc.id, role="spoke", interface=spoke.id)
+        t = nb.circuits.virtual_circuit_terminations.get(virtual_circuit_id=s.vc.id, role="hub")
+        expect(t.virtual_circuit.cid, f"{P}-vc-1", "termination's virtual circuit cid")
+        expect(choice_value(t.role), "hub", "termination role")
+        expect(ident(t.interface), hub.id, "termination interface")
+        roles = sorted(choice_value(x.role) for x in nb.circuits.virtual_circuit_terminations.filter(virtual_circuit_id=s.vc.id))
+        expect(roles, ["hub", "spoke"], "filter(virtual_circuit_id=…)")
+        expect(nb.circuits.virtual_circuits.get(s.vc.id).delete(), True, "delete() of the virtual circuit")
+        expect(list(nb.circuits.virtual_circuit_terminations.filter(virtual_circuit_id=s.vc.id)), [], "its terminations are gone")
+        expect(nb.dcim.interfaces.delete([hub.id, spoke.id]), True, "bulk delete of the interfaces")
+        expect(nb.circuits.provider_networks.get(s.network.id).delete(), True, "delete() of the provider network")
+        expect(nb.circuits.virtual_circuit_types.get(s.vc_type.id).delete(), True, "delete() of the virtual circuit type")
+
+    check("provider networks, virtual circuits and their terminations", provider_networks_and_virtual_circuits)
+
+    def aggregates_and_ipam_roles():
+        # What pynetbox's tests/integration/test_ipam.py reaches besides prefixes, addresses and VLANs.
+        rir = nb.ipam.rirs.create(name=f"{P}-rir", slug=f"{P}-rir")
+        aggregate = nb.ipam.aggregates.create(prefix="192.0.2.0/24", rir=rir.id)
+        found = nb.ipam.aggregates.get(prefix="192.0.2.0/24")
+        expect(ident(found), aggregate.id, "aggregate get(prefix=…)")
+        found.description = "Test Value"
+        expect(found.save(), True, "aggregate save()")
+        expect(nb.ipam.aggregates.get(aggregate.id).description, "Test Value", "description after save")
+        role = nb.ipam.roles.create(name=f"{P}-role", slug=f"{P}-role")
+        expect(ident(nb.ipam.roles.get(name=f"{P}-role")), role.id, "role get(name=…)")
+        expect(role.update({"description": "Test Value"}), True, "role update({…})")
+        expect(aggregate.delete(), True, "delete() of the aggregate")
+        expect(role.delete(), True, "delete() of the role")
+        expect(rir.delete(), True, "delete() of the RIR")
+
+    check("ipam.aggregates and ipam.roles", aggregates_and_ipam_roles)
+
     def delete_circuits():
         expect(nb.circuits.circuit_terminations.get(s.term_z.id).delete(), True, "delete() of termination Z")
         expect(nb.circuits.circuit_terminations.get(s.term_z.id), None, "termination Z after delete")

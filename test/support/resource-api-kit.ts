@@ -55,6 +55,8 @@
  * - tokens: a read-only token reads but every write is 403; no credentials → 403 on reads and writes;
  * - change log: create, update and delete each record one change under the request's id
  *   (`/api/core/object-changes/?changed_object_type=…&changed_object_id=…`);
+ * - actions: each declared `{id}/<name>/` answers the superuser and a holder of its permission alike,
+ *   403 without it or without credentials, 404 with it constrained to another object;
  * - GraphQL: `<graphqlName>(id)` and `<graphqlName>_list(filters: {id: […]})` give the ids, display and
  *   the fields sent on create as REST does (relations as `{id}`, choices as their value); a
  *   non-superuser without permission gets null and an empty list.
@@ -117,8 +119,27 @@ export interface ResourceApiSpec<F> {
   brief: readonly string[];
   /** Query string → indexes (into `create`) of the objects it selects: `{'name=fast': [0], 'multiplier__gte=3': [1, 2]}`. */
   filters?: FromFixtures<F, Record<string, readonly number[]>>;
+  /**
+   * Custom actions on one object (`{id}/<name>/`, e.g. `trace`, `paths`, `elevation`): each answers
+   * 200 on the first `create` object to the superuser (`check` may assert its body) and the same body
+   * to a non-superuser holding `permission` (default `view`); 403 without it or without credentials,
+   * 404 with it constrained to another object.
+   */
+  actions?: ReadonlyArray<ResourceActionSpec<F>>;
   /** Bodies refused with 400 naming `field`. The first is the bad item of the atomic bulk create; `{}` when none is given. */
   invalid?: ReadonlyArray<{ body: FromFixtures<F, Body>; field: string }>;
+}
+
+/** One custom action of a model, as {@link ResourceApiSpec.actions} checks it. */
+export interface ResourceActionSpec<F> {
+  name: string;
+  method?: 'GET' | 'POST';
+  /** The object permission the action needs; `view` when not given. */
+  permission?: string;
+  /** A POST's body. */
+  body?: FromFixtures<F, unknown>;
+  /** Asserts the superuser's answer for the object (the stored `create` object, as the API shows it). */
+  check?: (body: any, object: Record<string, any>, fixtures: F) => void;
 }
 
 const NOT_FOUND = { detail: 'Not found.' };
@@ -178,7 +199,7 @@ function asSent(sent: unknown, actual: unknown): unknown {
   if (actual === null || typeof actual !== 'object') return actual;
   const object = actual as Record<string, unknown>;
   if (typeof sent === 'number' && 'id' in object) return object.id;
-  if (typeof sent === 'string' && 'value' in object && 'label' in object) return object.value;
+  if ((typeof sent === 'string' || typeof sent === 'number') && 'value' in object && 'label' in object) return object.value;
   if (typeof sent === 'object' && sent !== null && !Array.isArray(sent)) {
     return Object.fromEntries(Object.entries(sent as Record<string, unknown>).map(([key, value]) => [key, asSent(value, object[key])]));
   }
@@ -212,9 +233,11 @@ function link(url: string | null): { origin: string; path: string; params: strin
   };
 }
 
-/** The GraphQL selection and the REST object's value of one field sent on create; none for a null (its kind is unknown). */
+/** The GraphQL selection and the REST object's value of one field sent on create; none for a null, no selection for an empty list (their kind is unknown). */
 function graphqlField(key: string, rest: unknown): { selection: string; value: unknown } | undefined {
   if (rest === null || rest === undefined) return undefined;
+  // An empty list does not tell a list of objects (`key { id }`) from a list of values: no selection of its own.
+  if (Array.isArray(rest) && rest.length === 0) return { selection: '', value: [] };
   const related = (value: unknown) =>
     typeof value === 'object' && value !== null && 'id' in value ? { id: String((value as { id: unknown }).id) } : undefined;
   if (Array.isArray(rest)) {
@@ -222,7 +245,9 @@ function graphqlField(key: string, rest: unknown): { selection: string; value: u
     return { selection: `${key} { id }`, value: rest.map(related) };
   }
   if (related(rest)) return { selection: `${key} { id }`, value: related(rest) };
-  if (typeof rest === 'object' && 'value' in rest && 'label' in rest) return { selection: key, value: (rest as { value: unknown }).value };
+  // GraphQL answers every choice's value as a string (integer choices such as a rack's width too).
+  if (typeof rest === 'object' && 'value' in rest && 'label' in rest)
+    return { selection: key, value: String((rest as { value: unknown }).value) };
   return { selection: key, value: rest };
 }
 
@@ -599,6 +624,36 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       });
     });
 
+    for (const action of spec.actions ?? []) {
+      describe(`action ${action.name}/`, () => {
+        const call = (client: PlatformClient, id: number) =>
+          action.method === 'POST'
+            ? client.post(`${spec.path}${id}/${action.name}/`, resolve(action.body ?? {}, fixtures))
+            : client.get(`${spec.path}${id}/${action.name}/`);
+
+        it('answers the superuser (200) and, the same, a non-superuser holding its permission', async () => {
+          const [object] = await stored();
+          const answer = await call(api, object.id);
+          expect(outcome(answer, 200)).toEqual({ status: 200 });
+          action.check?.(answer.body, object, fixtures);
+          const { user } = await otherClients(app);
+          await grant([action.permission ?? 'view']);
+          const granted = await call(user, object.id);
+          expect({ status: granted.status, body: granted.body }).toEqual({ status: 200, body: answer.body });
+        });
+
+        it('is 403 without the permission or credentials, 404 with the permission constrained to another object', async () => {
+          const [object, other] = await stored();
+          const { user } = await otherClients(app);
+          expect(await call(user, object.id)).toMatchObject({ status: 403, body: NO_PERMISSION });
+          await grant([action.permission ?? 'view'], { id: other.id });
+          expect(await call(user, object.id)).toMatchObject({ status: 404, body: NOT_FOUND });
+          expect(await call(api.as(undefined), object.id)).toMatchObject({ status: 403, body: NO_CREDENTIALS });
+          expect(outcome(await call(api, UNKNOWN_ID), 404)).toEqual({ status: 404 });
+        });
+      });
+    }
+
     describe('tokens and credentials', () => {
       it('a read-only token reads, and every write is 403 with nothing written', async () => {
         const objects = await stored();
@@ -674,7 +729,7 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
       } {
         const selections = new Map<string, string>();
         for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
-          const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field !== undefined);
+          const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field?.selection);
           if (shown) selections.set(key, shown.selection);
         }
         const expected = (rest: Record<string, unknown>) => ({

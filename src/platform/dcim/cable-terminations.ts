@@ -9,7 +9,32 @@ export const CABLE_TERMINATION_TABLES: Readonly<Record<string, string>> = {
   'dcim.frontport': 'dcim_frontport',
   'dcim.rearport': 'dcim_rearport',
   'dcim.interface': 'dcim_interface',
+  'dcim.consoleport': 'dcim_consoleport',
+  'dcim.consoleserverport': 'dcim_consoleserverport',
+  'dcim.powerport': 'dcim_powerport',
+  'dcim.poweroutlet': 'dcim_poweroutlet',
+  'dcim.powerfeed': 'dcim_powerfeed',
   'circuits.circuittermination': 'circuits_circuittermination',
+};
+
+/** What each end's objects may face across a cable (NetBox's COMPATIBLE_TERMINATION_TYPES). */
+const PASS_THROUGH_PEERS = ['dcim.frontport', 'dcim.rearport'];
+const COMPATIBLE_TERMINATION_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'dcim.consoleport': ['dcim.consoleserverport', ...PASS_THROUGH_PEERS],
+  'dcim.consoleserverport': ['dcim.consoleport', ...PASS_THROUGH_PEERS],
+  'dcim.powerport': ['dcim.poweroutlet', 'dcim.powerfeed'],
+  'dcim.poweroutlet': ['dcim.powerport'],
+  'dcim.powerfeed': ['dcim.powerport'],
+  'dcim.interface': ['dcim.interface', 'circuits.circuittermination', ...PASS_THROUGH_PEERS],
+  'dcim.frontport': ['dcim.consoleport', 'dcim.consoleserverport', 'dcim.interface', 'circuits.circuittermination', ...PASS_THROUGH_PEERS],
+  'dcim.rearport': ['dcim.consoleport', 'dcim.consoleserverport', 'dcim.interface', 'circuits.circuittermination', ...PASS_THROUGH_PEERS],
+  'circuits.circuittermination': ['dcim.interface', 'circuits.circuittermination', ...PASS_THROUGH_PEERS],
+};
+
+/** The column naming what one end's objects must share: their device, circuit or power panel. */
+const PARENT_COLUMNS: Readonly<Record<string, string>> = {
+  'circuits.circuittermination': 'circuit_id',
+  'dcim.powerfeed': 'power_panel_id',
 };
 export const CABLE_TERMINATION_TYPES = Object.keys(CABLE_TERMINATION_TABLES);
 export const CABLE_TERMINATION_TABLE = 'dcim_cabletermination';
@@ -80,6 +105,10 @@ export function cableTerminationsExtension(): ResourceExtension {
         }
         const messages = await endProblems(manager, body[key], existing?.id ?? null);
         if (messages.length > 0) problems[key] = messages;
+      }
+      if (Object.keys(problems).length === 0) {
+        const mismatch = await incompatibleEnds(manager, body, existing?.id ?? null);
+        if (mismatch) problems.b_terminations = [mismatch];
       }
       return problems;
     },
@@ -189,7 +218,7 @@ async function endProblems(manager: EntityManager, raw: unknown, cableId: number
   if (types.size > 1) return ['All terminations of one cable end must be of the same type.'];
   const table = CABLE_TERMINATION_TABLES[type];
   if (!table) return [`Cables cannot terminate on ${type}; allowed: ${CABLE_TERMINATION_TYPES.join(', ')}.`];
-  const parent = type === 'circuits.circuittermination' ? 'circuit_id' : 'device_id';
+  const parent = PARENT_COLUMNS[type] ?? 'device_id';
   const positionsColumn = type === 'dcim.frontport' || type === 'dcim.rearport' ? 'positions' : '1';
   const objects = (await manager.query(
     `SELECT id, cable_id, ${parent} AS parent_id, ${positionsColumn} AS positions FROM ${table} WHERE id = ANY($1)`,
@@ -209,14 +238,31 @@ async function endProblems(manager: EntityManager, raw: unknown, cableId: number
     if (outOfRange !== undefined) problems.push(`${type} ${termination.object_id} has no position ${outOfRange}.`);
   }
   if (problems.length === 0 && new Set(objects.map((object) => object.parent_id)).size > 1) {
-    problems.push(`All terminations of one cable end must belong to the same ${parent === 'device_id' ? 'device' : 'circuit'}.`);
+    problems.push(`All terminations of one cable end must belong to the same ${parent.replace(/_id$/, '').replace('_', ' ')}.`);
   }
   return problems;
 }
 
+/** Why the two ends (as written, or as stored where the body leaves one out) cannot face each other; undefined when they can. */
+async function incompatibleEnds(
+  manager: EntityManager,
+  body: Record<string, unknown>,
+  cableId: number | null,
+): Promise<string | undefined> {
+  const stored = cableId === null ? [] : await storedTerminations(manager, [cableId]);
+  const typeOf = (end: 'A' | 'B', key: string): string | undefined =>
+    Object.hasOwn(body, key)
+      ? readEnd(body[key])?.[0]?.object_type
+      : stored.find((termination) => termination.cable_end === end)?.object_type;
+  const a = typeOf('A', 'a_terminations');
+  const b = typeOf('B', 'b_terminations');
+  if (!a || !b || (COMPATIBLE_TERMINATION_TYPES[a] ?? []).includes(b)) return undefined;
+  return `Incompatible termination types: ${a} and ${b}`;
+}
+
 /** Terminations whose object lies on one of the devices the `devices` SQL selects. */
 function terminatedOnDevices(alias: string, devices: string): string {
-  const kinds = Object.entries(CABLE_TERMINATION_TABLES).filter(([type]) => type.startsWith('dcim.'));
+  const kinds = Object.entries(CABLE_TERMINATION_TABLES).filter(([type]) => type.startsWith('dcim.') && !PARENT_COLUMNS[type]);
   const matches = kinds
     .map(
       ([type, table]) =>

@@ -3,8 +3,8 @@ import type { ResourceHookContext, ResourceRow } from '../framework/resource/res
 type Row = Record<string, unknown> & { id: number };
 
 /**
- * NetBox's component instantiation: a new device (or module) gets a port for each port template of
- * its type, a module bay for each bay template, and a port mapping for each template mapping, in the
+ * NetBox's component instantiation: a new device (or module) gets a component for each component
+ * template of its type (console, console server, power ports and outlets, interfaces, front and rear ports), a module bay for each bay template, and a port mapping for each template mapping, in the
  * creating transaction and each recorded in the change log. On a module, `{module}` in a template
  * name becomes the bay's position (or name), as in NetBox.
  */
@@ -29,12 +29,53 @@ export async function instantiateComponents(
   const port = (template: Row) => ({
     ...owner,
     name: named(template),
-    label: String(template.label ?? '').replaceAll('{module}', moduleLabel),
+    label: ((template.label as string | null) ?? '').replaceAll('{module}', moduleLabel),
     type: template.type,
     color: template.color,
     positions: template.positions,
     description: template.description,
   });
+
+  const component = (template: Row, extra: Record<string, unknown>) => ({
+    ...owner,
+    name: named(template),
+    label: ((template.label as string | null) ?? '').replaceAll('{module}', moduleLabel),
+    description: template.description,
+    ...extra,
+  });
+  await context.createChildren(
+    'dcim.consoleport',
+    (await templates('dcim_consoleporttemplate')).map((template) => component(template, { type: template.type })),
+  );
+  await context.createChildren(
+    'dcim.consoleserverport',
+    (await templates('dcim_consoleserverporttemplate')).map((template) => component(template, { type: template.type })),
+  );
+  const powerPortTemplates = await templates('dcim_powerporttemplate');
+  const powerPorts = await context.createChildren(
+    'dcim.powerport',
+    powerPortTemplates.map((template) =>
+      component(template, { type: template.type, maximum_draw: template.maximum_draw, allocated_draw: template.allocated_draw }),
+    ),
+  );
+  const powerPortByTemplate = byTemplate(powerPortTemplates, powerPorts);
+  await context.createChildren(
+    'dcim.poweroutlet',
+    (await templates('dcim_poweroutlettemplate')).map((template) =>
+      component(template, {
+        type: template.type,
+        color: template.color,
+        feed_leg: template.feed_leg,
+        power_port: template.power_port_id == null ? null : (powerPortByTemplate.get(template.power_port_id as number) ?? null),
+      }),
+    ),
+  );
+  await context.createChildren(
+    'dcim.interface',
+    (await templates('dcim_interfacetemplate')).map((template) =>
+      component(template, { type: template.type, enabled: template.enabled, mgmt_only: template.mgmt_only }),
+    ),
+  );
 
   const rearTemplates = await templates('dcim_rearporttemplate');
   const rearPorts = await context.createChildren('dcim.rearport', rearTemplates.map(port));

@@ -83,6 +83,26 @@ export const PORT_TYPE_CHOICES = [
   ['other', 'Other'],
 ] as const;
 
+/** NetBox's wireless interface types (WIRELESS_IFACE_TYPES): the ones a wireless link may join. */
+export const WIRELESS_INTERFACE_TYPE_CHOICES = [
+  ['ieee802.11a', 'IEEE 802.11a'],
+  ['ieee802.11g', 'IEEE 802.11b/g'],
+  ['ieee802.11n', 'IEEE 802.11n'],
+  ['ieee802.11ac', 'IEEE 802.11ac'],
+  ['ieee802.11ad', 'IEEE 802.11ad'],
+  ['ieee802.11ax', 'IEEE 802.11ax'],
+  ['ieee802.11ay', 'IEEE 802.11ay'],
+  ['ieee802.11be', 'IEEE 802.11be'],
+  ['ieee802.15.1', 'IEEE 802.15.1 (Bluetooth)'],
+  ['ieee802.15.4', 'IEEE 802.15.4 (LR-WPAN)'],
+  ['other-wireless', 'Other (Wireless)'],
+  ['gsm', 'GSM'],
+  ['cdma', 'CDMA'],
+  ['lte', 'LTE'],
+  ['4g', '4G'],
+  ['5g', '5G'],
+] as const;
+
 export const INTERFACE_TYPE_CHOICES = [
   ['virtual', 'Virtual'],
   ['bridge', 'Bridge'],
@@ -99,6 +119,7 @@ export const INTERFACE_TYPE_CHOICES = [
   ['100gbase-x-qsfp28', 'QSFP28 (100GE)'],
   ['400gbase-x-qsfpdd', 'QSFP-DD (400GE)'],
   ['400gbase-x-osfp', 'OSFP (400GE)'],
+  ...WIRELESS_INTERFACE_TYPE_CHOICES,
   ['other', 'Other'],
 ] as const;
 
@@ -147,3 +168,376 @@ export const LENGTH_UNIT_CHOICES = [
 
 /** Port positions (strands of a rear port): NetBox allows 1–1024. */
 export const MAX_PORT_POSITIONS = 1024;
+
+/** Mass units (NetBox's WeightUnitChoices). */
+export const WEIGHT_UNIT_CHOICES = [
+  ['kg', 'Kilograms'],
+  ['g', 'Grams'],
+  ['lb', 'Pounds'],
+  ['oz', 'Ounces'],
+] as const;
+
+export const RACK_FORM_FACTOR_CHOICES = [
+  ['2-post-frame', '2-post frame'],
+  ['4-post-frame', '4-post frame'],
+  ['4-post-cabinet', '4-post cabinet'],
+  ['wall-frame', 'Wall-mounted frame'],
+  ['wall-frame-vertical', 'Wall-mounted frame (vertical)'],
+  ['wall-cabinet', 'Wall-mounted cabinet'],
+  ['wall-cabinet-vertical', 'Wall-mounted cabinet (vertical)'],
+] as const;
+
+export const RACK_WIDTH_CHOICES = [
+  ['10', '10 inches'],
+  ['19', '19 inches'],
+  ['21', '21 inches'],
+  ['23', '23 inches'],
+] as const;
+
+export const RACK_STATUS_CHOICES = [
+  ['reserved', 'Reserved', 'yellow'],
+  ['available', 'Available', 'green'],
+  ['planned', 'Planned', 'cyan'],
+  ['active', 'Active', 'blue'],
+  ['deprecated', 'Deprecated', 'red'],
+] as const;
+
+export const RACK_DIMENSION_UNIT_CHOICES = [
+  ['mm', 'Millimeters'],
+  ['in', 'Inches'],
+] as const;
+
+export const RACK_AIRFLOW_CHOICES = [
+  ['front-to-rear', 'Front to rear'],
+  ['rear-to-front', 'Rear to front'],
+] as const;
+
+export const RACK_RESERVATION_STATUS_CHOICES = [
+  ['pending', 'Pending', 'cyan'],
+  ['active', 'Active', 'green'],
+  ['stale', 'Stale', 'orange'],
+] as const;
+
+export const DEVICE_FACE_CHOICES = [
+  ['front', 'Front'],
+  ['rear', 'Rear'],
+] as const;
+
+export const DEVICE_AIRFLOW_CHOICES = [
+  ['front-to-rear', 'Front to rear'],
+  ['rear-to-front', 'Rear to front'],
+  ['left-to-right', 'Left to right'],
+  ['right-to-left', 'Right to left'],
+  ['side-to-rear', 'Side to rear'],
+  ['rear-to-side', 'Rear to side'],
+  ['bottom-to-top', 'Bottom to top'],
+  ['top-to-bottom', 'Top to bottom'],
+  ['passive', 'Passive'],
+  ['mixed', 'Mixed'],
+] as const;
+
+export const CONSOLE_PORT_TYPE_CHOICES = [
+  ['de-9', 'DE-9'],
+  ['db-25', 'DB-25'],
+  ['rj-11', 'RJ-11'],
+  ['rj-12', 'RJ-12'],
+  ['rj-45', 'RJ-45'],
+  ['mini-din-8', 'Mini-DIN 8'],
+  ['usb-a', 'USB Type A'],
+  ['usb-b', 'USB Type B'],
+  ['usb-c', 'USB Type C'],
+  ['usb-mini-a', 'USB Mini A'],
+  ['usb-mini-b', 'USB Mini B'],
+  ['usb-micro-a', 'USB Micro A'],
+  ['usb-micro-b', 'USB Micro B'],
+  ['usb-micro-ab', 'USB Micro AB'],
+  ['other', 'Other'],
+] as const;
+
+export const CONSOLE_PORT_SPEED_CHOICES = [
+  ['1200', '1200 bps'],
+  ['2400', '2400 bps'],
+  ['4800', '4800 bps'],
+  ['9600', '9600 bps'],
+  ['19200', '19.2 kbps'],
+  ['38400', '38.4 kbps'],
+  ['57600', '57.6 kbps'],
+  ['115200', '115.2 kbps'],
+] as const;
+
+export const POWER_PORT_TYPE_CHOICES = [
+  ['iec-60320-c6', 'C6'],
+  ['iec-60320-c8', 'C8'],
+  ['iec-60320-c14', 'C14'],
+  ['iec-60320-c16', 'C16'],
+  ['iec-60320-c18', 'C18'],
+  ['iec-60320-c20', 'C20'],
+  ['iec-60320-c22', 'C22'],
+  ['iec-60309-p-n-e-4h', 'P+N+E 4H'],
+  ['iec-60309-p-n-e-6h', 'P+N+E 6H'],
+  ['iec-60309-p-n-e-9h', 'P+N+E 9H'],
+  ['iec-60309-2p-e-4h', '2P+E 4H'],
+  ['iec-60309-2p-e-6h', '2P+E 6H'],
+  ['iec-60309-2p-e-9h', '2P+E 9H'],
+  ['iec-60309-3p-e-4h', '3P+E 4H'],
+  ['iec-60309-3p-e-6h', '3P+E 6H'],
+  ['iec-60309-3p-e-9h', '3P+E 9H'],
+  ['iec-60309-3p-n-e-4h', '3P+N+E 4H'],
+  ['iec-60309-3p-n-e-6h', '3P+N+E 6H'],
+  ['iec-60309-3p-n-e-9h', '3P+N+E 9H'],
+  ['iec-60906-1', 'IEC 60906-1'],
+  ['nbr-14136-10a', '2P+T 10A (NBR 14136)'],
+  ['nbr-14136-20a', '2P+T 20A (NBR 14136)'],
+  ['nema-1-15p', 'NEMA 1-15P'],
+  ['nema-5-15p', 'NEMA 5-15P'],
+  ['nema-5-20p', 'NEMA 5-20P'],
+  ['nema-5-30p', 'NEMA 5-30P'],
+  ['nema-5-50p', 'NEMA 5-50P'],
+  ['nema-6-15p', 'NEMA 6-15P'],
+  ['nema-6-20p', 'NEMA 6-20P'],
+  ['nema-6-30p', 'NEMA 6-30P'],
+  ['nema-6-50p', 'NEMA 6-50P'],
+  ['nema-10-30p', 'NEMA 10-30P'],
+  ['nema-10-50p', 'NEMA 10-50P'],
+  ['nema-14-20p', 'NEMA 14-20P'],
+  ['nema-14-30p', 'NEMA 14-30P'],
+  ['nema-14-50p', 'NEMA 14-50P'],
+  ['nema-14-60p', 'NEMA 14-60P'],
+  ['nema-15-15p', 'NEMA 15-15P'],
+  ['nema-15-20p', 'NEMA 15-20P'],
+  ['nema-15-30p', 'NEMA 15-30P'],
+  ['nema-15-50p', 'NEMA 15-50P'],
+  ['nema-15-60p', 'NEMA 15-60P'],
+  ['nema-l1-15p', 'NEMA L1-15P'],
+  ['nema-l5-15p', 'NEMA L5-15P'],
+  ['nema-l5-20p', 'NEMA L5-20P'],
+  ['nema-l5-30p', 'NEMA L5-30P'],
+  ['nema-l5-50p', 'NEMA L5-50P'],
+  ['nema-l6-15p', 'NEMA L6-15P'],
+  ['nema-l6-20p', 'NEMA L6-20P'],
+  ['nema-l6-30p', 'NEMA L6-30P'],
+  ['nema-l6-50p', 'NEMA L6-50P'],
+  ['nema-l10-30p', 'NEMA L10-30P'],
+  ['nema-l14-20p', 'NEMA L14-20P'],
+  ['nema-l14-30p', 'NEMA L14-30P'],
+  ['nema-l14-50p', 'NEMA L14-50P'],
+  ['nema-l14-60p', 'NEMA L14-60P'],
+  ['nema-l15-20p', 'NEMA L15-20P'],
+  ['nema-l15-30p', 'NEMA L15-30P'],
+  ['nema-l15-50p', 'NEMA L15-50P'],
+  ['nema-l15-60p', 'NEMA L15-60P'],
+  ['nema-l21-20p', 'NEMA L21-20P'],
+  ['nema-l21-30p', 'NEMA L21-30P'],
+  ['nema-l22-20p', 'NEMA L22-20P'],
+  ['nema-l22-30p', 'NEMA L22-30P'],
+  ['cs6361c', 'CS6361C'],
+  ['cs6365c', 'CS6365C'],
+  ['cs8165c', 'CS8165C'],
+  ['cs8265c', 'CS8265C'],
+  ['cs8365c', 'CS8365C'],
+  ['cs8465c', 'CS8465C'],
+  ['ita-c', 'ITA Type C (CEE 7/16)'],
+  ['ita-e', 'ITA Type E (CEE 7/6)'],
+  ['ita-f', 'ITA Type F (CEE 7/4)'],
+  ['ita-ef', 'ITA Type E/F (CEE 7/7)'],
+  ['ita-g', 'ITA Type G (BS 1363)'],
+  ['ita-h', 'ITA Type H'],
+  ['ita-i', 'ITA Type I'],
+  ['ita-j', 'ITA Type J'],
+  ['ita-k', 'ITA Type K'],
+  ['ita-l', 'ITA Type L (CEI 23-50)'],
+  ['ita-m', 'ITA Type M (BS 546)'],
+  ['ita-n', 'ITA Type N'],
+  ['ita-o', 'ITA Type O'],
+  ['usb-a', 'USB Type A'],
+  ['usb-b', 'USB Type B'],
+  ['usb-c', 'USB Type C'],
+  ['usb-mini-a', 'USB Mini A'],
+  ['usb-mini-b', 'USB Mini B'],
+  ['usb-micro-a', 'USB Micro A'],
+  ['usb-micro-b', 'USB Micro B'],
+  ['usb-micro-ab', 'USB Micro AB'],
+  ['usb-3-b', 'USB 3.0 Type B'],
+  ['usb-3-micro-b', 'USB 3.0 Micro B'],
+  ['molex-micro-fit-1x2', 'Molex Micro-Fit 1x2'],
+  ['molex-micro-fit-2x2', 'Molex Micro-Fit 2x2'],
+  ['molex-micro-fit-2x3', 'Molex Micro-Fit 2x3'],
+  ['molex-micro-fit-2x4', 'Molex Micro-Fit 2x4'],
+  ['dc-terminal', 'DC Terminal'],
+  ['saf-d-grid', 'Saf-D-Grid'],
+  ['neutrik-powercon-20', 'Neutrik powerCON (20A)'],
+  ['neutrik-powercon-32', 'Neutrik powerCON (32A)'],
+  ['neutrik-powercon-true1', 'Neutrik powerCON TRUE1'],
+  ['neutrik-powercon-true1-top', 'Neutrik powerCON TRUE1 TOP'],
+  ['ubiquiti-smartpower', 'Ubiquiti SmartPower'],
+  ['hardwired', 'Hardwired'],
+  ['other', 'Other'],
+] as const;
+
+export const POWER_OUTLET_TYPE_CHOICES = [
+  ['iec-60320-c5', 'C5'],
+  ['iec-60320-c7', 'C7'],
+  ['iec-60320-c13', 'C13'],
+  ['iec-60320-c15', 'C15'],
+  ['iec-60320-c17', 'C17'],
+  ['iec-60320-c19', 'C19'],
+  ['iec-60320-c21', 'C21'],
+  ['iec-60309-p-n-e-4h', 'P+N+E 4H'],
+  ['iec-60309-p-n-e-6h', 'P+N+E 6H'],
+  ['iec-60309-p-n-e-9h', 'P+N+E 9H'],
+  ['iec-60309-2p-e-4h', '2P+E 4H'],
+  ['iec-60309-2p-e-6h', '2P+E 6H'],
+  ['iec-60309-2p-e-9h', '2P+E 9H'],
+  ['iec-60309-3p-e-4h', '3P+E 4H'],
+  ['iec-60309-3p-e-6h', '3P+E 6H'],
+  ['iec-60309-3p-e-9h', '3P+E 9H'],
+  ['iec-60309-3p-n-e-4h', '3P+N+E 4H'],
+  ['iec-60309-3p-n-e-6h', '3P+N+E 6H'],
+  ['iec-60309-3p-n-e-9h', '3P+N+E 9H'],
+  ['iec-60906-1', 'IEC 60906-1'],
+  ['nbr-14136-10a', '2P+T 10A (NBR 14136)'],
+  ['nbr-14136-20a', '2P+T 20A (NBR 14136)'],
+  ['nema-1-15r', 'NEMA 1-15R'],
+  ['nema-5-15r', 'NEMA 5-15R'],
+  ['nema-5-20r', 'NEMA 5-20R'],
+  ['nema-5-30r', 'NEMA 5-30R'],
+  ['nema-5-50r', 'NEMA 5-50R'],
+  ['nema-6-15r', 'NEMA 6-15R'],
+  ['nema-6-20r', 'NEMA 6-20R'],
+  ['nema-6-30r', 'NEMA 6-30R'],
+  ['nema-6-50r', 'NEMA 6-50R'],
+  ['nema-10-30r', 'NEMA 10-30R'],
+  ['nema-10-50r', 'NEMA 10-50R'],
+  ['nema-14-20r', 'NEMA 14-20R'],
+  ['nema-14-30r', 'NEMA 14-30R'],
+  ['nema-14-50r', 'NEMA 14-50R'],
+  ['nema-14-60r', 'NEMA 14-60R'],
+  ['nema-15-15r', 'NEMA 15-15R'],
+  ['nema-15-20r', 'NEMA 15-20R'],
+  ['nema-15-30r', 'NEMA 15-30R'],
+  ['nema-15-50r', 'NEMA 15-50R'],
+  ['nema-15-60r', 'NEMA 15-60R'],
+  ['nema-l1-15r', 'NEMA L1-15R'],
+  ['nema-l5-15r', 'NEMA L5-15R'],
+  ['nema-l5-20r', 'NEMA L5-20R'],
+  ['nema-l5-30r', 'NEMA L5-30R'],
+  ['nema-l5-50r', 'NEMA L5-50R'],
+  ['nema-l6-15r', 'NEMA L6-15R'],
+  ['nema-l6-20r', 'NEMA L6-20R'],
+  ['nema-l6-30r', 'NEMA L6-30R'],
+  ['nema-l6-50r', 'NEMA L6-50R'],
+  ['nema-l10-30r', 'NEMA L10-30R'],
+  ['nema-l14-20r', 'NEMA L14-20R'],
+  ['nema-l14-30r', 'NEMA L14-30R'],
+  ['nema-l14-50r', 'NEMA L14-50R'],
+  ['nema-l14-60r', 'NEMA L14-60R'],
+  ['nema-l15-20r', 'NEMA L15-20R'],
+  ['nema-l15-30r', 'NEMA L15-30R'],
+  ['nema-l15-50r', 'NEMA L15-50R'],
+  ['nema-l15-60r', 'NEMA L15-60R'],
+  ['nema-l21-20r', 'NEMA L21-20R'],
+  ['nema-l21-30r', 'NEMA L21-30R'],
+  ['nema-l22-20r', 'NEMA L22-20R'],
+  ['nema-l22-30r', 'NEMA L22-30R'],
+  ['CS6360C', 'CS6360C'],
+  ['CS6364C', 'CS6364C'],
+  ['CS8164C', 'CS8164C'],
+  ['CS8264C', 'CS8264C'],
+  ['CS8364C', 'CS8364C'],
+  ['CS8464C', 'CS8464C'],
+  ['ita-e', 'ITA Type E (CEE 7/5)'],
+  ['ita-f', 'ITA Type F (CEE 7/3)'],
+  ['ita-g', 'ITA Type G (BS 1363)'],
+  ['ita-h', 'ITA Type H'],
+  ['ita-i', 'ITA Type I'],
+  ['ita-j', 'ITA Type J'],
+  ['ita-k', 'ITA Type K'],
+  ['ita-l', 'ITA Type L (CEI 23-50)'],
+  ['ita-m', 'ITA Type M (BS 546)'],
+  ['ita-n', 'ITA Type N'],
+  ['ita-o', 'ITA Type O'],
+  ['ita-multistandard', 'ITA Multistandard'],
+  ['usb-a', 'USB Type A'],
+  ['usb-micro-b', 'USB Micro B'],
+  ['usb-c', 'USB Type C'],
+  ['molex-micro-fit-1x2', 'Molex Micro-Fit 1x2'],
+  ['molex-micro-fit-2x2', 'Molex Micro-Fit 2x2'],
+  ['molex-micro-fit-2x3', 'Molex Micro-Fit 2x3'],
+  ['molex-micro-fit-2x4', 'Molex Micro-Fit 2x4'],
+  ['dc-terminal', 'DC Terminal'],
+  ['eaton-c39', 'Eaton C39'],
+  ['hdot-cx', 'HDOT Cx'],
+  ['saf-d-grid', 'Saf-D-Grid'],
+  ['neutrik-powercon-20a', 'Neutrik powerCON (20A)'],
+  ['neutrik-powercon-32a', 'Neutrik powerCON (32A)'],
+  ['neutrik-powercon-true1', 'Neutrik powerCON TRUE1'],
+  ['neutrik-powercon-true1-top', 'Neutrik powerCON TRUE1 TOP'],
+  ['ubiquiti-smartpower', 'Ubiquiti SmartPower'],
+  ['hardwired', 'Hardwired'],
+  ['other', 'Other'],
+] as const;
+
+export const POWER_OUTLET_FEED_LEG_CHOICES = [
+  ['A', 'A'],
+  ['B', 'B'],
+  ['C', 'C'],
+] as const;
+
+export const POWER_OUTLET_STATUS_CHOICES = [
+  ['enabled', 'Enabled', 'green'],
+  ['disabled', 'Disabled', 'red'],
+  ['faulty', 'Faulty', 'gray'],
+] as const;
+
+export const POWER_FEED_STATUS_CHOICES = [
+  ['offline', 'Offline', 'gray'],
+  ['active', 'Active', 'green'],
+  ['planned', 'Planned', 'blue'],
+  ['failed', 'Failed', 'red'],
+] as const;
+
+export const POWER_FEED_TYPE_CHOICES = [
+  ['primary', 'Primary', 'green'],
+  ['redundant', 'Redundant', 'cyan'],
+] as const;
+
+export const POWER_FEED_SUPPLY_CHOICES = [
+  ['ac', 'AC'],
+  ['dc', 'DC'],
+] as const;
+
+export const POWER_FEED_PHASE_CHOICES = [
+  ['single-phase', 'Single phase'],
+  ['three-phase', 'Three-phase'],
+] as const;
+
+export const VDC_STATUS_CHOICES = [
+  ['active', 'Active', 'green'],
+  ['planned', 'Planned', 'cyan'],
+  ['offline', 'Offline', 'red'],
+] as const;
+
+export const INVENTORY_ITEM_STATUS_CHOICES = [
+  ['offline', 'Offline', 'gray'],
+  ['active', 'Active', 'green'],
+  ['planned', 'Planned', 'cyan'],
+  ['staged', 'Staged', 'blue'],
+  ['failed', 'Failed', 'red'],
+  ['decommissioning', 'Decommissioning', 'yellow'],
+] as const;
+
+export const POE_MODE_CHOICES = [
+  ['pd', 'PD'],
+  ['pse', 'PSE'],
+] as const;
+
+export const POE_TYPE_CHOICES = [
+  ['type1-ieee802.3af', '802.3af (Type 1)'],
+  ['type2-ieee802.3at', '802.3at (Type 2)'],
+  ['type3-ieee802.3bt', '802.3bt (Type 3)'],
+  ['type4-ieee802.3bt', '802.3bt (Type 4)'],
+  ['passive-24v-2pair', 'Passive 24V (2-pair)'],
+  ['passive-24v-4pair', 'Passive 24V (4-pair)'],
+  ['passive-48v-2pair', 'Passive 48V (2-pair)'],
+  ['passive-48v-4pair', 'Passive 48V (4-pair)'],
+] as const;

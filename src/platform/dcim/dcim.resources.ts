@@ -7,11 +7,13 @@ import {
   integer,
   json,
   longText,
+  many,
   relation,
   RelationField,
   slug,
   text,
 } from '../framework/resource/fields';
+import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import {
   defineResource,
@@ -23,12 +25,22 @@ import {
 } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
-import { traceFromFrontPort } from './cable-trace';
+import {
+  linkPeersExtension,
+  pathEndpointExtension,
+  pathHooks,
+  pathsAction,
+  recomputeForCable,
+  recomputeThrough,
+  traceAction,
+} from './cable-paths';
 import { renderDeviceConfig } from './device-config';
 import { frontPortRearPortsExtension } from './front-port-rear-ports';
 import {
   CABLE_STATUS_CHOICES,
   CABLE_TYPE_CHOICES,
+  DEVICE_AIRFLOW_CHOICES,
+  DEVICE_FACE_CHOICES,
   DEVICE_STATUS_CHOICES,
   INTERFACE_TYPE_CHOICES,
   LENGTH_UNIT_CHOICES,
@@ -39,6 +51,8 @@ import {
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
 import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
+import { deviceRackRules } from './rack-rules';
+import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
@@ -333,15 +347,25 @@ export const DeviceResource = defineResource({
     asset_tag: text({ maxLength: 50, nullable: true, unique: true, search: true }),
     site: relation(() => SiteResource, { onDelete: 'PROTECT', required: true }),
     location: relation(() => LocationResource, { onDelete: 'SET NULL' }),
+    rack: relation('dcim.rack', { onDelete: 'PROTECT' }),
+    position: decimal({ precision: 4, scale: 1, min: 0.5, max: 999.5, nullable: true }),
+    face: choice(DEVICE_FACE_CHOICES, { blank: true }),
+    airflow: choice(DEVICE_AIRFLOW_CHOICES, { blank: true }),
     status: choice(DEVICE_STATUS_CHOICES, { default: 'active' }),
+    virtual_chassis: relation('dcim.virtualchassis', { onDelete: 'SET NULL', clearAlso: { vc_position: null, vc_priority: null } }),
+    vc_position: integer({ min: 0, max: 255, nullable: true }),
+    vc_priority: integer({ min: 0, max: 255, nullable: true }),
     config_template: relation(() => ConfigTemplateResource, { onDelete: 'SET NULL' }),
+    local_context_data: json({ validate: contextDataProblems, noFilter: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
+  extensions: [configContextProperty('device')],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
-  uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
+  uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }, ['virtual_chassis', 'vc_position']],
+  validateAsync: deviceRackRules,
   actions: [
     {
       name: 'render-config',
@@ -442,6 +466,9 @@ export const RearPortResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
+  extensions: [linkPeersExtension('dcim.rearport')],
+  actions: [traceAction('dcim.rearport'), pathsAction('dcim.rearport')],
+  ...pathHooks('dcim.rearport'),
 });
 
 export const FrontPortResource = defineResource({
@@ -459,33 +486,10 @@ export const FrontPortResource = defineResource({
   relatedObject: 'device',
   extensions: [
     frontPortRearPortsExtension({ mapping: 'dcim_portmapping', rear: 'dcim_rearport', parents: [{ key: 'device', column: 'device_id' }] }),
+    linkPeersExtension('dcim.frontport'),
   ],
-  actions: [
-    {
-      name: 'trace',
-      method: 'GET',
-      permission: 'view',
-      openapi: {
-        summary: 'Trace the cable path from this front port: segments of [near ends, cable, far ends]',
-        response: {
-          type: 'array',
-          items: {
-            type: 'array',
-            minItems: 3,
-            maxItems: 3,
-            description: '[near-end terminations (brief objects), the cable (brief) or null, far-end terminations]',
-            items: {
-              oneOf: [
-                { type: 'array', items: { type: 'object' } },
-                { type: 'object', nullable: true },
-              ],
-            },
-          },
-        },
-      },
-      handle: ({ manager, row, scope, serializer }) => traceFromFrontPort(manager, serializer, scope.baseUrl, row.id),
-    },
-  ],
+  actions: [traceAction('dcim.frontport'), pathsAction('dcim.frontport')],
+  ...pathHooks('dcim.frontport'),
 });
 
 /** Front-port position ↔ rear-port position inside one device (NetBox 4.5's PortMapping). */
@@ -499,7 +503,19 @@ export const PortMappingResource = portMapping({
   rear: () => RearPortResource,
   relatedObject: 'device',
   validateAsync: portMappingRules('dcim_frontport', 'dcim_rearport', ['device_id']),
+  // A changed mapping reroutes every path through either port.
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) => recomputeThrough(context.manager, mappedPorts(row)),
+  afterUpdate: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) =>
+    recomputeThrough(context.manager, [...mappedPorts(before), ...mappedPorts(after)]),
+  afterDelete: (context: ResourceHookContext, row: ResourceRow) => recomputeThrough(context.manager, mappedPorts(row)),
 });
+
+function mappedPorts(row: ResourceRow): Array<[string, number]> {
+  return [
+    ['dcim.frontport', row.front_port_id as number],
+    ['dcim.rearport', row.rear_port_id as number],
+  ];
+}
 
 export const InterfaceResource = defineResource({
   appLabel: 'dcim',
@@ -518,6 +534,8 @@ export const InterfaceResource = defineResource({
     mgmt_only: boolean({ default: false }),
     mark_connected: boolean({ default: false }),
     description: text({ maxLength: 200, search: true }),
+    vdcs: many('dcim.virtualdevicecontext'),
+    primary_mac_address: relation('dcim.macaddress', { onDelete: 'SET NULL', unique: true }),
     ...cableEndpointFields(),
   },
   display: (row) => String(row.name),
@@ -526,6 +544,10 @@ export const InterfaceResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
+  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses()],
+  validateAsync: primaryMacAssigned,
+  actions: [traceAction('dcim.interface')],
+  ...pathHooks('dcim.interface'),
 });
 
 /** What a cable can end on: the `cable` it is attached to and which end, both set by the cable's terminations. */
@@ -558,6 +580,9 @@ export const CableResource = defineResource({
   ordering: ['id'],
   extensions: [cableTerminationsExtension()],
   extraFilters: CABLE_FILTERS,
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) => recomputeForCable(context.manager, row.id),
+  afterUpdate: (context: ResourceHookContext, _before: ResourceRow, after: ResourceRow) => recomputeForCable(context.manager, after.id),
+  afterDelete: (context: ResourceHookContext, row: ResourceRow) => recomputeThrough(context.manager, [['dcim.cable', row.id]]),
   validate: (values): Record<string, string[]> =>
     values.length !== null && values.length !== undefined && !values.length_unit
       ? { length_unit: ['Must specify a unit when setting a cable length'] }
@@ -580,7 +605,7 @@ export const CableTerminationResource = defineResource({
       ],
       { required: true },
     ),
-    termination: genericRelation({ required: true }),
+    termination: genericRelation({ required: true, onDelete: 'CASCADE' }),
     positions: json({ nullable: true, noFilter: true }),
     connector: integer({ min: 1, max: 256, nullable: true }),
   },

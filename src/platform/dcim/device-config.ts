@@ -15,7 +15,7 @@ export class ConfigRenderError extends DomainError {
 
 /**
  * NetBox's `POST /api/dcim/devices/{id}/render-config/`: the device's config template rendered in
- * the sandbox with the device's REST representation as `device`, once the request's transaction
+ * the sandbox with the device's config context and its REST representation as `device`, once the request's transaction
  * has ended. The answer is `{configtemplate, content}`.
  */
 export async function renderDeviceConfig(
@@ -35,7 +35,14 @@ export async function renderDeviceConfig(
   const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [templateId], baseUrl)).get(templateId) ?? null;
   return new AfterTransaction(async () => {
     try {
-      const content = await renderConfigTemplate(template.template_code, { device: deviceRepresentation }, {}, { requester });
+      // NetBox's context: the device's rendered config context, with the device itself as `device`.
+      const configContext = (deviceRepresentation.config_context as Record<string, unknown> | undefined) ?? {};
+      const content = await renderConfigTemplate(
+        template.template_code,
+        { ...configContext, device: deviceRepresentation },
+        {},
+        { requester },
+      );
       return { configtemplate, content };
     } catch (error) {
       if (error instanceof ConfigTemplateError) throw new ConfigRenderError(error.message);

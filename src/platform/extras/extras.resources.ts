@@ -18,6 +18,7 @@ import { UserResource } from '../users/users.resources';
 import { validateCondition } from './events/event-condition';
 import { validateAdditionalHeaders } from './events/webhook-request';
 import { templateFieldProblems } from './config-templates/config-template-renderer';
+import { contextDataProblems } from './config-contexts';
 
 export const TagResource = defineResource({
   appLabel: 'extras',
@@ -221,4 +222,121 @@ export const ConfigTemplateResource = defineResource({
   brief: ['name', 'description'],
   ordering: ['name'],
   validate: (values) => templateFieldProblems(values, ['template_code']),
+});
+
+/** NetBox's saved filter parameters: a JSON object of filter names to values. */
+function filterParametersProblems(value: unknown): string[] {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? []
+    : ['Filter parameters must be stored as a dictionary of keyword arguments.'];
+}
+
+/** A named set of list filters for some object types, the user's own or shared. */
+export const SavedFilterResource = defineResource({
+  appLabel: 'extras',
+  model: 'savedfilter',
+  path: 'saved-filters',
+  verboseName: 'saved filter',
+  table: 'extras_savedfilter',
+  fields: {
+    object_types: many(() => ObjectTypeResource, { required: true }),
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    slug: slug(),
+    description: text({ maxLength: 200, search: true }),
+    user: relation(() => UserResource, { onDelete: 'SET NULL' }),
+    weight: integer({ min: 0, max: 32767, default: 100 }),
+    enabled: boolean({ default: true }),
+    shared: boolean({ default: true }),
+    parameters: json({ required: true, nullable: false, validate: filterParametersProblems, noFilter: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'slug', 'description'],
+  ordering: ['weight', 'name'],
+  standard: { tags: false, customFields: false },
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    const slugs = (values.tags as string[] | undefined) ?? [];
+    if (slugs.length === 0) return {};
+    const found = (await manager.query('SELECT slug FROM extras_tag WHERE slug = ANY($1)', [slugs])) as Array<{ slug: string }>;
+    const missing = slugs.filter((wanted) => !found.some(({ slug: known }) => known === wanted));
+    return missing.length > 0 ? { tags: missing.map((name) => `Object with slug=${name} does not exist.`) } : {};
+  },
+});
+
+/**
+ * A Jinja template rendering a list of objects (`GET /api/<app>/<model>/?export=<name>`, the
+ * filtered list as `queryset`), in the same sandbox as config templates.
+ */
+export const ExportTemplateResource = defineResource({
+  appLabel: 'extras',
+  model: 'exporttemplate',
+  path: 'export-templates',
+  verboseName: 'export template',
+  table: 'extras_exporttemplate',
+  fields: {
+    object_types: many(() => ObjectTypeResource, { required: true }),
+    name: text({ maxLength: 100, required: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    environment_params: json({ nullable: true, default: () => ({}) }),
+    template_code: longText({ required: true }),
+    mime_type: text({ maxLength: 50, label: 'MIME type' }),
+    file_name: text({ maxLength: 200 }),
+    file_extension: text({ maxLength: 15 }),
+    as_attachment: boolean({ default: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  standard: { tags: false, customFields: false },
+  validate: (values) => {
+    const problems = templateFieldProblems(values, ['template_code']);
+    if (typeof values.name === 'string' && values.name.toLowerCase() === 'table') {
+      return { ...problems, name: [`"${values.name}" is a reserved name. Please choose a different name.`] };
+    }
+    return problems;
+  },
+});
+
+/**
+ * Configuration data applied to the devices and virtual machines it matches (every kind of object
+ * it names must include the device's or VM's own; a kind left empty matches all), merged by weight
+ * into their `config_context` (src/platform/extras/config-contexts.ts).
+ */
+export const ConfigContextResource = defineResource({
+  appLabel: 'extras',
+  model: 'configcontext',
+  path: 'config-contexts',
+  verboseName: 'config context',
+  table: 'extras_configcontext',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    weight: integer({ min: 0, max: 32767, default: 1000 }),
+    description: text({ maxLength: 200, search: true }),
+    is_active: boolean({ default: true }),
+    regions: many('dcim.region'),
+    site_groups: many('dcim.sitegroup'),
+    sites: many('dcim.site'),
+    locations: many('dcim.location'),
+    device_types: many('dcim.devicetype'),
+    roles: many('dcim.devicerole'),
+    platforms: many('dcim.platform'),
+    cluster_types: many('virtualization.clustertype'),
+    cluster_groups: many('virtualization.clustergroup'),
+    clusters: many('virtualization.cluster'),
+    tenant_groups: many('tenancy.tenantgroup'),
+    tenants: many('tenancy.tenant'),
+    // Tag slugs, as NetBox's config context serializer reads and writes them.
+    tags: stringList({ itemPattern: { regex: /^[-a-zA-Z0-9_]+$/, message: 'Enter a valid tag slug.' } }),
+    data: json({ required: true, nullable: false, validate: contextDataProblems, noFilter: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['weight', 'name'],
+  standard: { tags: false, customFields: false },
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    const slugs = (values.tags as string[] | undefined) ?? [];
+    if (slugs.length === 0) return {};
+    const found = (await manager.query('SELECT slug FROM extras_tag WHERE slug = ANY($1)', [slugs])) as Array<{ slug: string }>;
+    const missing = slugs.filter((wanted) => !found.some(({ slug: known }) => known === wanted));
+    return missing.length > 0 ? { tags: missing.map((name) => `Object with slug=${name} does not exist.`) } : {};
+  },
 });

@@ -12,15 +12,22 @@ import {
 } from '../../platform/plugin-api';
 import { conditional, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
 import { type Feature, MAX_FEATURES, readLayerQuery } from './geo-layers';
-import { type BoundingBox, intersects, type LineStringGeometry, type MultiLineStringGeometry, type PointGeometry } from './geometry';
+import {
+  type BoundingBox,
+  intersects,
+  type LineStringGeometry,
+  type MultiLineStringGeometry,
+  type PointGeometry,
+  type PolygonGeometry,
+} from './geometry';
 
 /**
  * `geo/external/<name>/`: the layers other plugins' models declare (`mapLayer`), served
- * with the geometry resolved here: a structure's point, the structure at a location, or a cable's
- * route through the pathways as a MultiLineString.
+ * with the geometry resolved here: a structure's point or footprint, the structure at a location, or a
+ * cable's route through the pathways as a MultiLineString.
  */
 
-type Geometry = PointGeometry | LineStringGeometry | MultiLineStringGeometry;
+type Geometry = PointGeometry | PolygonGeometry | LineStringGeometry | MultiLineStringGeometry;
 
 const PAGE_SIZE = 1000;
 const SCALAR_KINDS = new Set<FieldSpec['kind']>(['text', 'integer', 'decimal', 'boolean', 'choice', 'date', 'datetime']);
@@ -32,19 +39,14 @@ async function geometriesVia(manager: EntityManager, source: MapLayerGeometrySou
     const rows = (await manager.query(
       `SELECT ${column} AS id, geometry FROM pathways_structure WHERE ${column} = ANY($1) AND geometry IS NOT NULL`,
       [ids],
-    )) as Array<{ id: number; geometry: PointGeometry }>;
+    )) as Array<{ id: number; geometry: PointGeometry | PolygonGeometry }>;
     return new Map(rows.map((row) => [row.id, row.geometry]));
   }
   // A cable: the paths of its segments' pathways, in sequence order.
   const rows = (await manager.query(
-    `SELECT s.cable_id AS id, coalesce(cb.path, c.path, a.path, d.path, i.path) AS path
+    `SELECT s.cable_id AS id, p.path
        FROM pathways_cablesegment s
-       JOIN core_objecttype t ON t.id = s.pathway_type_id
-       LEFT JOIN pathways_conduitbank cb ON t.model = 'conduitbank' AND cb.id = s.pathway_id
-       LEFT JOIN pathways_conduit c ON t.model = 'conduit' AND c.id = s.pathway_id
-       LEFT JOIN pathways_aerialspan a ON t.model = 'aerialspan' AND a.id = s.pathway_id
-       LEFT JOIN pathways_directburied d ON t.model = 'directburied' AND d.id = s.pathway_id
-       LEFT JOIN pathways_innerduct i ON t.model = 'innerduct' AND i.id = s.pathway_id
+       JOIN pathways_pathway p ON p.id = s.pathway_id
       WHERE s.cable_id = ANY($1)
       ORDER BY s.cable_id, s.sequence`,
     [ids],

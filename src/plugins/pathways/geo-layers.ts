@@ -9,7 +9,7 @@ import {
 } from '../../platform/plugin-api';
 import { type BoundingBox, type Geometry, intersects, type MultiLineStringGeometry, parseBoundingBox } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
-import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PATHWAY_KINDS } from './pathways.resources';
+import { AerialSpanResource, ConduitBankResource, ConduitResource, DirectBuriedResource, PathwayResource } from './pathways.resources';
 import { StructureResource } from './structures.resources';
 import { CircuitGeometryResource } from './circuit-geometries.resources';
 
@@ -49,8 +49,8 @@ interface LayerSource {
   filters?: QueryParameters;
   /** Tables the properties read by a left join. */
   joins?: VisibleSelection['joins'];
-  /** The feature's id as JSON text (SQL): ids unique within a layer that mixes models. */
-  featureId?(row: string): string;
+  /** A further condition on the rows (SQL over the row's alias) that no list filter says. */
+  where?(row: string): string;
   /** Property name → SQL of its value's JSON text (never NULL: {@link json} and its kin). */
   properties(row: string): Record<string, string>;
 }
@@ -120,7 +120,7 @@ const structureSource: LayerSource = {
   },
 };
 
-function pathwaySource(definition: ResourceDefinition, pathwayType: string, filters?: QueryParameters): LayerSource {
+function pathwaySource(definition: ResourceDefinition, pathwayType: string | null, filters?: QueryParameters): LayerSource {
   const conduit = definition === ConduitResource;
   const bank = definition === ConduitBankResource;
   return {
@@ -128,14 +128,19 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
     geometryColumn: 'path',
     lines: true,
     filters,
-    featureId: (row) => `${quoteLiteral(`"${pathwayType}.`)} || ${columnOf(row, 'id')} || '"'`,
+    // The pathways of every kind: those the map draws (a conduit in a bank is drawn as its bank, an innerduct as its conduit).
+    where:
+      pathwayType === null
+        ? (row) =>
+            `${columnOf(row, 'pathway_type')} <> 'innerduct' AND NOT EXISTS (SELECT 1 FROM pathways_conduit map_conduit WHERE map_conduit.id = ${columnOf(row, 'id')} AND map_conduit.conduit_bank_id IS NOT NULL)`
+        : undefined,
     properties: (row) => {
       const label = blankAsNull(columnOf(row, 'label'));
       return {
         id: columnOf(row, 'id'),
         name: label,
         label,
-        pathway_type: quoteLiteral(JSON.stringify(pathwayType)),
+        pathway_type: pathwayType === null ? blankAsNull(columnOf(row, 'pathway_type')) : quoteLiteral(JSON.stringify(pathwayType)),
         status: lifecycleStatus(columnOf(row, 'status')),
         start_structure: nameOf('pathways_structure', columnOf(row, 'start_structure_id')),
         end_structure: nameOf('pathways_structure', columnOf(row, 'end_structure_id')),
@@ -160,14 +165,6 @@ function pathwaySource(definition: ResourceDefinition, pathwayType: string, filt
   };
 }
 
-const PATHWAY_TYPES: ReadonlyMap<ResourceDefinition, string> = new Map([
-  [ConduitBankResource, 'conduit_bank'],
-  [ConduitResource, 'conduit'],
-  [AerialSpanResource, 'aerial'],
-  [DirectBuriedResource, 'direct_buried'],
-]);
-const pathwayTypeOf = (definition: ResourceDefinition) => PATHWAY_TYPES.get(definition) ?? definition.model;
-
 /** Conduits outside banks only: a conduit in a bank is drawn as its bank (reference §3.2). */
 const OUTSIDE_BANKS: QueryParameters = { conduit_bank_id: 'null' };
 
@@ -186,18 +183,13 @@ const circuitSource: LayerSource = {
     provider: json('layer_provider.name'),
     circuit_type: json('layer_circuit_type.name'),
     status: json('layer_circuit.status'),
-    // The platform's circuits keep no provider reference yet.
-    provider_reference: "'null'",
+    provider_reference: blankAsNull(columnOf(row, 'provider_reference')),
   }),
 };
 
 export const GEO_LAYERS: readonly GeoLayer[] = [
   { name: 'structures', sources: [structureSource], lifecycle: true },
-  {
-    name: 'pathways',
-    sources: PATHWAY_KINDS.map((kind) => pathwaySource(kind, pathwayTypeOf(kind))),
-    lifecycle: true,
-  },
+  { name: 'pathways', sources: [pathwaySource(PathwayResource, null)], lifecycle: true },
   { name: 'conduit-banks', sources: [pathwaySource(ConduitBankResource, 'conduit_bank')], lifecycle: true },
   { name: 'conduits', sources: [pathwaySource(ConduitResource, 'conduit', OUTSIDE_BANKS)], lifecycle: true },
   { name: 'aerial-spans', sources: [pathwaySource(AerialSpanResource, 'aerial')], lifecycle: true },
@@ -274,7 +266,7 @@ export function featureSql(source: LayerSource, row: string): string {
     if (index < 0) index = values.push(expression) - 1;
     return `%${index + 1}$s`;
   };
-  const id = slot(source.featureId?.(row) ?? columnOf(row, 'id'));
+  const id = slot(columnOf(row, 'id'));
   const geometry = slot(geometryText(source, row));
   const properties = Object.entries(source.properties(row)).map(
     ([name, value]) => `${JSON.stringify(name).replace(/%/g, '%%')}:${slot(value)}`,
@@ -299,7 +291,7 @@ async function scanSource(
   wanted: number,
 ): Promise<{ features: string[]; total: number }> {
   const objectType = source.definition.objectType;
-  const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL`;
+  const located = (row: string) => `${columnOf(row, source.geometryColumn)} IS NOT NULL${source.where ? ` AND ${source.where(row)}` : ''}`;
   if (!box || !source.lines) {
     // Every row found is a feature: read one more than wanted, and count only when there are more.
     const rows =

@@ -51,3 +51,14 @@ export const FEATURE_COLLECTION_SCHEMA: OpenApiSchema = {
     total_count: { type: 'integer', description: 'How many features match' },
   },
 };
+
+export const FEATURE_SCHEMA: OpenApiSchema = {
+  type: 'object',
+  required: ['type', 'id', 'geometry', 'properties'],
+  properties: {
+    type: { type: 'string', enum: ['Feature'] },
+    id: { type: 'integer' },
+    geometry: { type: 'object' },
+    properties: { type: 'object' },
+  },
+};

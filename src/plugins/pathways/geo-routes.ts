@@ -1,6 +1,6 @@
-import type { PluginRoute, PluginRouteContext, QueryParameters } from '../../platform/plugin-api';
+import { NotFoundError, type PluginRoute, type PluginRouteContext, type QueryParameters, RouteResponse } from '../../platform/plugin-api';
 import { EXTERNAL_LAYER_ROUTE } from './external-layers';
-import { conditional, conditionalBody, FEATURE_COLLECTION_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
+import { conditional, conditionalBody, FEATURE_COLLECTION_SCHEMA, FEATURE_SCHEMA, GEOJSON, LAYER_PARAMETERS_DOC } from './geo-responses';
 import {
   type Feature,
   featureCollectionBody,
@@ -11,7 +11,7 @@ import {
   readLayerQuery,
   scanLayer,
 } from './geo-layers';
-import type { PointGeometry } from './geometry';
+import { type PointGeometry, type PolygonGeometry, representativePoint } from './geometry';
 import { LIFECYCLE_STATUSES } from './pathways.choices';
 
 /** The `geo/` routes: one per layer, and `info/`. Read-only GETs for any authenticated caller; rows are those the caller may view. */
@@ -29,9 +29,9 @@ async function clusters(context: PluginRouteContext, layer: GeoLayer, query: Lay
   for (let offset = 0; ; offset += 5000) {
     const rows = await context.visibleRows(objectType, filters, { limit: 5000, offset });
     for (const row of rows) {
-      const geometry = row.geometry as PointGeometry | null;
+      const geometry = row.geometry as PointGeometry | PolygonGeometry | null;
       if (!geometry) continue;
-      const [longitude, latitude] = geometry.coordinates;
+      const [longitude, latitude] = representativePoint(geometry);
       const key = `${Math.floor(longitude / cell)}:${Math.floor(latitude / cell)}`;
       const entry = cells.get(key) ?? { longitude: 0, latitude: 0, count: 0 };
       entry.longitude += longitude;
@@ -73,6 +73,27 @@ function layerRoute(layer: GeoLayer): PluginRoute {
         );
       }
       return conditionalBody(context, featureCollectionBody(features, { truncated: total > features.length, total_count: total }), GEOJSON);
+    },
+  };
+}
+
+/** `geo/<layer>/{id}/`: one feature of the layer as a GeoJSON Feature; 404 when the layer does not hold it (or the caller may not view it). */
+function featureRoute(layer: GeoLayer): PluginRoute {
+  return {
+    method: 'GET',
+    path: `geo/${layer.name}/{id}`,
+    permission: 'authenticated',
+    openapi: {
+      summary: `One feature of the ${layer.name.replace(/-/g, ' ')} layer as a GeoJSON Feature`,
+      pathParameters: { id: { description: 'The object', schema: { type: 'integer', minimum: 1 } } },
+      response: FEATURE_SCHEMA,
+      responseMediaType: GEOJSON,
+    },
+    handle: async (context) => {
+      const query: LayerQuery = { bbox: null, zoom: null, excluded: [], filters: { id: context.params.id } };
+      const { features } = await scanLayer(context, layer, query, 1);
+      if (features.length === 0) throw new NotFoundError('Not found.');
+      return RouteResponse.text(features[0], `${GEOJSON}; charset=utf-8`);
     },
   };
 }
@@ -121,4 +142,4 @@ const INFO_ROUTE: PluginRoute = {
   },
 };
 
-export const GEO_ROUTES: PluginRoute[] = [...GEO_LAYERS.map(layerRoute), INFO_ROUTE, EXTERNAL_LAYER_ROUTE];
+export const GEO_ROUTES: PluginRoute[] = [...GEO_LAYERS.map(layerRoute), INFO_ROUTE, EXTERNAL_LAYER_ROUTE, ...GEO_LAYERS.map(featureRoute)];

@@ -1,9 +1,12 @@
 import bboxPolygon from '@turf/bbox-polygon';
 import booleanIntersects from '@turf/boolean-intersects';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import distance from '@turf/distance';
 import length from '@turf/length';
+import nearestPointOnLine from '@turf/nearest-point-on-line';
+import { wktToGeoJSON } from '@terraformer/wkt';
 import type { EntityManager } from 'typeorm';
-import { type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
+import { json, type ResourceRow, ResourceValidationError } from '../../platform/plugin-api';
 import { DEFAULT_MAX_PATH_POSITIONS } from './manifest';
 
 /**
@@ -23,7 +26,12 @@ export interface LineStringGeometry {
   type: 'LineString';
   coordinates: Position[];
 }
-export type Geometry = PointGeometry | LineStringGeometry;
+/** A structure's footprint: an outer ring and optional holes, each closed (RFC 7946 §3.1.6). */
+export interface PolygonGeometry {
+  type: 'Polygon';
+  coordinates: Position[][];
+}
+export type Geometry = PointGeometry | LineStringGeometry | PolygonGeometry;
 /** A cable's route through several pathways (external layers). */
 export interface MultiLineStringGeometry {
   type: 'MultiLineString';
@@ -43,7 +51,13 @@ function positionProblem(value: unknown, where: string): string | null {
   return null;
 }
 
+/** Text given for a geometry that is not WKT of WGS84: what the field's check answers. */
+class UnreadableText {
+  constructor(readonly problem: string) {}
+}
+
 function shapeProblem(value: unknown, type: Geometry['type']): string | null {
+  if (value instanceof UnreadableText) return value.problem;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `Expected a GeoJSON ${type} object.`;
   const geometry = value as Record<string, unknown>;
   if (geometry.type !== type) return `Expected a GeoJSON ${type} (got type ${JSON.stringify(geometry.type ?? null)}).`;
@@ -56,6 +70,51 @@ function shapeProblem(value: unknown, type: Geometry['type']): string | null {
 export function pointProblems(value: unknown): string[] {
   const problem = shapeProblem(value, 'Point') ?? positionProblem((value as PointGeometry).coordinates, 'coordinates');
   return problem ? [problem] : [];
+}
+
+/** Problems with a GeoJSON Polygon: closed rings of at least four positions. */
+export function polygonProblems(value: unknown): string[] {
+  const shape = shapeProblem(value, 'Polygon');
+  if (shape) return [shape];
+  const rings = (value as PolygonGeometry).coordinates;
+  if (!Array.isArray(rings) || rings.length === 0) return ['A Polygon needs at least one ring.'];
+  for (const [ringIndex, ring] of rings.entries()) {
+    if (!Array.isArray(ring) || ring.length < 4) return [`Ring ${ringIndex} needs at least four positions.`];
+    for (const [index, position] of ring.entries()) {
+      const problem = positionProblem(position, `ring ${ringIndex} position ${index}`);
+      if (problem) return [problem];
+    }
+    const [first, last] = [ring[0], ring[ring.length - 1]];
+    if (first[0] !== last[0] || first[1] !== last[1]) return [`Ring ${ringIndex} must end where it starts (a closed ring).`];
+  }
+  return [];
+}
+
+/** Problems with a structure's geometry: a Point, or a Polygon footprint. */
+export function structureGeometryProblems(value: unknown): string[] {
+  if (value instanceof UnreadableText) return [value.problem];
+  const type = (value as { type?: unknown } | null)?.type;
+  if (type === 'Polygon') return polygonProblems(value);
+  if (type === 'Point') return pointProblems(value);
+  return ['Expected a GeoJSON Point or Polygon object.'];
+}
+
+const EWKT_SRID = /^\s*SRID=(\d+)\s*;/i;
+
+/**
+ * A geometry written as WKT or EWKT text (`POINT(-73.5 45.5)`, `SRID=4326;LINESTRING(…)`), as
+ * GeoJSON; any other value unchanged, for the field's check to judge. Text that is not WKT, or EWKT
+ * in another reference system than WGS84, is answered as a problem by that check.
+ */
+export function geometryFromText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const srid = EWKT_SRID.exec(value);
+  if (srid && srid[1] !== '4326') return new UnreadableText(`EWKT in SRID ${srid[1]}: only SRID 4326 (WGS84) is accepted.`);
+  try {
+    return wktToGeoJSON(value.replace(EWKT_SRID, '').trim());
+  } catch {
+    return new UnreadableText('Expected a GeoJSON object or WKT text (e.g. POINT(-73.5 45.5)); this text is not WKT.');
+  }
 }
 
 /** Problems with a GeoJSON LineString (at least two positions), as the field's 400 messages. */
@@ -75,7 +134,12 @@ export function lineStringProblems(value: unknown): string[] {
 export function boxLiteral(geometry: Geometry | null): string | null {
   if (!geometry) return null;
   // A line over the antimeridian touches both -180 and 180: its box spans every longitude, and the exact test decides.
-  const positions = geometry.type === 'Point' ? [geometry.coordinates] : antimeridianParts(geometry.coordinates).flat();
+  const positions =
+    geometry.type === 'Point'
+      ? [geometry.coordinates]
+      : geometry.type === 'Polygon'
+        ? geometry.coordinates.flat()
+        : antimeridianParts(geometry.coordinates).flat();
   const longitudes = positions.map((position) => position[0]);
   const latitudes = positions.map((position) => position[1]);
   return `(${Math.max(...longitudes)},${Math.max(...latitudes)}),(${Math.min(...longitudes)},${Math.min(...latitudes)})`;
@@ -187,7 +251,7 @@ export function antimeridianParts(coordinates: readonly Position[]): Position[][
 /** Whether the geometry meets the box itself, not only its bounding box (a line passing by a corner does not). */
 export function intersects(geometry: Geometry, box: BoundingBox): boolean {
   const pieces: Geometry[] =
-    geometry.type === 'Point'
+    geometry.type !== 'LineString'
       ? [geometry]
       : antimeridianParts(geometry.coordinates).map((coordinates) =>
           coordinates.length > 1 ? { type: 'LineString', coordinates } : { type: 'Point', coordinates: coordinates[0] },
@@ -203,3 +267,26 @@ export function assertPathSize(path: unknown, settings: Readonly<Record<string, 
   const count = (path as LineStringGeometry | null)?.coordinates.length ?? 0;
   if (count > max) throw new ResourceValidationError({ path: [`A path may hold at most ${max} positions (got ${count}).`] });
 }
+
+/** A structure's point for a path's end near `position`: the point itself, or the nearest point of a footprint's outline. */
+export function anchorNear(geometry: PointGeometry | PolygonGeometry, position: Position): Position {
+  if (geometry.type === 'Point') return geometry.coordinates;
+  const outline = { type: 'MultiLineString' as const, coordinates: geometry.coordinates };
+  return nearestPointOnLine(outline, position.slice(0, 2)).geometry.coordinates as Position;
+}
+
+/** How far (metres) a position lies from a structure: 0 inside a footprint. */
+export function distanceToStructure(geometry: PointGeometry | PolygonGeometry, position: Position): number {
+  if (geometry.type === 'Polygon' && booleanPointInPolygon(position.slice(0, 2), geometry)) return 0;
+  return distanceMetres(position, anchorNear(geometry, position));
+}
+
+/** A representative point of a structure: the point, or the mean of a footprint's outer ring (clusters, the route planner). */
+export function representativePoint(geometry: PointGeometry | PolygonGeometry): Position {
+  if (geometry.type === 'Point') return geometry.coordinates;
+  const ring = geometry.coordinates[0].slice(0, -1);
+  return [ring.reduce((sum, p) => sum + p[0], 0) / ring.length, ring.reduce((sum, p) => sum + p[1], 0) / ring.length];
+}
+
+/** A LineString path field: GeoJSON, or WKT/EWKT text read into GeoJSON. */
+export const pathField = () => json({ nullable: true, parse: geometryFromText, validate: lineStringProblems });

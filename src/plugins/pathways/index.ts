@@ -4,14 +4,27 @@ import { CABLE_TRACE_ROUTE, CableSegmentResource } from './cable-segments.resour
 import { CircuitGeometryResource } from './circuit-geometries.resources';
 import { GEO_ROUTES } from './geo-routes';
 import { MIGRATIONS } from './migrations';
-import { PATHWAY_KINDS } from './pathways.resources';
+import { PathwayLocationResource } from './pathway-locations.resources';
+import { ConduitJunctionResource, PATHWAY_KINDS, PathwayResource } from './pathways.resources';
+import { PlannedRouteResource } from './planned-routes.resources';
+import { SiteGeometryResource } from './site-geometries.resources';
 import { StructureResource } from './structures.resources';
 
 /** Outside plant: structures and the pathways between them, cables routed through them, and GeoJSON layers for maps. */
 export const PathwaysPlugin = definePlugin({
   ...PATHWAYS_MANIFEST,
   appLabelAliases: ['netbox_pathways'],
-  resources: [StructureResource, ...PATHWAY_KINDS, CableSegmentResource, CircuitGeometryResource],
+  resources: [
+    StructureResource,
+    SiteGeometryResource,
+    CircuitGeometryResource,
+    PathwayResource,
+    ...PATHWAY_KINDS,
+    ConduitJunctionResource,
+    PathwayLocationResource,
+    CableSegmentResource,
+    PlannedRouteResource,
+  ],
   migrations: MIGRATIONS,
   routes: [...GEO_ROUTES, CABLE_TRACE_ROUTE],
 });

@@ -9,7 +9,7 @@ export const PATHWAYS_MANIFEST: PluginManifest = {
   name: 'pathways',
   version: '1.0.0',
   description:
-    'Outside plant: structures, conduit banks, conduits, aerial spans, direct-buried pathways and innerducts with geometry, cable routing and GeoJSON map layers.',
+    'Outside plant: structures, pathways of every kind (conduit banks, conduits, aerial spans, direct-buried, innerducts, trays, raceways, microducts, submarine), junctions, waypoints, site and circuit geometries, cable routing, a route planner and GeoJSON map layers.',
   settings: {
     structures_cluster_threshold: setting.integer({
       default: 200,

@@ -48,10 +48,41 @@ export const BANK_CONFIGURATION_CHOICES = [
 ] as const;
 
 export const ENCASEMENT_TYPE_CHOICES = [
-  ['concrete', 'Concrete'],
-  ['sand', 'Sand'],
-  ['soil', 'Native soil'],
-  ['none', 'None'],
+  ['concrete', 'Concrete encased'],
+  ['direct_buried', 'Direct buried'],
+  ['bore', 'Directional bore'],
+  ['bridge_attachment', 'Bridge attachment'],
+  ['tunnel', 'Tunnel'],
+] as const;
+
+/** Which face or wall of a structure a conduit or bank enters by. */
+export const BANK_FACE_CHOICES = [
+  ['north', 'North'],
+  ['south', 'South'],
+  ['east', 'East'],
+  ['west', 'West'],
+  ['other', 'Other'],
+] as const;
+
+/** Every kind of pathway (the base's `pathway_type`); the first five also have a model of their own with their fields. */
+export const PATHWAY_TYPE_CHOICES = [
+  ['conduit_bank', 'Conduit bank'],
+  ['conduit', 'Conduit'],
+  ['aerial', 'Aerial span'],
+  ['direct_buried', 'Direct buried'],
+  ['innerduct', 'Innerduct'],
+  ['microduct', 'Microduct'],
+  ['tray', 'Cable tray'],
+  ['raceway', 'Raceway'],
+  ['submarine', 'Submarine'],
+] as const;
+
+export const PLANNED_ROUTE_STATUS_CHOICES = [
+  ['draft', 'Draft'],
+  ['approved', 'Approved'],
+  ['assigned', 'Assigned'],
+  ['split', 'Split'],
+  ['archived', 'Archived'],
 ] as const;
 
 export const AERIAL_TYPE_CHOICES = [
@@ -61,11 +92,4 @@ export const AERIAL_TYPE_CHOICES = [
   ['wrapped', 'Wrapped'],
   ['adss', 'ADSS'],
   ['opgw', 'OPGW'],
-] as const;
-
-export const ARMOR_TYPE_CHOICES = [
-  ['none', 'None'],
-  ['steel_tape', 'Steel tape'],
-  ['steel_wire', 'Steel wire'],
-  ['corrugated', 'Corrugated'],
 ] as const;

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import {
   choice,
+  computedProperties,
   date,
   decimal,
   defineResource,
@@ -13,7 +14,8 @@ import {
   TenantResource,
   text,
 } from '../../platform/plugin-api';
-import { boxCondition, parseBoundingBox, pointProblems, storeBoundingBox } from './geometry';
+import { boxCondition, geometryFromText, parseBoundingBox, storeBoundingBox, structureGeometryProblems } from './geometry';
+import { hasPathwaysFilter, occupiedStructureFilter, tenantGroupFilter } from './pathways.filters';
 import { LIFECYCLE_STATUS_CHOICES, STRUCTURE_TYPE_CHOICES } from './pathways.choices';
 
 export const PATHWAYS_API_PREFIX = '/api/plugins/pathways/';
@@ -29,7 +31,7 @@ export const bboxFilter = (values: string[], alias: string, parameterPrefix: str
   return 'problem' in box ? box : boxCondition(alias, box, parameterPrefix);
 };
 
-/** A pole, manhole, cabinet, building entrance…: a point where pathways start and end. */
+/** A pole, manhole, cabinet, building entrance…: a point or a footprint where pathways start and end. */
 export const StructureResource = defineResource({
   appLabel: 'pathways',
   model: 'structure',
@@ -45,7 +47,7 @@ export const StructureResource = defineResource({
     structure_type: choice(STRUCTURE_TYPE_CHOICES, { blank: true }),
     site: relation(() => SiteResource, { onDelete: 'SET NULL' }),
     location: relation(() => LocationResource, { onDelete: 'PROTECT', unique: true }),
-    geometry: json({ nullable: true, validate: pointProblems }),
+    geometry: json({ nullable: true, parse: geometryFromText, validate: structureGeometryProblems }),
     bbox: boundingBoxField(),
     elevation: metres(),
     height: metres(),
@@ -63,8 +65,30 @@ export const StructureResource = defineResource({
   brief: ['name', 'structure_type', 'status'],
   ordering: ['name'],
   indexes: [{ name: 'pathways_structure_bbox_gist', columns: ['bbox'], method: 'gist' }],
-  extraFilters: { bbox: bboxFilter },
-  validate: (values): Record<string, string[]> => (values.geometry ? {} : { geometry: ['This field is required: a GeoJSON Point.'] }),
+  extraFilters: {
+    bbox: bboxFilter,
+    occupied: occupiedStructureFilter,
+    has_pathways: hasPathwaysFilter,
+    tenant_group: tenantGroupFilter('slug'),
+    tenant_group_id: tenantGroupFilter('id'),
+  },
+  extensions: [
+    // As NetBox's plugin: whether no pathway starts or ends here, and a description saying so.
+    computedProperties({ no_pathways: { type: 'boolean' }, description: { type: 'string' } }, async (manager, rows) => {
+      const ids = rows.map((row) => row.id);
+      const found = (await manager.query(
+        `SELECT DISTINCT unnest(ARRAY[start_structure_id, end_structure_id]) AS id FROM pathways_pathway
+          WHERE start_structure_id = ANY($1) OR end_structure_id = ANY($1)`,
+        [ids],
+      )) as Array<{ id: number | null }>;
+      const connected = new Set(found.map((row) => row.id));
+      return new Map(
+        ids.map((id) => [id, { no_pathways: !connected.has(id), description: connected.has(id) ? null : 'No connected pathways' }]),
+      );
+    }),
+  ],
+  validate: (values): Record<string, string[]> =>
+    values.geometry ? {} : { geometry: ['This field is required: a GeoJSON Point or Polygon, or WKT.'] },
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     if (!values.location_id || !values.site_id) return {};
     const [location] = (await manager.query('SELECT site_id FROM dcim_location WHERE id = $1', [values.location_id])) as Array<{

@@ -72,6 +72,38 @@ export function dcimFactories(api: PlatformClient) {
       make('front-ports', { name: unique('front'), type: 'lc', ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
     rearPort: async (fields: Fields = {}) =>
       make('rear-ports', { name: unique('rear'), type: 'mpo', ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    rackRole: (fields: Fields = {}) => make('rack-roles', { ...named('rack-role'), ...fields }),
+    rackType: async (fields: Fields = {}) => {
+      const { name, slug } = named('rack-model');
+      return make('rack-types', {
+        model: name,
+        slug,
+        form_factor: '4-post-cabinet',
+        ...fields,
+        manufacturer: await idOr(fields, 'manufacturer', () => factories.manufacturer()),
+      });
+    },
+    /** A rack (42U unless `u_height` says otherwise), on a new site unless given. */
+    rack: async (fields: Fields = {}) =>
+      make('racks', { name: unique('rack'), ...fields, site: await idOr(fields, 'site', () => factories.site()) }),
+    powerPanel: async (fields: Fields = {}) =>
+      make('power-panels', { name: unique('panel'), ...fields, site: await idOr(fields, 'site', () => factories.site()) }),
+    powerFeed: async (fields: Fields = {}) =>
+      make('power-feeds', {
+        name: unique('feed'),
+        ...fields,
+        power_panel: await idOr(fields, 'power_panel', () => factories.powerPanel()),
+      }),
+    consolePort: async (fields: Fields = {}) =>
+      make('console-ports', { name: unique('console'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    consoleServerPort: async (fields: Fields = {}) =>
+      make('console-server-ports', { name: unique('cs-port'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    powerPort: async (fields: Fields = {}) =>
+      make('power-ports', { name: unique('psu'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    powerOutlet: async (fields: Fields = {}) =>
+      make('power-outlets', { name: unique('outlet'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    virtualChassis: (fields: Fields = {}) => make('virtual-chassis', { name: unique('vc'), ...fields }),
+    inventoryItemRole: (fields: Fields = {}) => make('inventory-item-roles', { ...named('inventory-role'), ...fields }),
     /** A cable between two ends, each a list of `[object_type, object_id]`. */
     cable: (a: readonly CableEnd[], b: readonly CableEnd[], fields: Fields = {}) =>
       make('cables', {

@@ -1,5 +1,9 @@
 import type { PlatformClient } from '../platform-client';
+import { circuitsFactories } from './circuits';
 import { dcimFactories } from './dcim';
+import { ipamFactories } from './ipam';
+import { tenancyFactories } from './tenancy';
+import { virtualizationFactories } from './virtualization';
 
 export { slugOf, unique } from './names';
 export type { CableEnd, Created, Fields } from './dcim';
@@ -12,6 +16,10 @@ export type { CableEnd, Created, Fields } from './dcim';
 export function factories(api: PlatformClient) {
   return {
     ...dcimFactories(api),
+    ...circuitsFactories(api),
+    ...ipamFactories(api),
+    ...tenancyFactories(api),
+    ...virtualizationFactories(api),
   };
 }
 

@@ -13,7 +13,7 @@ export function computedProperties(
 ): ResourceExtension {
   return {
     keys: Object.keys(schemas),
-    readSchema: schemas,
+    readSchema: Object.fromEntries(Object.entries(schemas).map(([key, schema]) => [key, { ...schema, readOnly: true }])),
     computed: compute,
     represent: (manager, rows) => compute(manager, rows),
     snapshot: async () => new Map(),

@@ -20,3 +20,19 @@ export function columnIsSetFilter(column: string): ExtraFilter {
     return { where: `${alias}.${column} IS ${wanted === 'true' || wanted === '1' ? 'NOT NULL' : 'NULL'}`, params: {} };
   };
 }
+
+/**
+ * A filter through another table: rows whose `column` is among the ids `select` answers for the
+ * values (`provider_id=3` on virtual circuits: their provider network's provider). `select` is SQL
+ * with `:values` standing for the list; `key: 'id'` checks each value is an id first.
+ */
+export function throughFilter(column: string, select: string, key: 'id' | 'text' = 'id'): ExtraFilter {
+  return (values, alias, prefix) => {
+    const problem = key === 'id' ? idFilterProblem(values) : undefined;
+    if (problem) return { problem };
+    return {
+      where: `${alias}."${column}" IN (${select.replaceAll(':values', `:...${prefix}`)})`,
+      params: { [prefix]: key === 'id' ? values.map(Number) : values },
+    };
+  };
+}

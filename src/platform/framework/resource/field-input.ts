@@ -52,6 +52,7 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
       if (raw === 'false' || raw === 'False' || raw === 0 || raw === '0') return { value: false };
       return { problem: 'Must be a valid boolean.' };
     case 'choice': {
+      if (field.numeric && typeof raw === 'number') return parseScalarInput(field, String(raw));
       if (typeof raw !== 'string') return { problem: `"${String(raw)}" is not a valid choice.` };
       if (raw === '' && field.blank) return { value: '' };
       return field.choices.some((entry) => entry.value === raw) ? { value: raw } : { problem: `"${raw}" is not a valid choice.` };
@@ -67,8 +68,9 @@ export function parseScalarInput(field: FieldSpec, raw: unknown): ParsedInput {
       }
       return { value: new Date(raw) };
     case 'json': {
-      const problems = field.validate?.(raw) ?? [];
-      return problems.length > 0 ? { problem: problems.join(' ') } : { value: raw };
+      const value = field.parse ? field.parse(raw) : raw;
+      const problems = field.validate?.(value) ?? [];
+      return problems.length > 0 ? { problem: problems.join(' ') } : { value };
     }
     case 'string-list': {
       if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return { problem: 'Expected a list of strings.' };

@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Options, Param, Patch, Post, Put, Query, Req, Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Options, Param, Patch, Post, Put, Query, Req, Res, Type } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { ExportedFile } from '../../extras/export-templates';
 import { PlatformApi } from '../../../common/auth/authenticated.decorator';
 import type { AuthenticatedRequest } from '../../../common/auth/current-principal.decorator';
 import { currentRequestId } from '../../../common/logging/request-context';
@@ -77,8 +78,12 @@ export function resourceController(definition: ResourceDefinition): Type {
     ) {}
 
     @Get()
-    list(@Req() request: Request, @Query() query: QueryParameters) {
-      return this.resources.list(definition, query, requestScope(request));
+    async list(@Req() request: Request, @Query() query: QueryParameters, @Res({ passthrough: true }) response: Response) {
+      const result = await this.resources.list(definition, query, requestScope(request));
+      if (!(result instanceof ExportedFile)) return result;
+      response.setHeader('Content-Type', result.mimeType);
+      if (result.disposition) response.setHeader('Content-Disposition', result.disposition);
+      return result.content;
     }
 
     @Options()

@@ -92,6 +92,8 @@ export interface ChoiceField extends CommonOptions {
   default?: string;
   /** `''` allowed (NetBox's blank choice). */
   blank?: boolean;
+  /** Values are integers (NetBox's rack widths, console speeds): read as numbers, written as numbers or numeric strings. */
+  numeric?: boolean;
 }
 
 export interface DateField extends CommonOptions {
@@ -104,9 +106,13 @@ export interface DateField extends CommonOptions {
 
 export interface JsonField extends CommonOptions {
   kind: 'json';
+  /** Must be given on create (and PUT). */
+  required?: boolean;
   nullable?: boolean;
   /** Default for new rows; null when absent. */
   default?: () => unknown;
+  /** Reads another notation of a written value into the stored one (pathways: WKT text into GeoJSON), before `validate`. */
+  parse?: (value: unknown) => unknown;
   /** Checks a written value; returns problems (empty when valid). */
   validate?: (value: unknown) => string[];
 }
@@ -396,7 +402,7 @@ export type PropertySchema = Readonly<Record<string, unknown>> & {
 
 export interface ResourceExtension {
   keys: readonly string[];
-  /** Schemas of the read-only keys the representation gains, for the OpenAPI component schemas. */
+  /** OpenAPI schemas of the keys as the full representation shows them; a key without one is documented as any value. */
   readSchema?: Readonly<Record<string, PropertySchema>>;
   /**
    * The read-only keys computed from the rows alone (no URLs, no serializer), for a page at a time:

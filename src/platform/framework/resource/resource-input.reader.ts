@@ -73,6 +73,9 @@ export class ResourceInputReader {
       if (!Object.hasOwn(body, name)) {
         if (field.kind === 'relation' && field.defaultToCurrentUser && creating) {
           plan.columns[field.column ?? `${name}_id`] = options.currentUserId;
+        } else if (field.kind === 'json' && field.default && creating) {
+          // A JSON column has no database default: a new row gets a fresh copy of the declared one.
+          plan.columns[field.column ?? name] = field.default();
         } else if (checkRequired && 'required' in field && field.required && !('default' in field && field.default !== undefined)) {
           fail(name, REQUIRED);
         }

@@ -279,8 +279,9 @@ function objectSchema(definition: ResourceDefinition): Schema {
     if (field.writeOnly) continue;
     Object.assign(properties, readProperties(name, field));
   }
+  // Keys an extension shows (a cable's terminations, counts, a port's link peers): its schema, or any value.
   for (const extension of definition.extensions ?? []) {
-    for (const [name, schema] of Object.entries(extension.readSchema ?? {})) properties[name] = { ...schema, readOnly: true };
+    for (const key of extension.keys) properties[key] ??= extension.readSchema?.[key] ?? {};
   }
   const standard = definition.standardAttributes;
   if (standard.tags) properties.tags = { type: 'array', items: ref('BriefExtrasTag') };
@@ -298,7 +299,8 @@ function briefSchema(definition: ResourceDefinition): Schema {
   };
   for (const name of definition.brief) {
     const field = definition.fields[name];
-    if (field && field.kind !== 'many' && field.kind !== 'generic') Object.assign(properties, readProperties(name, field));
+    // A generic relation appears in `?brief=true` answers only, not where the object is nested: never required.
+    if (field && field.kind !== 'many') Object.assign(properties, readProperties(name, field));
     else if (!field) properties[name] = { type: 'string', nullable: true };
   }
   return { type: 'object', required: ['id', 'url', 'display'], properties };

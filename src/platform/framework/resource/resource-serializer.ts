@@ -130,7 +130,7 @@ export class ResourceSerializer implements ObjectSerializer {
     representation: Representation,
     data: ReferenceData,
   ): SerializedObject {
-    if (representation === 'brief') return this.nested(definition, row, data);
+    if (representation === 'brief') return this.nested(definition, row, data, 0, true);
     const object: SerializedObject = {
       id: row.id,
       url: this.url(data.baseUrl, definition, row.id),
@@ -148,8 +148,12 @@ export class ResourceSerializer implements ObjectSerializer {
     return object;
   }
 
-  /** `{id, url, display, …brief fields}`; a relation among the brief fields nests one level further. */
-  private nested(definition: ResourceDefinition, row: ResourceRow, data: ReferenceData, depth = 0): SerializedObject {
+  /**
+   * `{id, url, display, …brief fields}`; a relation among the brief fields nests one level further.
+   * A generic relation among them (`?brief=true` of an assignment: `member_type`, `member_id`,
+   * `member`) only in the brief representation itself, whose page loaded what it points at.
+   */
+  private nested(definition: ResourceDefinition, row: ResourceRow, data: ReferenceData, depth = 0, brief = false): SerializedObject {
     const object: SerializedObject = { id: row.id, url: this.url(data.baseUrl, definition, row.id), display: definition.display(row) };
     for (const name of definition.brief) {
       const field = definition.fields[name];
@@ -161,7 +165,9 @@ export class ResourceSerializer implements ObjectSerializer {
         const id = row[field.column ?? `${name}_id`] as number | null;
         // Two levels at most (what loadReferences fetched); deeper references stay plain ids.
         object[name] = id === null ? null : depth < 1 ? this.reference(field.target(), id, data, depth + 1) : id;
-      } else if (field.kind !== 'many' && field.kind !== 'generic') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
+      } else if (field.kind === 'generic') {
+        if (brief) this.assignFieldValue(object, name, field, row, data);
+      } else if (field.kind !== 'many') object[name] = scalarValue(field, row[field.column ?? name], 'rest');
     }
     return object;
   }
@@ -249,7 +255,7 @@ export class ResourceSerializer implements ObjectSerializer {
         for (const row of rows) referenced.addId(field.target(), row[column]);
       }
       for (const [name, field] of Object.entries(definition.fields)) {
-        if (field.kind !== 'generic' || representation === 'brief') continue;
+        if (field.kind !== 'generic' || !wanted(name)) continue;
         const columns = genericColumns(name);
         for (const row of rows) {
           const label = row[columns.type] === null ? undefined : this.registry.objectTypeLabel(row[columns.type] as number);
@@ -384,7 +390,11 @@ function scalarValue(field: FieldSpec, value: unknown, mode: 'rest' | 'snapshot'
   if (field.kind === 'choice' && mode === 'rest') {
     if (value === null || value === '') return null;
     const entry = field.choices.find((candidate) => candidate.value === value);
-    return { value, label: entry?.label ?? String(value), ...(entry?.color ? { color: entry.color } : {}) };
+    return {
+      value: field.numeric ? Number(value) : value,
+      label: entry?.label ?? String(value),
+      ...(entry?.color ? { color: entry.color } : {}),
+    };
   }
   return value;
 }

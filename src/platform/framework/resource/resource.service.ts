@@ -5,7 +5,9 @@ import type { QueryParameters } from '../query/filter-parser';
 import { lastValue, pageLinks, parsePagination } from '../query/pagination';
 import { ResourceAccess } from './resource-access';
 import type { RequestScope } from './resource-declaration';
-import { ResourceDefinition, ResourceRow } from './resource-definition';
+import { ExportedFile, findExportTemplate, renderExport } from '../../extras/export-templates';
+import { NotFoundError } from '../../../common/errors/common-errors';
+import { ResourceDefinition, resourceOf, ResourceRow } from './resource-definition';
 import { ResourceDeleteCollector } from './resource-delete-collector';
 import { nonFieldError } from './resource-errors';
 import { ResourceSerializer, SerializedObject } from './resource-serializer';
@@ -42,13 +44,36 @@ export class ResourceService {
     private readonly collector: ResourceDeleteCollector,
   ) {}
 
-  async list(definition: ResourceDefinition, query: QueryParameters, scope: RequestScope): Promise<ListEnvelope> {
+  async list(definition: ResourceDefinition, query: QueryParameters, scope: RequestScope): Promise<ListEnvelope | ExportedFile> {
+    const exportName = lastValue(query.export);
+    if (exportName !== undefined) return this.exportList(definition, query, exportName, scope);
     const manager = this.dataSource.manager;
     const pagination = parsePagination(query, LIST_PAGINATION);
     const page = await this.access.visiblePage(manager, definition, query, scope.principal, pagination);
     if (!page) return { count: 0, next: null, previous: null, results: [] };
     const results = await this.serializer.serialize(manager, definition, page.rows, isBrief(query) ? 'brief' : 'full', scope.baseUrl);
     return { count: page.total, ...pageLinks({ requestUrl: scope.requestUrl, count: page.total, ...pagination }), results };
+  }
+
+  /**
+   * NetBox's `?export=<name>`: the filtered list (the largest page unless `limit` names one) rendered
+   * with the model's export template of that name, which the caller must be allowed to view; 404
+   * when there is none.
+   */
+  private async exportList(
+    definition: ResourceDefinition,
+    query: QueryParameters,
+    name: string,
+    scope: RequestScope,
+  ): Promise<ExportedFile> {
+    const manager = this.dataSource.manager;
+    const template = await findExportTemplate(manager, definition.objectType, name);
+    if (!template) throw new NotFoundError('Not found.');
+    await this.access.visibleRow(manager, resourceOf('extras.exporttemplate'), template.id, scope.principal);
+    const pagination = parsePagination(query, { defaultLimit: LIST_PAGINATION.maxLimit, maxLimit: LIST_PAGINATION.maxLimit });
+    const page = await this.access.visiblePage(manager, definition, query, scope.principal, pagination);
+    const objects = page ? await this.serializer.serialize(manager, definition, page.rows, 'full', scope.baseUrl) : [];
+    return renderExport(template, objects, definition.path, `${scope.principal.kind}:${scope.principal.id}`);
   }
 
   async retrieve(definition: ResourceDefinition, id: number, query: QueryParameters, scope: RequestScope): Promise<SerializedObject> {

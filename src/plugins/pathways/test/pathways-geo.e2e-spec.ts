@@ -147,7 +147,7 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       expect(buried.features.map((feature: any) => feature.properties.pathway_type)).toEqual(['direct_buried', 'direct_buried']);
     });
 
-    it('pathways/: every kind with a path (not the conduit in a bank), ids unique across kinds; a kind-only filter keeps that kind', async () => {
+    it("pathways/: every kind with a path (not the conduit in a bank), ids the pathways' own (one id space); filtered by pathway_type", async () => {
       const body = await collection(`${G}/pathways/`);
       expect(body.features.map((feature: any) => feature.properties.name).sort()).toEqual([
         'bank',
@@ -158,8 +158,12 @@ describe('platform pathways plugin: GeoJSON layers', () => {
       ]);
       const ids = body.features.map((feature: any) => feature.id);
       expect(new Set(ids).size).toBe(ids.length);
-      expect(ids).toContain(`conduit.${fx.crossing.id}`);
-      expect(await names(`${G}/pathways/?material=pvc`)).toEqual(['crossing']);
+      expect(ids).toContain(fx.crossing.id);
+      expect(body.features.find((feature: any) => feature.id === fx.crossing.id).properties).toMatchObject({
+        id: fx.crossing.id,
+        pathway_type: 'conduit',
+      });
+      expect(await names(`${G}/pathways/?pathway_type=conduit`)).toEqual(['crossing']);
     });
 
     it('circuits/: LineStrings with the circuit properties', async () => {
@@ -392,8 +396,8 @@ describe('platform pathways plugin: GeoJSON layers', () => {
         cable: cable.id,
         serial_number: 'SN-1',
       });
-      await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway_type: 'pathways.conduit', pathway_id: fx.crossing.id });
-      await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway_type: 'pathways.directburied', pathway_id: fx.buriedFar.id });
+      await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway: fx.crossing.id });
+      await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway: fx.buriedFar.id });
 
       const body = await collection(`${G}/external/fiber-cables/`);
       expect(body).toMatchObject({ name: 'fiber-cables', truncated: false, total_count: 1 });

@@ -60,13 +60,15 @@ describe('platform pathways plugin: structures, pathways, snapping, cable segmen
             [4.91, 52.37],
           ],
         },
-        /Expected a GeoJSON Point/,
+        /Expected a GeoJSON Point or Polygon/,
       ],
       [point(4.9, 91), /latitude 91 is outside -90…90/],
       [point(181, 52), /longitude 181 is outside -180…180/],
       [{ type: 'Point', coordinates: ['4.9', 52] }, /numbers only/],
       [{ type: 'Point', coordinates: [4.9] }, /\[longitude, latitude\]/],
-      ['POINT(4.9 52.37)', /Expected a GeoJSON Point object/],
+      ['POINT 4.9 52.37', /this text is not WKT/],
+      ['SRID=3857;POINT(545465 6865070)', /only SRID 4326/],
+      ['LINESTRING(4.9 52.37, 4.91 52.37)', /Expected a GeoJSON Point or Polygon/],
     ])('refuses the geometry %j with a 400 naming geometry', async (geometry, message) => {
       const response = await root.post(`${P}/structures/`, { name: 'bad', geometry });
       expect(response.status).toBe(400);
@@ -208,7 +210,7 @@ describe('platform pathways plugin: structures, pathways, snapping, cable segmen
       const inBank = await root.created(`${P}/conduits/`, { label: 'B-1/1', conduit_bank: bank.id, bank_position: 'A1' });
       const duplicate = await root.post(`${P}/conduits/`, { label: 'B-1/1b', conduit_bank: bank.id, bank_position: 'A1' });
       expect(duplicate.status).toBe(400);
-      const innerduct = await root.created(`${P}/innerducts/`, { label: 'ID-1', parent_conduit: inBank.id, color: 'orange' });
+      const innerduct = await root.created(`${P}/innerducts/`, { label: 'ID-1', parent_conduit: inBank.id, size: '32mm', color: 'ff8000' });
       expect(innerduct.pathway_type).toBe('innerduct');
       expect(innerduct.geo_length).toBeNull();
       const indoor = await root.created(`${P}/aerial-spans/`, {
@@ -217,11 +219,14 @@ describe('platform pathways plugin: structures, pathways, snapping, cable segmen
         end_location: fx.location.id,
       });
       expect(indoor.path).toBeNull();
-      // The bank protects its conduits; deleting a conduit takes its innerducts.
-      expect((await root.delete(`${P}/conduit-banks/${bank.id}/`)).status).toBe(409);
+      // Deleting a conduit takes its innerducts (and their base rows); deleting a bank leaves its conduits outside any bank.
       expect((await root.delete(`${P}/conduits/${inBank.id}/`)).status).toBe(204);
       expect(await countRows(seeded.db, 'pathways_innerduct', 'WHERE id = $1', [innerduct.id])).toBe(0);
-      await root.delete(`${P}/conduit-banks/${bank.id}/`);
+      expect(await countRows(seeded.db, 'pathways_pathway', 'WHERE id = ANY($1)', [[inBank.id, innerduct.id]])).toBe(0);
+      const another = await root.created(`${P}/conduits/`, { label: 'B-1/2', conduit_bank: bank.id, bank_position: 'A2' });
+      expect((await root.delete(`${P}/conduit-banks/${bank.id}/`)).status).toBe(204);
+      expect((await root.get(`${P}/conduits/${another.id}/`)).body.conduit_bank).toBeNull();
+      await root.delete(`${P}/conduits/${another.id}/`);
       await root.delete(`${P}/aerial-spans/${indoor.id}/`);
     });
 
@@ -268,38 +273,37 @@ describe('platform pathways plugin: structures, pathways, snapping, cable segmen
     });
 
     it('numbers segments in order when no sequence is given, and refuses a cable with an open end', async () => {
-      const first = await root.created(`${P}/cable-segments/`, {
-        cable: cable.id,
-        pathway_type: 'pathways.conduit',
-        pathway_id: fx.conduit.id,
-      });
-      const second = await root.created(`${P}/cable-segments/`, {
-        cable: cable.id,
-        pathway_type: 'pathways.aerialspan',
-        pathway_id: fx.span.id,
-      });
+      const first = await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway: fx.conduit.id });
+      const second = await root.created(`${P}/cable-segments/`, { cable: cable.id, pathway: fx.span.id });
       expect([first.sequence, second.sequence]).toEqual([1, 2]);
-      expect(second.pathway).toMatchObject({ id: fx.span.id, display: 'A-9' });
-      const open = await root.post(`${P}/cable-segments/`, {
-        cable: loose.id,
-        pathway_type: 'pathways.conduit',
-        pathway_id: fx.conduit.id,
-      });
+      expect(second.pathway).toMatchObject({ id: fx.span.id, display: 'A-9', pathway_type: { value: 'aerial', label: 'Aerial span' } });
+      const open = await root.post(`${P}/cable-segments/`, { cable: loose.id, pathway: fx.conduit.id });
       expect(open.status).toBe(400);
       expect(open.body.cable[0]).toMatch(/Both ends/);
-      const notAPathway = await root.post(`${P}/cable-segments/`, { cable: cable.id, pathway_type: 'dcim.site', pathway_id: fx.site.id });
+      const notAPathway = await root.post(`${P}/cable-segments/`, { cable: cable.id, pathway: 999999 });
       expect(notAPathway.status).toBe(400);
-      expect(Object.keys(notAPathway.body)).toEqual(['pathway_type']);
+      expect(Object.keys(notAPathway.body)).toEqual(['pathway']);
     });
 
     it('traces the cable through its pathways in order; a pathway without a length counts 0', async () => {
       const response = await root.get(`${P}/traversal/cable-trace/?cable_id=${cable.id}`);
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ cable_id: cable.id, segment_count: 2, total_length: 120.5 });
-      expect(response.body.segments.map((segment: any) => [segment.sequence, segment.pathway_type, segment.pathway_label])).toEqual([
-        [1, 'pathways.conduit', 'C-1'],
-        [2, 'pathways.aerialspan', 'A-9'],
+      expect(response.body.segments.map((segment: any) => [segment.sequence, segment.pathway_type, segment.pathway_name])).toEqual([
+        [1, 'conduit', 'C-1'],
+        [2, 'aerial', 'A-9'],
       ]);
+      expect(response.body.segments[0]).toMatchObject({
+        pathway_id: fx.conduit.id,
+        pathway_url: expect.stringMatching(new RegExp(`/api/plugins/pathways/pathways/${fx.conduit.id}/$`)),
+        start_name: 'MH-1',
+        end_name: 'MH-2',
+        coords: [
+          [4.9, 52.37],
+          [4.905, 52.371],
+          [4.91, 52.37],
+        ],
+      });
       expect((await root.get(`${P}/traversal/cable-trace/?cable_id=${loose.id}`)).body).toMatchObject({
         segment_count: 0,
         total_length: 0,
@@ -312,9 +316,10 @@ describe('platform pathways plugin: structures, pathways, snapping, cable segmen
       expect(response.body).toEqual({ error: expect.stringMatching(/cable_id/) });
     });
 
-    it('deletes the segments with their pathway', async () => {
+    it('keeps the segments of a deleted pathway, without their pathway', async () => {
       await root.delete(`${P}/aerial-spans/${fx.span.id}/`);
-      expect(await countRows(seeded.db, 'pathways_cablesegment', 'WHERE cable_id = $1', [cable.id])).toBe(1);
+      expect(await countRows(seeded.db, 'pathways_cablesegment', 'WHERE cable_id = $1', [cable.id])).toBe(2);
+      expect(await countRows(seeded.db, 'pathways_cablesegment', 'WHERE cable_id = $1 AND pathway_id IS NULL', [cable.id])).toBe(1);
     });
 
     it('needs credentials and the view permission', async () => {
