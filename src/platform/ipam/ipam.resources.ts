@@ -3,7 +3,6 @@ import { computedProperties } from '../framework/resource/computed-properties';
 import { idFilterProblem, throughFilter } from '../framework/resource/extra-filters';
 import { boolean, choice, date, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
-import { idFilterProblem } from '../framework/resource/extra-filters';
 import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { isIpProblem, parseIpAddress, parseIpInterface, parseIpNetwork } from './ip-network';
