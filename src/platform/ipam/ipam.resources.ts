@@ -206,6 +206,16 @@ export const PrefixResource = defineResource({
   },
 });
 
+/** `interface_id=…`: the addresses assigned to those interfaces, as NetBox's IP address filter. */
+const assignedInterfaceFilter: ExtraFilter = (values, alias, prefix) => {
+  const problem = idFilterProblem(values);
+  if (problem) return { problem };
+  return {
+    where: `(${alias}.assigned_object_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'dcim' AND model = 'interface') AND ${alias}.assigned_object_id IN (:...${prefix}))`,
+    params: { [prefix]: values.map(Number) },
+  };
+};
+
 export const IpAddressResource = defineResource({
   appLabel: 'ipam',
   model: 'ipaddress',
@@ -248,6 +258,7 @@ export const IpAddressResource = defineResource({
     address: hostAddressFilter,
     parent: networkFilter('address', '<<=', parseIpNetwork, true),
     family: familyFilter('address'),
+    interface_id: assignedInterfaceFilter,
   },
 });
 
