@@ -54,8 +54,8 @@ export const CableSegmentResource: ResourceDefinition = defineResource({
   graphql: { deprecatedNames: ['pathways_cable_segment'] },
   table: 'pathways_cablesegment',
   fields: {
-    cable: relation(() => CableResource, { onDelete: 'CASCADE', required: true }),
-    pathway: relation(() => PathwayResource, { onDelete: 'SET NULL' }),
+    cable: relation(() => CableResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    pathway: relation(() => PathwayResource, { onDelete: 'SET NULL', filterById: true }),
     // Blank on create: one more than the cable's last segment.
     sequence: integer({ min: 1, max: 100000, nullable: true }),
     // Other segments lashed together with this one in aerial plant (symmetrical).

@@ -9,10 +9,10 @@ export const PathwayLocationResource = defineResource({
   path: 'pathway-locations',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'pathway location',
-  graphqlName: 'pathways_pathway_location',
+  graphqlName: 'pathway_location',
   table: 'pathways_pathwaylocation',
   fields: {
-    pathway: relation(() => PathwayResource, { onDelete: 'CASCADE', required: true }),
+    pathway: relation(() => PathwayResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     site: relation(() => SiteResource, { onDelete: 'PROTECT' }),
     location: relation(() => LocationResource, { onDelete: 'PROTECT' }),
     sequence: integer({ min: 0, max: 2147483647, default: 0 }),

@@ -69,8 +69,8 @@ function pathwayFields(): Record<string, FieldSpec> {
     bbox: boundingBoxField(),
     // Stored beside the path (written by the hooks, as the box) so a layer of thousands of pathways reads it.
     geo_length: decimal({ precision: 12, scale: 2, nullable: true, readOnly: true }),
-    start_structure: relation(() => StructureResource, { onDelete: 'PROTECT' }),
-    end_structure: relation(() => StructureResource, { onDelete: 'PROTECT' }),
+    start_structure: relation(() => StructureResource, { onDelete: 'PROTECT', filterById: true }),
+    end_structure: relation(() => StructureResource, { onDelete: 'PROTECT', filterById: true }),
     start_location: relation(() => LocationResource, { onDelete: 'PROTECT' }),
     end_location: relation(() => LocationResource, { onDelete: 'PROTECT' }),
     tenant: relation(() => TenantResource, { onDelete: 'SET NULL' }),
@@ -204,6 +204,8 @@ interface PathwayKind {
   uniqueTogether?: ResourceDeclaration['uniqueTogether'];
   brief?: readonly string[];
   extensions?: readonly ResourceExtension[];
+  /** GraphQL lists of the rows pointing at a pathway of this kind. */
+  lists?: NonNullable<ResourceDeclaration['graphql']>['lists'];
   /** The container whose ends a pathway of this kind takes for an end left blank: relation column and table. */
   container?: { column: string; table: string; endKinds: readonly string[] };
   validate?: (values: Record<string, unknown>) => Record<string, string[]>;
@@ -248,7 +250,7 @@ function definePathwayKind(kind: PathwayKind) {
     apiPrefix: PATHWAYS_API_PREFIX,
     verboseName: kind.verboseName,
     graphqlName: kind.path.replace(/-/g, '_').replace(/s$/, ''),
-    graphql: { deprecatedNames: [`pathways_${kind.path.replace(/-/g, '_').replace(/s$/, '')}`] },
+    graphql: { deprecatedNames: [`pathways_${kind.path.replace(/-/g, '_').replace(/s$/, '')}`], lists: kind.lists },
     table,
     fields: { ...pathwayFields(), ...kind.fields },
     display: (row) => (row.label ? String(row.label) : `#${row.id}`),
@@ -302,7 +304,13 @@ export const PathwayResource = defineResource({
   path: 'pathways',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'pathway',
-  graphqlName: 'pathways_pathway',
+  graphqlName: 'pathway',
+  graphql: {
+    lists: {
+      waypoints: { objectType: 'pathways.pathwaylocation', field: 'pathway' },
+      cable_segments: { objectType: 'pathways.cablesegment', field: 'pathway' },
+    },
+  },
   table: PATHWAY_TABLE,
   fields: {
     ...pathwayFields(),
@@ -386,6 +394,7 @@ export const ConduitBankResource = definePathwayKind({
   path: 'conduit-banks',
   verboseName: 'conduit bank',
   pathwayType: 'conduit_bank',
+  lists: { conduits: { objectType: 'pathways.conduit', field: 'conduit_bank' } },
   fields: {
     start_face: face(),
     end_face: face(),
@@ -402,6 +411,11 @@ export const ConduitResource = definePathwayKind({
   path: 'conduits',
   verboseName: 'conduit',
   pathwayType: 'conduit',
+  lists: {
+    innerducts: { objectType: 'pathways.innerduct', field: 'parent_conduit' },
+    junctions_on_trunk: { objectType: 'pathways.conduitjunction', field: 'trunk_conduit' },
+    junction_as_branch: { objectType: 'pathways.conduitjunction', field: 'branch_conduit' },
+  },
   fields: {
     start_face: face(),
     end_face: face(),
@@ -409,10 +423,10 @@ export const ConduitResource = definePathwayKind({
     inner_diameter: millimetres(),
     outer_diameter: millimetres(),
     depth: metres(),
-    conduit_bank: relation(() => ConduitBankResource, { onDelete: 'SET NULL' }),
+    conduit_bank: relation(() => ConduitBankResource, { onDelete: 'SET NULL', filterById: true }),
     bank_position: text({ maxLength: 20 }),
-    start_junction: relation(() => ConduitJunctionResource, { onDelete: 'SET NULL' }),
-    end_junction: relation(() => ConduitJunctionResource, { onDelete: 'SET NULL' }),
+    start_junction: relation(() => ConduitJunctionResource, { onDelete: 'SET NULL', filterById: true }),
+    end_junction: relation(() => ConduitJunctionResource, { onDelete: 'SET NULL', filterById: true }),
   },
   pathOptional: (values) => isSet(values.conduit_bank_id),
   container: { column: 'conduit_bank_id', table: 'pathways_conduitbank', endKinds: ['structure', 'location', 'junction'] },
@@ -476,7 +490,7 @@ export const InnerductResource = definePathwayKind({
   verboseName: 'innerduct',
   pathwayType: 'innerduct',
   fields: {
-    parent_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true }),
+    parent_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true, filterById: true }),
     size: text({ maxLength: 50, required: true }),
     color: color(),
     position: text({ maxLength: 50 }),
@@ -493,13 +507,13 @@ export const ConduitJunctionResource: ResourceDefinition = defineResource({
   path: 'junctions',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'conduit junction',
-  graphqlName: 'pathways_conduit_junction',
+  graphqlName: 'conduit_junction',
   table: 'pathways_conduitjunction',
   fields: {
     label: text({ maxLength: 100, search: true }),
-    trunk_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true }),
-    branch_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true }),
-    towards_structure: relation(() => StructureResource, { onDelete: 'PROTECT', required: true }),
+    trunk_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    branch_conduit: relation(() => ConduitResource, { onDelete: 'CASCADE', required: true, filterById: true }),
+    towards_structure: relation(() => StructureResource, { onDelete: 'PROTECT', required: true, filterById: true }),
     position_on_trunk: decimal({ precision: 7, scale: 6, min: 0, max: 1, required: true }),
     comments: longText({ search: true }),
   },

@@ -25,11 +25,11 @@ export const SiteGeometryResource = defineResource({
   path: 'site-geometries',
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'site geometry',
-  graphqlName: 'pathways_site_geometry',
+  graphqlName: 'site_geometry',
   table: 'pathways_sitegeometry',
   fields: {
     site: relation(() => SiteResource, { onDelete: 'CASCADE', required: true, unique: true }),
-    structure: relation(() => StructureResource, { onDelete: 'SET NULL', unique: true }),
+    structure: relation(() => StructureResource, { onDelete: 'SET NULL', unique: true, filterById: true }),
     geometry: json({ nullable: true, parse: geometryFromText, validate: structureGeometryProblems }),
     bbox: boundingBoxField(),
     comments: longText({ search: true }),

@@ -39,7 +39,13 @@ export const StructureResource = defineResource({
   apiPrefix: PATHWAYS_API_PREFIX,
   verboseName: 'structure',
   graphqlName: 'structure',
-  graphql: { deprecatedNames: ['pathways_structure'] },
+  graphql: {
+    deprecatedNames: ['pathways_structure'],
+    lists: {
+      pathways_out: { objectType: 'pathways.pathway', field: 'start_structure' },
+      pathways_in: { objectType: 'pathways.pathway', field: 'end_structure' },
+    },
+  },
   table: 'pathways_structure',
   fields: {
     name: text({ maxLength: 100, required: true, unique: true, search: true }),

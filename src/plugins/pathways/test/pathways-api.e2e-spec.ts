@@ -158,7 +158,7 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     app,
     path: `${P}/pathways/`,
     objectType: 'pathways.pathway',
-    graphqlName: 'pathways_pathway',
+    graphqlName: 'pathway',
     create: [
       { label: 'T-1', pathway_type: 'tray', path: line([4.9, 52.37], [4.901, 52.37]) },
       { label: 'S-1', pathway_type: 'submarine', status: 'planned', path: line([-5, 50], [-4, 51]) },
@@ -184,7 +184,7 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     app,
     path: `${P}/junctions/`,
     objectType: 'pathways.conduitjunction',
-    graphqlName: 'pathways_conduit_junction',
+    graphqlName: 'conduit_junction',
     fixtures: async ({ api }) => {
       const a = await api.created(`${P}/structures/`, { name: unique('J-MH'), geometry: point(6, 51) });
       const b = await api.created(`${P}/structures/`, { name: unique('J-MH'), geometry: point(6.01, 51) });
@@ -231,7 +231,7 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     app,
     path: `${P}/pathway-locations/`,
     objectType: 'pathways.pathwaylocation',
-    graphqlName: 'pathways_pathway_location',
+    graphqlName: 'pathway_location',
     fixtures: async ({ api }) => {
       const site = await api.created('/api/dcim/sites/', { name: unique('wp-site'), slug: unique('wp-site') });
       const location = await api.created('/api/dcim/locations/', { name: unique('wp-room'), slug: unique('wp-room'), site: site.id });
@@ -257,7 +257,7 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     app,
     path: `${P}/site-geometries/`,
     objectType: 'pathways.sitegeometry',
-    graphqlName: 'pathways_site_geometry',
+    graphqlName: 'site_geometry',
     fixtures: async ({ api }) => {
       const sites = [];
       for (let i = 0; i < 4; i++) sites.push(await api.created('/api/dcim/sites/', { name: unique('sg'), slug: unique('sg') }));
@@ -325,7 +325,7 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
     app,
     path: `${P}/planned-routes/`,
     objectType: 'pathways.plannedroute',
-    graphqlName: 'pathways_planned_route',
+    graphqlName: 'planned_route',
     fixtures: async ({ api }) => {
       const a = await api.created(`${P}/structures/`, { name: unique('PR'), geometry: point(9, 50) });
       const b = await api.created(`${P}/structures/`, { name: unique('PR'), geometry: point(9.01, 50) });

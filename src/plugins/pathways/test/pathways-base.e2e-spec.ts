@@ -115,7 +115,7 @@ describe('platform pathways plugin: one id space, upstream fields and filters, r
 
     it('answers pathway and pathway_list in GraphQL as REST does', async () => {
       const response = await root.post('/graphql/', {
-        query: `{ one: pathways_pathway(id: ${fx.tray.id}) { id label pathway_type } all: pathways_pathway_list(filters: {pathway_type: "aerial"}) { id label } }`,
+        query: `{ one: pathway(id: ${fx.tray.id}) { id label pathway_type } all: pathway_list(filters: {pathway_type: "aerial"}) { id label } }`,
       });
       expect(response.body.errors).toBeUndefined();
       const { one, all } = response.body.data;
