@@ -31,10 +31,10 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   FreeTextRevocationReason1795598661236,
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
-  CaOcspResponder1796670000100,
   WebhookOwners1795900001100,
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
+  CaOcspResponder1796670000100,
 ];
 
 /**

@@ -64,5 +64,12 @@ export { InvalidCsrError, parseCsr } from './csr';
 export type { InvalidCsrErrorCode, ParsedCsr } from './csr';
 export { buildCrl, crlDerToPem, crlPemToDer, REVOCATION_REASON_CODES, revocationReasonCode } from './crl-builder';
 export type { BuiltCrl, CrlEntry, CrlRequest, RevocationReason } from './crl-builder';
-export { buildOcspResponse, buildOcspSigningCertificate, MalformedOcspRequestError, OcspIssuer, ocspErrorResponse, parseOcspRequest } from './ocsp';
+export {
+  buildOcspResponse,
+  buildOcspSigningCertificate,
+  MalformedOcspRequestError,
+  OcspIssuer,
+  ocspErrorResponse,
+  parseOcspRequest,
+} from './ocsp';
 export type { OcspAnswer, OcspCertificateStatus, OcspQuery, OcspResponseRequest, ParsedOcspRequest } from './ocsp';
