@@ -178,6 +178,8 @@ describe('platform REST API (/api/…)', () => {
         status: `${base}/api/status/`,
         tenancy: `${base}/api/tenancy/`,
         users: `${base}/api/users/`,
+        virtualization: `${base}/api/virtualization/`,
+        wireless: `${base}/api/wireless/`,
       });
     });
 
@@ -205,6 +207,8 @@ describe('platform REST API (/api/…)', () => {
           ipam: version,
           tenancy: version,
           users: version,
+          virtualization: version,
+          wireless: version,
         },
         // Every available plugin is mounted by default (platform-plugins.e2e-spec.ts names them).
         plugins: Object.fromEntries(AVAILABLE_PLUGINS.map((plugin) => [plugin.name, plugin.version])),
