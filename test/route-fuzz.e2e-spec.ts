@@ -64,6 +64,25 @@ const SKIPPED: Record<string, string> = {};
 const UNSEEDED: Record<string, string> = {
   '/api/plugins/fms/splice-plan-entries/': 'needs two distinct strands held by the plan’s closure: more than a schema says',
   '/api/plugins/wdm/wdm-wavelength-paths/': 'read-only: made when a circuit’s channels are stitched end to end',
+  '/api/dcim/rack-reservations/': 'needs a user and free units of the rack',
+  '/api/dcim/console-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
+  '/api/dcim/console-server-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
+  '/api/dcim/power-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
+  '/api/dcim/power-outlet-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
+  '/api/dcim/interface-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
+  '/api/dcim/mac-addresses/': 'a MAC address: a format the schema does not state',
+  '/api/circuits/circuit-group-assignments/': 'a member of an allowed type: a cross-field rule the schema does not state',
+  '/api/ipam/ip-ranges/': 'two addresses in order: a format the schema does not state',
+  '/api/ipam/service-templates/': 'a list of ports: a format the schema does not state',
+  '/api/ipam/services/': 'a parent of an allowed type and a list of ports: a cross-field rule the schema does not state',
+  '/api/ipam/fhrp-group-assignments/': 'an interface of an allowed type: a cross-field rule the schema does not state',
+  '/api/virtualization/virtual-machines/': 'a site or a cluster: a cross-field rule the schema does not state',
+  '/api/virtualization/interfaces/': 'needs a virtual machine, itself not seedable from its schema',
+  '/api/virtualization/virtual-disks/': 'needs a virtual machine, itself not seedable from its schema',
+  '/api/wireless/wireless-links/': 'two distinct wireless interfaces: a cross-field rule the schema does not state',
+  '/api/plugins/pathways/junctions/': 'a trunk conduit ending at a structure: a cross-field rule the schema does not state',
+  '/api/plugins/pathways/pathway-locations/': 'needs a pathway of the base, created through a kind',
+  '/api/plugins/pathways/planned-routes/': 'a start and an end (structure or location): a cross-field rule the schema does not state',
 };
 
 interface Principal {

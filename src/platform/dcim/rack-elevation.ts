@@ -3,6 +3,7 @@ import { QueryParameters } from '../framework/query/filter-parser';
 import { lastValue, pageLinks, parsePagination } from '../framework/query/pagination';
 import { QueryValidationError } from '../framework/query/query-validation-error';
 import type { ActionDocumentation, ObjectSerializer, ResourceRow } from '../framework/resource/resource-declaration';
+import { MAX_OBJECT_ID } from '../framework/resource/field-input';
 
 const FACES = ['front', 'rear'] as const;
 const FACE_LABELS: Record<string, string> = { front: 'Front', rear: 'Rear' };
@@ -77,7 +78,7 @@ export async function rackElevation(
   const face = lastValue(query.face) ?? 'front';
   if (!(FACES as readonly string[]).includes(face)) throw new QueryValidationError({ face: [`"${face}" is not a valid choice.`] });
   const excludeRaw = lastValue(query.exclude);
-  if (excludeRaw !== undefined && excludeRaw !== '' && !/^\d+$/.test(excludeRaw)) {
+  if (excludeRaw !== undefined && excludeRaw !== '' && (!/^\d+$/.test(excludeRaw) || Number(excludeRaw) > MAX_OBJECT_ID)) {
     throw new QueryValidationError({ exclude: ['A valid integer is required.'] });
   }
   const expand = !['false', 'False', '0'].includes(lastValue(query.expand_devices) ?? 'true');

@@ -64,6 +64,8 @@ export function maintenanceSummary(parsed: ParsedMaintenance): string {
 /** The provider map in force: `?parser=` names one parser for this email (empty: none); else the plugin's `provider_map` setting or the default. */
 function providerMapFor(context: PluginRouteContext): ProviderMap {
   const asked = first(context.query.parser);
+  // A parser name is stored with the email (at most 50 characters): a longer one names no parser.
+  if (asked !== undefined && asked.trim().length > 50) throw new ResourceValidationError({ parser: ['No parser has a name that long.'] });
   if (asked !== undefined) return asked.trim() ? [['', asked.trim().toLowerCase()]] : [];
   const configured = String(context.settings.provider_map ?? '').trim();
   if (!configured) return DEFAULT_PROVIDER_MAP;
