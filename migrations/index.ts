@@ -1,7 +1,7 @@
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
-import { CaOcspResponder1796670000100 } from './1796670000100-CaOcspResponder';
+import { CaOcspResponder1796000000000 } from './1796000000000-CaOcspResponder';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
 import { CaCertificateType1795600289278 } from './1795600289278-CaCertificateType';
 import { FreeTextRevocationReason1795598661236 } from './1795598661236-FreeTextRevocationReason';
@@ -34,7 +34,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   WebhookOwners1795900001100,
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
-  CaOcspResponder1796670000100,
+  CaOcspResponder1796000000000,
 ];
 
 /**

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class UpstreamNotificationFields1796670000200 implements MigrationInterface {
-  name = 'UpstreamNotificationFields1796670000200';
+export class UpstreamNotificationFields1796000000000 implements MigrationInterface {
+  name = 'UpstreamNotificationFields1796000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "notices_preparednotification" ADD "viewed_at" TIMESTAMP WITH TIME ZONE`);

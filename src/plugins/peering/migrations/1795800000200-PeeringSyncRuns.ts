@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class PeeringSyncRuns1796670000000 implements MigrationInterface {
-  name = 'PeeringSyncRuns1796670000000';
+export class PeeringSyncRuns1795800000200 implements MigrationInterface {
+  name = 'PeeringSyncRuns1795800000200';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`CREATE TABLE "peering_syncrun" ("id" SERIAL PRIMARY KEY, "kind" character varying(20) NOT NULL, "source" character varying(20) NOT NULL, "job_id" bigint, "started" TIMESTAMP WITH TIME ZONE NOT NULL, "finished" TIMESTAMP WITH TIME ZONE NOT NULL, "status" character varying(20) NOT NULL, "counts" jsonb NOT NULL DEFAULT '{}', "error" text NOT NULL DEFAULT '', CONSTRAINT "peering_syncrun_kind_check" CHECK ("kind" IN ('peeringdb', 'irr')), CONSTRAINT "peering_syncrun_status_check" CHECK ("status" IN ('succeeded', 'failed')))`);

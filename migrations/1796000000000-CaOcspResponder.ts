@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * the CA issues and rotates, stored with its key encrypted), their validity, and the base of the URLs
  * written into the certificates the CA issues.
  */
-export class CaOcspResponder1796670000100 implements MigrationInterface {
-  name = 'CaOcspResponder1796670000100';
+export class CaOcspResponder1796000000000 implements MigrationInterface {
+  name = 'CaOcspResponder1796000000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "certificate_authorities" ADD "ocsp_signer" character varying(16) NOT NULL DEFAULT 'ca'`);
