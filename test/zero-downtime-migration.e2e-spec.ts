@@ -39,7 +39,7 @@ function commitAddingNewest(): string | null {
   const timestamp = /(\d{13})$/.exec(newest.name)![1];
   try {
     if (git('rev-parse', '--is-shallow-repository') !== 'false') return null;
-    const commit = git('log', '--diff-filter=A', '--format=%H', '--', `*${timestamp}-*.ts`).split('\n').pop()!;
+    const commit = git('log', '--first-parent', '--diff-filter=A', '--format=%H', '--', `*${timestamp}-*.ts`).split('\n').pop()!;
     return /^[0-9a-f]{40}$/.test(commit) ? commit : null;
   } catch {
     return null;
@@ -166,7 +166,7 @@ onServerDatabaseWithHistory('zero-downtime migrations', () => {
     migrating = false;
     await load;
 
-    expect(migration).toMatchObject({ code: 0 });
+    expect({ code: migration.code, output: migration.code === 0 ? '' : migration.output }).toEqual({ code: 0, output: '' });
     expect(await applied()).toContain(newest.name);
     expect(failures).toEqual([]);
     expect(requests).toBeGreaterThan(50);
