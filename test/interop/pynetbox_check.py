@@ -1319,7 +1319,9 @@ def main():
         wdm.wdm_line_port_plans.create(profile=s.wdm_profile.id, rear_port_template=rear["LINE-TX"].id, direction="east", role="tx")
         wdm.wdm_line_port_plans.create(profile=s.wdm_profile.id, rear_port_template=rear["LINE-RX"].id, direction="east", role="rx")
         s.wdm_device = nb.dcim.devices.create(name=f"{P}-roadm-1", device_type=s.wdm_type.id, role=s.wdm_role.id, site=s.wdm_site.id)
-        s.wdm_node = wdm.wdm_nodes.create(device=s.wdm_device.id, node_type="roadm", grid="dwdm_c_50ghz")
+        # The plugin creates the node of a device whose type has a WDM profile, as upstream does.
+        s.wdm_node = wdm.wdm_nodes.get(device_id=s.wdm_device.id)
+        expect((s.wdm_node.node_type.value, s.wdm_node.grid.value), ("roadm", "dwdm_c_50ghz"), "node created for the profiled device")
         expect(s.wdm_node.device.id, s.wdm_device.id, "the node's device")
 
     check("plugins.wdm: profile, channel plans (bulk, computed labels), line-port plans, node", create_wdm_objects)
