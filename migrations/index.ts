@@ -32,9 +32,9 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   CaCertificateType1795600289278,
   CrlRevocationCount1795700000000,
   WebhookOwners1795900001100,
+  CaOcspResponder1796000000000,
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
-  CaOcspResponder1796000000000,
 ];
 
 /**

@@ -10,6 +10,6 @@ export const MIGRATIONS: MigrationClass[] = [
   NoticesModels1795800000200,
   MailIntegration1795800000500,
   SenderAuthenticationAndEventIds1795922121739,
-  ParseConfidence1796667821244,
   UpstreamNotificationFields1796000000000,
+  ParseConfidence1796667821244,
 ];
