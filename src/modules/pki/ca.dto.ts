@@ -11,7 +11,42 @@ import type { KeyType } from './key-type';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
-export class CreateCaDto {
+/** What a CA writes into what it issues and how it answers OCSP: set on create, changed by PATCH. */
+class CaPublicationSettingsDto {
+  @ApiPropertyOptional({
+    enum: OCSP_SIGNERS,
+    description: "Who signs OCSP answers: the CA's key (default), or a delegated responder certificate the CA issues and rotates",
+  })
+  @IsOptionalNotNull()
+  @IsIn(OCSP_SIGNERS)
+  ocsp_signer?: OcspSigner;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 1,
+    maximum: 168,
+    description: 'OCSP nextUpdate − thisUpdate; null: OCSP_VALIDITY_HOURS',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(168)
+  ocsp_validity_hours?: number | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'https://pki.example.com',
+    description: 'Base of the CRL, CA-certificate and OCSP URLs written into what this CA issues; null: PUBLIC_BASE_URL',
+  })
+  @IsOptional()
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
+  @MaxLength(1024)
+  public_base_url?: string | null;
+}
+
+export class CreateCaDto extends CaPublicationSettingsDto {
   @ApiProperty({ maxLength: 255 })
   @Transform(trim)
   @IsString()
@@ -64,42 +99,10 @@ export class CreateCaDto {
   @IsOptional()
   @IsBoolean()
   allow_leaf_certs?: boolean | null;
-
-  @ApiPropertyOptional({
-    enum: OCSP_SIGNERS,
-    description: "Who signs OCSP answers: the CA's key (default), or a delegated responder certificate the CA issues and rotates",
-  })
-  @IsOptionalNotNull()
-  @IsIn(OCSP_SIGNERS)
-  ocsp_signer?: OcspSigner;
-
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 1,
-    maximum: 168,
-    description: 'OCSP nextUpdate − thisUpdate; null: OCSP_VALIDITY_HOURS',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(168)
-  ocsp_validity_hours?: number | null;
-
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: 'https://pki.example.com',
-    description: 'Base of the CRL, CA-certificate and OCSP URLs written into what this CA issues; null: PUBLIC_BASE_URL',
-  })
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
-  @MaxLength(1024)
-  public_base_url?: string | null;
 }
 
 /** PATCH /cas/{id}: the organization (superusers) and/or the leaf-certificate policy. */
-export class UpdateCaDto {
+export class UpdateCaDto extends CaPublicationSettingsDto {
   @ApiPropertyOptional({ description: 'Superusers only' })
   @IsOptionalNotNull()
   @IsDatabaseId()
@@ -118,38 +121,6 @@ export class UpdateCaDto {
   @IsOptional()
   @IsBoolean()
   allow_leaf_certs?: boolean | null;
-
-  @ApiPropertyOptional({
-    enum: OCSP_SIGNERS,
-    description: "Who signs OCSP answers: the CA's key (default), or a delegated responder certificate the CA issues and rotates",
-  })
-  @IsOptionalNotNull()
-  @IsIn(OCSP_SIGNERS)
-  ocsp_signer?: OcspSigner;
-
-  @ApiPropertyOptional({
-    type: Number,
-    nullable: true,
-    minimum: 1,
-    maximum: 168,
-    description: 'OCSP nextUpdate − thisUpdate; null: OCSP_VALIDITY_HOURS',
-  })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(168)
-  ocsp_validity_hours?: number | null;
-
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    example: 'https://pki.example.com',
-    description: 'Base of the CRL, CA-certificate and OCSP URLs written into what this CA issues; null: PUBLIC_BASE_URL',
-  })
-  @IsOptional()
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
-  @MaxLength(1024)
-  public_base_url?: string | null;
 }
 
 export class CaDto {
