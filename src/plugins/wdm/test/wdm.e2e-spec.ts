@@ -2,6 +2,7 @@ import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner
 import { PASSWORD } from '../../../../test/support/api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
 import type { SeededApp } from '../../../../test/support/seeded-app';
+import { SETUP_HOOK_TIMEOUT_MS } from '../../../../test/support/timing';
 
 const W = '/api/plugins/wdm';
 const PROFILES = `${W}/wdm-profiles/`;
@@ -711,49 +712,55 @@ describe('platform wdm plugin: profiles, nodes, mappings, paths, circuits', () =
       expect(channels.body.data.wdm_channel_list).toEqual([{ label: 'C22' }]);
     });
 
-    it('runs the reference query in the same number of SQL statements for 1 and for 50 nodes', async () => {
-      const type = await roadmType('CWDM-8');
-      await profileOf(type, 'terminal_mux', 'cwdm');
-      const statementsFor = async (expected: number) => {
-        // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
-        const query = PostgresQueryRunner.prototype.query;
-        const statements: string[] = [];
-        const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
-          statements.push(String(args[0]));
-          return query.apply(this, args);
-        });
-        try {
-          const response = await graphql(REFERENCE_QUERY, { filters: { grid: ['cwdm'] } });
-          expect(response.body.errors).toBeUndefined();
-          const nodes = response.body.data.wdm_node_list;
-          expect(nodes).toHaveLength(expected);
-          expect(
-            nodes.every(
-              (node: any) => node.channels.length === 3 && node.line_ports.length === 2 && node.line_ports[0].rear_port.name === 'LINE-TX',
-            ),
-          ).toBe(true);
-        } finally {
-          spy.mockRestore();
+    // Fifty devices of a profiled type each build a node with its channels and line ports: a fixture-sized setup.
+    it(
+      'runs the reference query in the same number of SQL statements for 1 and for 50 nodes',
+      async () => {
+        const type = await roadmType('CWDM-8');
+        await profileOf(type, 'terminal_mux', 'cwdm');
+        const statementsFor = async (expected: number) => {
+          // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
+          const query = PostgresQueryRunner.prototype.query;
+          const statements: string[] = [];
+          const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
+            statements.push(String(args[0]));
+            return query.apply(this, args);
+          });
+          try {
+            const response = await graphql(REFERENCE_QUERY, { filters: { grid: ['cwdm'] } });
+            expect(response.body.errors).toBeUndefined();
+            const nodes = response.body.data.wdm_node_list;
+            expect(nodes).toHaveLength(expected);
+            expect(
+              nodes.every(
+                (node: any) =>
+                  node.channels.length === 3 && node.line_ports.length === 2 && node.line_ports[0].rear_port.name === 'LINE-TX',
+              ),
+            ).toBe(true);
+          } finally {
+            spy.mockRestore();
+          }
+          // Statements of the query only: not the token lookup (and its occasional last-used write), nor the job worker's polling.
+          return statements.filter((sql) => !/\b(users_token|jobs)\b/.test(sql));
+        };
+        // Each device of the profiled type is a node.
+        const devicesOf = (indices: number[]) =>
+          root.created(
+            '/api/dcim/devices/',
+            indices.map((index) => ({ name: `cwdm-${index}`, device_type: type.type.id, role: fx.role.id, site: fx.site.id })),
+          );
+        await devicesOf([0]);
+        const one = await statementsFor(1);
+        await devicesOf(Array.from({ length: 49 }, (_, index) => index + 1));
+        const fifty = await statementsFor(50);
+        expect(fifty.length).toBe(one.length);
+        // The nodes, then one statement per nested list and level: line ports, their rear ports, channels.
+        expect(one).toHaveLength(4);
+        for (const table of ['wdm_wdmnode', 'wdm_wdmlineport', 'dcim_rearport', 'wdm_wdmchannel']) {
+          expect(fifty.filter((sql) => sql.includes(`"${table}"`) || sql.includes(` ${table} `))).toHaveLength(1);
         }
-        // Statements of the query only: not the token lookup (and its occasional last-used write), nor the job worker's polling.
-        return statements.filter((sql) => !/\b(users_token|jobs)\b/.test(sql));
-      };
-      // Each device of the profiled type is a node.
-      const devicesOf = (indices: number[]) =>
-        root.created(
-          '/api/dcim/devices/',
-          indices.map((index) => ({ name: `cwdm-${index}`, device_type: type.type.id, role: fx.role.id, site: fx.site.id })),
-        );
-      await devicesOf([0]);
-      const one = await statementsFor(1);
-      await devicesOf(Array.from({ length: 49 }, (_, index) => index + 1));
-      const fifty = await statementsFor(50);
-      expect(fifty.length).toBe(one.length);
-      // The nodes, then one statement per nested list and level: line ports, their rear ports, channels.
-      expect(one).toHaveLength(4);
-      for (const table of ['wdm_wdmnode', 'wdm_wdmlineport', 'dcim_rearport', 'wdm_wdmchannel']) {
-        expect(fifty.filter((sql) => sql.includes(`"${table}"`) || sql.includes(` ${table} `))).toHaveLength(1);
-      }
-    });
+      },
+      SETUP_HOOK_TIMEOUT_MS,
+    );
   });
 });
