@@ -12,11 +12,7 @@ import { EstService } from './est.service';
 
 /** EST (RFC 7030), mounted at the root: /.well-known/est/<ca-slug>/…. */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([CertificateEntity, IssuancePolicyEntity, ServiceAccountEntity]),
-    PkiModule,
-    ServiceAccountsModule,
-  ],
+  imports: [TypeOrmModule.forFeature([CertificateEntity, IssuancePolicyEntity, ServiceAccountEntity]), PkiModule, ServiceAccountsModule],
   controllers: [EstController],
   providers: [EstService, EstAuthenticator, PublicBaseUrl],
 })

@@ -198,7 +198,10 @@ export class EstService {
     }
     const owner = await this.authenticator.accountPrincipal(certificate.createdByServiceAccountId);
     if (!owner) {
-      throw new EstForbiddenError('service_account_unavailable', 'The service account that obtained this certificate is disabled or deleted');
+      throw new EstForbiddenError(
+        'service_account_unavailable',
+        'The service account that obtained this certificate is disabled or deleted',
+      );
     }
     return owner;
   }
@@ -230,7 +233,10 @@ function required(principal: Principal | undefined): Principal {
 async function readCsr(body: unknown): Promise<{ pem: string; csr: ParsedCsr }> {
   const text = typeof body === 'string' ? body.trim() : '';
   if (text === '') {
-    throw new EstBadRequestError('csr_required', 'The body must be a base64-encoded PKCS#10 request sent as Content-Type: application/pkcs10');
+    throw new EstBadRequestError(
+      'csr_required',
+      'The body must be a base64-encoded PKCS#10 request sent as Content-Type: application/pkcs10',
+    );
   }
   let pem = text;
   if (!text.startsWith('-----BEGIN')) {
@@ -255,9 +261,12 @@ function assertSameNames(current: CertificateEntity, csr: ParsedCsr): void {
     () => resolveSubjectAltNames(current.certificateType as LeafCertificateType, current.commonName, csr.sans),
     'csr',
   );
-  const differs = (asked: readonly string[], held: readonly string[]) =>
-    [...asked].sort().join('\n') !== [...held].sort().join('\n');
-  if (differs(requested.dns, current.sanDnsNames) || differs(requested.ip, current.sanIpAddresses) || differs(requested.email, current.sanEmailAddresses)) {
+  const differs = (asked: readonly string[], held: readonly string[]) => [...asked].sort().join('\n') !== [...held].sort().join('\n');
+  if (
+    differs(requested.dns, current.sanDnsNames) ||
+    differs(requested.ip, current.sanIpAddresses) ||
+    differs(requested.email, current.sanEmailAddresses)
+  ) {
     const held = [...current.sanDnsNames, ...current.sanIpAddresses, ...current.sanEmailAddresses].join(', ') || 'none';
     throw new EstBadRequestError('reenroll_sans_differ', `csr: subjectAltName differs from the certificate's (${held}) (RFC 7030 §4.2.2)`);
   }
