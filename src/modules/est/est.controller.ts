@@ -69,8 +69,8 @@ export class EstController {
   @Post(':slug/simplereenroll')
   @Public()
   @HttpCode(200)
-  @ApiSecurity('basic')
   @ApiSecurity({})
+  @ApiSecurity('basic')
   @ApiOperation({
     operationId: 'estSimpleReenroll',
     summary: 'EST: renew a certificate with a new key, by Basic credentials or the client certificate (RFC 7030 §4.2.2)',
