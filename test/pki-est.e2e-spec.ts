@@ -338,4 +338,23 @@ describe('EST checked with curl and openssl', () => {
     // Returned once, never kept.
     expect((await api.get(`/certificates/${stored.id}/private-key`, root.token)).body).toMatchObject({ private_key: null });
   });
+  it('refuses a serverkeygen request that asks for the key encrypted, rather than answer it in clear', async () => {
+    // openssl writes the attribute's value as a string; only its type (AsymmetricDecryptKeyIdentifier) matters here.
+    ssl.write(
+      'encrypted.cnf',
+      '[req]\ndistinguished_name = dn\nattributes = attrs\nprompt = no\n[dn]\nCN = encrypted.net.example\n' +
+        '[attrs]\n1.2.840.113549.1.9.16.2.54 = 0123456789abcdef\n',
+    );
+    const made = await sh(
+      'openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout encrypted.key -config encrypted.cnf ' +
+        '-outform DER -out encrypted.der && openssl base64 -in encrypted.der -out encrypted.b64',
+    );
+    expect(made.status).toBe(0);
+    const answer = await curl('encrypted', ...basic(), ...pkcs10('encrypted'), `${base}/serverkeygen`);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).detail).toMatchObject({
+      code: 'encrypted_key_not_supported',
+      message: expect.stringContaining('AsymmetricDecryptKeyIdentifier'),
+    });
+  });
 });
