@@ -45,6 +45,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.useBodyParser('text', { type: 'message/rfc822', limit: config.maxInboundEmailSize });
   // OCSP requests (RFC 6960 Appendix A.1) are DER, a few hundred bytes.
   app.useBodyParser('raw', { type: 'application/ocsp-request', limit: '16kb' });
+  // EST requests (RFC 7030 §4.2.1) are a base64 PKCS#10, a few kilobytes.
+  app.useBodyParser('text', { type: 'application/pkcs10', limit: '64kb' });
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

@@ -14,6 +14,7 @@ import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
+import { EstModule } from './modules/est/est.module';
 import { OrgsModule } from './modules/orgs/orgs.module';
 import { PkiModule } from './modules/pki/pki.module';
 import { PublicPkiModule } from './modules/pki/public-pki.module';
@@ -66,6 +67,7 @@ export class AppModule {
         RouteIndexModule,
         ...API_V1_MODULES,
         PublicPkiModule,
+        EstModule,
         PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),
         PlatformGraphqlModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),

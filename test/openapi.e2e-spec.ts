@@ -167,9 +167,18 @@ describe('OpenAPI details a generated SDK relies on', () => {
       'getPublicCaCertificate',
       'postOcspRequest',
       'getOcspRequest',
+      'estCaCerts',
+      'estCsrAttrs',
     ];
+    // EST authenticates with HTTP Basic (a service account's name and token); re-enrollment also by client certificate.
+    const basicIds = ['estSimpleEnroll', 'estServerKeyGen'];
+    const special: Record<string, unknown[]> = { createUser: [{ bearer: [] }, {}], estSimpleReenroll: [{ basic: [] }, {}] };
     for (const [name, op] of operations(document)) {
-      const expected = publicIds.includes(op.operationId!) ? [] : op.operationId === 'createUser' ? [{ bearer: [] }, {}] : [{ bearer: [] }];
+      const expected = publicIds.includes(op.operationId!)
+        ? []
+        : basicIds.includes(op.operationId!)
+          ? [{ basic: [] }]
+          : (special[op.operationId!] ?? [{ bearer: [] }]);
       expect({ name, security: (op as { security?: unknown }).security }).toEqual({ name, security: expected });
     }
   });

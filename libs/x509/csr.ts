@@ -36,6 +36,8 @@ export interface ParsedCsr {
   readonly keyAlgorithmName: string;
   /** Requested SANs as found in the CSR (IP addresses canonicalised); the profile rules apply at issuance. */
   readonly sans: SubjectAltNames;
+  /** The object identifiers of the request's attributes (extensionRequest, challengePassword, …), in order. */
+  readonly attributeTypes: readonly string[];
 }
 
 const CSR_PEM_LABELS = ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST'];
@@ -88,8 +90,10 @@ export async function parseCsr(pem: string): Promise<ParsedCsr> {
   }
 
   let extracted: RequestedNames;
+  let attributeTypes: string[];
   try {
     extracted = requestedSubjectAltNames(request.attributes);
+    attributeTypes = children(request.attributes).map((attribute) => readObjectIdentifier(children(attribute)[0], 'attribute type'));
   } catch (error) {
     throw invalid(`subjectAltName: ${(error as Error).message}`);
   }
@@ -104,6 +108,7 @@ export async function parseCsr(pem: string): Promise<ParsedCsr> {
     keyAlgorithm: publicKey.algorithm,
     keyAlgorithmName: describeKeyAlgorithm(publicKey.algorithm),
     sans: extracted.sans,
+    attributeTypes,
   };
 }
 

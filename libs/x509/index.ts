@@ -61,6 +61,7 @@ export type { IssuanceErrorCode } from './issuer';
 export { buildCaCertificate, buildLeafCertificate, MAX_VALID_DAYS, NOT_BEFORE_BACKDATE_SECONDS } from './certificate-builder';
 export type { CaCertificateRequest, IssuedCertificate, IssuerUrls, LeafCertificateRequest } from './certificate-builder';
 export { InvalidCsrError, parseCsr } from './csr';
+export { buildCertsOnlyPkcs7, buildCsrAttributes, ENCRYPTED_KEY_REQUEST_ATTRIBUTES, privateKeyPemToDer } from './est';
 export type { InvalidCsrErrorCode, ParsedCsr } from './csr';
 export { buildCrl, crlDerToPem, crlPemToDer, REVOCATION_REASON_CODES, revocationReasonCode } from './crl-builder';
 export type { BuiltCrl, CrlEntry, CrlRequest, RevocationReason } from './crl-builder';

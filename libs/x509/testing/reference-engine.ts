@@ -50,7 +50,7 @@ import {
 } from '../x509-runtime';
 
 /** The reference's CSR result: the same as ParsedCsr, with the key imported into WebCrypto. */
-export type ReferenceParsedCsr = Omit<ParsedCsr, 'publicKey'> & { readonly publicKey: CryptoKey };
+export type ReferenceParsedCsr = Omit<ParsedCsr, 'publicKey' | 'attributeTypes'> & { readonly publicKey: CryptoKey };
 
 export interface ReferenceCaRequest extends IssuerUrls {
   readonly subject: DistinguishedName | DistinguishedNameFields | string;

@@ -150,6 +150,20 @@ describe('readConfig', () => {
     expect(readConfig({ BACKEND_CORS_ORIGINS: 'https://a.example,https://b.example' }).config.backendCorsOrigins).toHaveLength(2);
   });
 
+  it('reads the EST client-certificate header with its trusted proxies, and refuses either without the other', () => {
+    expect(readConfig({}).config.est).toEqual({ clientCertHeader: undefined, trustedProxies: [] });
+    const { config } = readConfig({ EST_CLIENT_CERT_HEADER: 'X-SSL-Client-Cert', EST_TRUSTED_PROXIES: '10.0.0.5, fd00::/8' });
+    expect(config.est).toEqual({ clientCertHeader: 'x-ssl-client-cert', trustedProxies: ['10.0.0.5', 'fd00::/8'] });
+    expect(problemsOf({ EST_CLIENT_CERT_HEADER: 'X-SSL-Client-Cert' })[0]).toContain('EST_TRUSTED_PROXIES must list the ingress addresses');
+    expect(problemsOf({ EST_TRUSTED_PROXIES: '10.0.0.5' })[0]).toContain('EST_CLIENT_CERT_HEADER must name the client-certificate header');
+    expect(problemsOf({ EST_CLIENT_CERT_HEADER: 'X Cert', EST_TRUSTED_PROXIES: '10.0.0.5' })[0]).toContain(
+      'EST_CLIENT_CERT_HEADER must be an HTTP header name',
+    );
+    expect(problemsOf({ EST_CLIENT_CERT_HEADER: 'X-Cert', EST_TRUSTED_PROXIES: 'loopback' })[0]).toContain(
+      'EST_TRUSTED_PROXIES must list addresses and CIDRs (got "loopback")',
+    );
+  });
+
   it('reads EGRESS_ALLOW and WEBHOOK_CA_DIR, denying everything internal and every CA file by default', () => {
     expect(readConfig({}).config.egress).toEqual({ allow: [], caDirectory: undefined });
     const { config } = readConfig({ EGRESS_ALLOW: '10.0.0.0/8, mail-worker,::1', WEBHOOK_CA_DIR: tmpdir() });

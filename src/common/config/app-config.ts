@@ -44,6 +44,14 @@ export interface GraphqlLimits {
   rootFieldConcurrency: number;
 }
 
+/** EST client-certificate authentication behind a TLS-terminating ingress (see docs/pki.md#est-rfc-7030). */
+export interface EstSettings {
+  /** Lower-case name of the header carrying the client certificate as URL-encoded PEM; unset: certificate authentication is off. */
+  clientCertHeader: string | undefined;
+  /** Peer addresses and CIDRs whose client-certificate header is believed. */
+  trustedProxies: string[];
+}
+
 /** Express's `trust proxy` value: off, on, a hop count, or a list of addresses/subnets/names. */
 export type TrustProxy = boolean | number | string[];
 
@@ -80,6 +88,7 @@ export class AppConfig {
   readonly crlValidityDays: number;
   /** OCSP responses' validity (nextUpdate − thisUpdate), in hours. */
   readonly ocspValidityHours: number;
+  readonly est: EstSettings;
   /** 32-byte AES-256-GCM key encrypting private keys at rest; generated into DATA_DIR outside production when unset. */
   readonly privateKeyEncryptionKey: Buffer | undefined;
   /** Earlier keys, accepted for decryption only (key rotation). */
@@ -221,6 +230,7 @@ export function readConfig(env: Record<string, string | undefined>, secretKeySto
     publicBaseUrl: readPublicBaseUrl(r),
     crlValidityDays: r.int('CRL_VALIDITY_DAYS', 7, { min: 1, max: 365 }),
     ocspValidityHours: r.int('OCSP_VALIDITY_HOURS', 24, { min: 1, max: 168 }),
+    est: readEstSettings(r),
     privateKeyEncryptionKey: readEncryptionKey(r, 'PRIVATE_KEY_ENCRYPTION_KEY', nodeEnv),
     privateKeyEncryptionOldKeys: r
       .list('PRIVATE_KEY_ENCRYPTION_OLD_KEYS')
@@ -441,6 +451,24 @@ function readEgressSettings(r: EnvReader): EgressSettings {
     // Resolved once, so that ca_file_path is compared with the folder's real path.
     caDirectory: caDirectory === undefined || problem !== undefined ? undefined : realpathSync(caDirectory),
   };
+}
+
+/** The header and the proxies go together: a header believed from nobody, or proxies with no header, is a mistake. */
+function readEstSettings(r: EnvReader): EstSettings {
+  const header = r.optionalString('EST_CLIENT_CERT_HEADER');
+  const trustedProxies = r.list('EST_TRUSTED_PROXIES');
+  if (header !== undefined && !/^[A-Za-z0-9-]+$/.test(header)) {
+    r.problem('EST_CLIENT_CERT_HEADER', `must be an HTTP header name such as X-SSL-Client-Cert (got ${JSON.stringify(header)})`);
+  }
+  const bad = trustedProxies.find((entry) => TRUST_PROXY_NAMES.has(entry) || !isTrustProxyEntry(entry));
+  if (bad !== undefined) r.problem('EST_TRUSTED_PROXIES', `must list addresses and CIDRs (got ${JSON.stringify(bad)})`);
+  if (header !== undefined && trustedProxies.length === 0) {
+    r.problem('EST_TRUSTED_PROXIES', 'must list the ingress addresses when EST_CLIENT_CERT_HEADER is set');
+  }
+  if (header === undefined && trustedProxies.length > 0) {
+    r.problem('EST_CLIENT_CERT_HEADER', 'must name the client-certificate header when EST_TRUSTED_PROXIES is set');
+  }
+  return { clientCertHeader: header?.toLowerCase(), trustedProxies };
 }
 
 function readTrustProxy(r: EnvReader): TrustProxy {

@@ -21,6 +21,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription('Certificate authority service and network inventory platform.')
     .setVersion('1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    // EST (RFC 7030): a service account's name and token.
+    .addBasicAuth({ type: 'http', scheme: 'basic' }, 'basic')
     .build();
   const document = SwaggerModule.createDocument(app, info, {
     extraModels: [ErrorBodyDto],
