@@ -45,6 +45,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.useBodyParser('text', { type: 'message/rfc822', limit: config.maxInboundEmailSize });
   // OCSP requests (RFC 6960 Appendix A.1) are DER, a few hundred bytes.
   app.useBodyParser('raw', { type: 'application/ocsp-request', limit: '16kb' });
+  // ACME requests (RFC 8555 §6.2) are JWS in JSON, parsed by the ACME module itself; a CSR in one is a few kB.
+  app.useBodyParser('raw', { type: 'application/jose+json', limit: '64kb' });
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

@@ -167,6 +167,17 @@ describe('OpenAPI details a generated SDK relies on', () => {
       'getPublicCaCertificate',
       'postOcspRequest',
       'getOcspRequest',
+      'getAcmeDirectory',
+      'headAcmeNonce',
+      'getAcmeNonce',
+      'createAcmeAccount',
+      'updateAcmeAccount',
+      'createAcmeOrder',
+      'getAcmeOrder',
+      'finalizeAcmeOrder',
+      'getAcmeAuthorization',
+      'respondToAcmeChallenge',
+      'getAcmeCertificate',
     ];
     for (const [name, op] of operations(document)) {
       const expected = publicIds.includes(op.operationId!) ? [] : op.operationId === 'createUser' ? [{ bearer: [] }, {}] : [{ bearer: [] }];
