@@ -47,6 +47,8 @@ export async function createApp(options: AppModuleOptions): Promise<NestExpressA
   app.useBodyParser('raw', { type: 'application/ocsp-request', limit: '16kb' });
   // EST requests (RFC 7030 §4.2.1) are a base64 PKCS#10, a few kilobytes.
   app.useBodyParser('text', { type: 'application/pkcs10', limit: '64kb' });
+  // ACME requests (RFC 8555 §6.2) are JWS in JSON, parsed by the ACME module itself; a CSR in one is a few kB.
+  app.useBodyParser('raw', { type: 'application/jose+json', limit: '64kb' });
   app.use(inputGuardMiddleware);
   configureCors(app, config);
   app.useGlobalPipes(new RequestValidationPipe());

@@ -12,6 +12,7 @@ import { MetricsModule } from './common/metrics/metrics.module';
 import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
 import { HealthModule } from './health/health.module';
+import { AcmeApiModule, AcmeModule } from './modules/acme/acme.module';
 import { AuditModule } from './modules/audit/audit.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { EstModule } from './modules/est/est.module';
@@ -28,7 +29,7 @@ import { AVAILABLE_PLUGINS } from './plugins';
 import './plugin-configuration-check';
 
 /** Modules whose controllers are served under API_V1_STR. */
-const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule];
+const API_V1_MODULES = [AuthModule, UsersModule, OrgsModule, AuditModule, PkiModule, ServiceAccountsModule, AcmeApiModule];
 
 export interface AppModuleOptions {
   config: AppConfig;
@@ -68,6 +69,7 @@ export class AppModule {
         ...API_V1_MODULES,
         PublicPkiModule,
         EstModule,
+        AcmeModule,
         PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),
         PlatformGraphqlModule.forRoot(),
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),

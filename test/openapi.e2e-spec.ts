@@ -169,6 +169,17 @@ describe('OpenAPI details a generated SDK relies on', () => {
       'getOcspRequest',
       'estCaCerts',
       'estCsrAttrs',
+      'getAcmeDirectory',
+      'headAcmeNonce',
+      'getAcmeNonce',
+      'createAcmeAccount',
+      'updateAcmeAccount',
+      'createAcmeOrder',
+      'getAcmeOrder',
+      'finalizeAcmeOrder',
+      'getAcmeAuthorization',
+      'respondToAcmeChallenge',
+      'getAcmeCertificate',
     ];
     // EST authenticates with HTTP Basic (a service account's name and token); re-enrollment also by client certificate.
     const basicIds = ['estSimpleEnroll', 'estServerKeyGen'];

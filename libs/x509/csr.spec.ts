@@ -57,6 +57,14 @@ describe('parseCsr', () => {
     expect(csr.keyAlgorithmName).toBe('RSA 2048');
   });
 
+  it('reads a request with an empty subject and SANs only, as ACME clients send', async () => {
+    const pem = opensslCsr(['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'], '/', '-addext', 'subjectAltName=DNS:a.example.com');
+    const csr = await parseCsr(pem);
+    expect(csr.subjectName).toEqual({ rdns: [] });
+    expect(csr.subject).toBe('');
+    expect(csr.sans).toEqual({ dns: ['a.example.com'], ip: [], email: [] });
+  });
+
   it.each<[string, string[], object, string]>([
     ['EC P-256', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256'], { type: 'ec', curve: 'P-256' }, 'EC P-256'],
     ['EC P-384', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-384'], { type: 'ec', curve: 'P-384' }, 'EC P-384'],

@@ -84,7 +84,8 @@ export async function parseCsr(pem: string): Promise<ParsedCsr> {
 
   let subjectName: DistinguishedName;
   try {
-    subjectName = decodeDistinguishedName(request.subject);
+    // An empty subject is what ACME clients send (certbot: SANs only); the caller supplies a CN or refuses it.
+    subjectName = request.subject.contentStart === request.subject.end ? { rdns: [] } : decodeDistinguishedName(request.subject);
   } catch (error) {
     throw invalid(`subject: ${(error as Error).message}`);
   }

@@ -156,6 +156,8 @@ export class AppConfig {
   readonly egress: EgressSettings;
   /** OpenTelemetry trace export (OTEL_EXPORTER_OTLP_ENDPOINT and co.); undefined: off, the SDK is never loaded. */
   readonly tracing: TracingSettings | undefined;
+  /** The ACME server (docs/pki.md, Protocols). */
+  readonly acme: AcmeSettings;
 
   constructor(values: Omit<AppConfig, 'isProduction'>) {
     Object.assign(this, values);
@@ -284,6 +286,7 @@ export function readConfig(env: Record<string, string | undefined>, secretKeySto
       ),
     ),
     egress: readEgressSettings(r),
+    acme: readAcmeSettings(r),
     tracing: readTracingSettings(
       { value: (name) => r.raw(name), problem: (variable, message) => r.problem(variable, message) },
       'pki-inventory',
@@ -469,6 +472,30 @@ function readEstSettings(r: EnvReader): EstSettings {
     r.problem('EST_CLIENT_CERT_HEADER', 'must name the client-certificate header when EST_TRUSTED_PROXIES is set');
   }
   return { clientCertHeader: header?.toLowerCase(), trustedProxies };
+}
+
+export interface AcmeSettings {
+  /** ACME_EAB_REQUIRED: new accounts must carry an External Account Binding (a key issued to a service account). */
+  readonly eabRequired: boolean;
+  /** ACME_DEFAULT_SERVICE_ACCOUNT_ID: the service account accounts without a binding issue as (only without ACME_EAB_REQUIRED). */
+  readonly defaultServiceAccountId: number | undefined;
+  /** ACME_HTTP01_PORT: the port http-01 validations connect to (80 in the RFC; another for test rigs). */
+  readonly http01Port: number;
+  /** ACME_VALIDATION_ADDRESS: connect validations to this address instead of the identifier's (test rigs only). */
+  readonly validationAddress: string | undefined;
+}
+
+function readAcmeSettings(r: EnvReader): AcmeSettings {
+  const eabRequired = r.bool('ACME_EAB_REQUIRED', true);
+  const defaultServiceAccountId = r.optionalInt('ACME_DEFAULT_SERVICE_ACCOUNT_ID', { min: 1, max: 2_147_483_647 });
+  if (!eabRequired && defaultServiceAccountId === undefined) {
+    r.problem('ACME_DEFAULT_SERVICE_ACCOUNT_ID', 'must name the service account ACME accounts issue as when ACME_EAB_REQUIRED is false');
+  }
+  const validationAddress = r.optionalString('ACME_VALIDATION_ADDRESS');
+  if (validationAddress !== undefined && isIP(validationAddress) === 0) {
+    r.problem('ACME_VALIDATION_ADDRESS', `must be an IPv4 or IPv6 address (got ${JSON.stringify(validationAddress)})`);
+  }
+  return { eabRequired, defaultServiceAccountId, http01Port: r.int('ACME_HTTP01_PORT', 80, { min: 1, max: 65535 }), validationAddress };
 }
 
 function readTrustProxy(r: EnvReader): TrustProxy {

@@ -25,5 +25,7 @@ export const AUDIT_ACTIONS = [
   'service_account_delete',
   'service_account_token_create',
   'service_account_token_revoke',
+  'acme_eab_key_create',
+  'acme_account_create',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

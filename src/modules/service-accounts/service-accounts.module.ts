@@ -13,6 +13,6 @@ import { ServiceAccountsService } from './service-accounts.service';
   imports: [TypeOrmModule.forFeature([ServiceAccountEntity, ServiceAccountTokenEntity, IssuancePolicyEntity]), AuditModule],
   controllers: [ServiceAccountsController],
   providers: [ServiceAccountsService, ServiceAccountTokenResolver, IssuancePolicyEnforcer],
-  exports: [ServiceAccountTokenResolver, IssuancePolicyEnforcer],
+  exports: [ServiceAccountTokenResolver, IssuancePolicyEnforcer, ServiceAccountsService],
 })
 export class ServiceAccountsModule {}

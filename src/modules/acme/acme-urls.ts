@@ -1,0 +1,47 @@
+/** Where each resource of one CA's ACME directory lives: `<base>/acme/<ca-slug>/…`. */
+export class AcmeUrls {
+  readonly root: string;
+
+  constructor(baseUrl: string, slug: string) {
+    this.root = `${baseUrl}/acme/${slug}`;
+  }
+
+  get directory(): string {
+    return `${this.root}/directory`;
+  }
+  get newNonce(): string {
+    return `${this.root}/new-nonce`;
+  }
+  get newAccount(): string {
+    return `${this.root}/new-account`;
+  }
+  get newOrder(): string {
+    return `${this.root}/new-order`;
+  }
+  account(id: number): string {
+    return `${this.root}/account/${id}`;
+  }
+  order(id: number): string {
+    return `${this.root}/order/${id}`;
+  }
+  finalize(id: number): string {
+    return `${this.root}/order/${id}/finalize`;
+  }
+  authorization(id: number): string {
+    return `${this.root}/authz/${id}`;
+  }
+  challenge(id: number): string {
+    return `${this.root}/chall/${id}`;
+  }
+  certificate(id: number): string {
+    return `${this.root}/cert/${id}`;
+  }
+
+  /** The account id a kid names, if it is an account URL of this directory. */
+  accountIdOf(kid: string): number | undefined {
+    const prefix = `${this.root}/account/`;
+    if (!kid.startsWith(prefix)) return undefined;
+    const rest = kid.slice(prefix.length);
+    return /^[1-9]\d{0,9}$/.test(rest) && Number(rest) <= 2_147_483_647 ? Number(rest) : undefined;
+  }
+}
