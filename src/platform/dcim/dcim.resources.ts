@@ -428,7 +428,7 @@ export const ModuleResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => `Module ${row.id}`,
-  brief: ['description'],
+  brief: ['device', 'module_bay', 'module_type', 'description'],
   ordering: ['device', 'module_bay'],
   relatedObject: 'device',
   validateAsync: moduleBayOnDevice,
