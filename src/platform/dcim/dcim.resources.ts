@@ -35,6 +35,7 @@ import {
   traceAction,
 } from './cable-paths';
 import { renderDeviceConfig } from './device-config';
+import { installedModuleExtension } from './installed-modules';
 import { frontPortRearPortsExtension } from './front-port-rear-ports';
 import {
   CABLE_STATUS_CHOICES,
@@ -409,6 +410,7 @@ export const ModuleBayResource = defineResource({
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',
+  extensions: [installedModuleExtension()],
 });
 
 export const ModuleResource = defineResource({
