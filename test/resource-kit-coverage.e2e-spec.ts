@@ -20,7 +20,8 @@ function kitFiles(): string[] {
         return [];
       }
     })
-    .filter((file) => file.endsWith('.e2e-spec.ts') && readFileSync(file, 'utf8').includes('describeResourceApi('));
+    // A call may name its fixtures' type: `describeResourceApi<Fixtures>({…})`.
+    .filter((file) => file.endsWith('.e2e-spec.ts') && /describeResourceApi\s*[<(]/.test(readFileSync(file, 'utf8')));
 }
 
 /**
