@@ -7,6 +7,9 @@ import { PLUGIN_REGISTRY } from '../src/plugins/registry';
 const ROOT = join(__dirname, '..');
 const KIT = join(__dirname, 'support', 'resource-api-kit');
 
+/** A call of the kit, which may name its fixtures' type: `describeResourceApi<Fixtures>({…})`. */
+const KIT_CALL = /describeResourceApi\s*[<(]/;
+
 /** The e2e files that call the kit: test/ and each plugin's test/ folder. */
 function kitFiles(): string[] {
   const pluginTests = readdirSync(join(ROOT, 'src', 'plugins'), { withFileTypes: true })
@@ -20,8 +23,7 @@ function kitFiles(): string[] {
         return [];
       }
     })
-    // A call may name its fixtures' type: `describeResourceApi<Fixtures>({…})`.
-    .filter((file) => file.endsWith('.e2e-spec.ts') && /describeResourceApi\s*[<(]/.test(readFileSync(file, 'utf8')));
+    .filter((file) => file.endsWith('.e2e-spec.ts') && KIT_CALL.test(readFileSync(file, 'utf8')));
 }
 
 /**
