@@ -500,6 +500,12 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
         module_type: { id: fx.sfpCard.id, model: 'SFP card' },
         status: { value: 'active', label: 'Active' },
       });
+      // The bay shows its module (NetBox's installed_module); the empty bay shows null.
+      const bays = (await api.get(`${MODULE_BAYS}?device_id=${fx.edge1.id}`)).body.results;
+      expect(bays.map((candidate: any) => [candidate.name, candidate.installed_module])).toEqual([
+        ['PIC 0', null],
+        ['PIC 1', { id: module.id, url: url(MODULES, module.id), display: module.display, serial: 'CARD-1', description: '' }],
+      ]);
       const fronts = await api.get(`${FRONT_PORTS}?device_id=${fx.edge1.id}&module_id=${module.id}`);
       expect(fronts.body.results.map((port: any) => [port.name, port.label, port.type.value])).toEqual([['P1/1', 'port 1', 'lc']]);
       expect(fronts.body.results[0].module).toMatchObject({ id: module.id });

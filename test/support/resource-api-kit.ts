@@ -105,6 +105,11 @@ export interface ResourceApiSpec<F> {
   graphqlName: string | null;
   /** false: `<graphqlName>_list` takes no `filters` (a spec that names none); its cases read the list and keep their own objects. */
   graphqlListFilters?: boolean;
+  /**
+   * Keys sent on create that the GraphQL type does not carry yet, left out of the GraphQL comparison:
+   * a known gap, named at the declaration with why (the key stays checked over REST).
+   */
+  graphqlOmits?: readonly string[];
   /** Its table, for the database checks; `<app_label>_<model>` when not given. */
   table?: string;
   /** Related objects made once, before this model's cases. */
@@ -728,7 +733,8 @@ export function describeResourceApi<F = Record<string, never>>(spec: ResourceApi
         expected: (rest: Record<string, unknown>) => Record<string, unknown>;
       } {
         const selections = new Map<string, string>();
-        for (const key of new Set(bodies().flatMap((body) => Object.keys(body)))) {
+        const sent = new Set(bodies().flatMap((body) => Object.keys(body)));
+        for (const key of [...sent].filter((name) => !spec.graphqlOmits?.includes(name))) {
           const shown = objects.map((object) => graphqlField(key, object[key])).find((field) => field?.selection);
           if (shown) selections.set(key, shown.selection);
         }

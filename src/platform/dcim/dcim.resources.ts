@@ -35,6 +35,7 @@ import {
   traceAction,
 } from './cable-paths';
 import { renderDeviceConfig } from './device-config';
+import { installedModuleExtension } from './installed-modules';
 import { frontPortRearPortsExtension } from './front-port-rear-ports';
 import {
   CABLE_STATUS_CHOICES,
@@ -409,6 +410,7 @@ export const ModuleBayResource = defineResource({
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',
+  extensions: [installedModuleExtension()],
 });
 
 export const ModuleResource = defineResource({
@@ -428,7 +430,7 @@ export const ModuleResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => `Module ${row.id}`,
-  brief: ['description'],
+  brief: ['device', 'module_bay', 'module_type', 'description'],
   ordering: ['device', 'module_bay'],
   relatedObject: 'device',
   validateAsync: moduleBayOnDevice,

@@ -26,6 +26,10 @@ export function dcimFactories(api: PlatformClient) {
   const idOr = async (fields: Fields, key: string, factory: () => Promise<Created>): Promise<unknown> =>
     fields[key] !== undefined ? fields[key] : (await factory()).id;
 
+  /** A template's fields with its parent: the `device_type` or `module_type` given, else a new device type. */
+  const templateParent = async (fields: Fields): Promise<Fields> =>
+    fields.module_type !== undefined ? fields : { ...fields, device_type: await idOr(fields, 'device_type', () => factories.deviceType()) };
+
   const factories = {
     region: (fields: Fields = {}) => make('regions', { ...named('region'), ...fields }),
     siteGroup: (fields: Fields = {}) => make('site-groups', { ...named('site-group'), ...fields }),
@@ -59,8 +63,29 @@ export function dcimFactories(api: PlatformClient) {
         role: await idOr(fields, 'role', () => factories.deviceRole()),
         site: await idOr(fields, 'site', () => factories.site()),
       }),
+    /** A port template (`rearPortTemplate`, `frontPortTemplate`): on a new device type unless `device_type` or `module_type` is given. */
+    rearPortTemplate: async (fields: Fields = {}) =>
+      make('rear-port-templates', { name: unique('rear'), type: 'mpo', ...(await templateParent(fields)) }),
+    frontPortTemplate: async (fields: Fields = {}) =>
+      make('front-port-templates', { name: unique('front'), type: 'lc', ...(await templateParent(fields)) }),
+    moduleBayTemplate: async (fields: Fields = {}) =>
+      make('module-bay-templates', {
+        name: unique('bay'),
+        ...fields,
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType()),
+      }),
     moduleBay: async (fields: Fields = {}) =>
       make('module-bays', { name: unique('bay'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
+    /** A module of a new module type in a new bay of `device` (or of a new device). */
+    module: async (fields: Fields = {}) => {
+      const device = await idOr(fields, 'device', () => factories.device());
+      return make('modules', {
+        ...fields,
+        device,
+        module_bay: await idOr(fields, 'module_bay', () => factories.moduleBay({ device })),
+        module_type: await idOr(fields, 'module_type', () => factories.moduleType()),
+      });
+    },
     interface: async (fields: Fields = {}) =>
       make('interfaces', {
         name: unique('eth'),
