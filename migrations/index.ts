@@ -1,6 +1,5 @@
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
-import { DeviceEnrollment1796670000000 } from './1796670000000-DeviceEnrollment';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
 import { CaOcspResponder1796000000000 } from './1796000000000-CaOcspResponder';
 import { CrlRevocationCount1795700000000 } from './1795700000000-CrlRevocationCount';
@@ -36,7 +35,6 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   CaOcspResponder1796000000000,
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
-  DeviceEnrollment1796670000000,
 ];
 
 /**

@@ -14,9 +14,6 @@ import { problemLocations, startSeededApp, World } from './support/seeded-app';
 const POLICY_FIELDS = [
   'allowed_ca_ids',
   'allowed_certificate_types',
-  'bound_device_ids',
-  'bound_device_roles',
-  'bound_device_tags',
   'cn_patterns',
   'created_at',
   'id',

@@ -6,9 +6,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiTokenResolver } from '../common/auth/api-token-resolver';
 import { JobsModule } from '../common/jobs/jobs.module';
 import { AuthModule } from '../modules/auth/auth.module';
-import { PkiModule } from '../modules/pki/pki.module';
-import { DEVICE_INVENTORY } from '../modules/service-accounts/device-inventory';
-import { DeviceCertificateRevocation, PlatformDeviceInventory } from './dcim/device-enrollment';
 import { configureTemplateRendering, MAX_CONCURRENT_RENDERS } from './extras/config-templates/config-template-renderer';
 import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
 import { TaggedItemEntity } from './extras/tagged-item.entity';
@@ -114,7 +111,7 @@ export class PlatformModule implements NestModule {
     }
     return {
       module: PlatformModule,
-      imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule, PkiModule],
+      imports: [TypeOrmModule.forFeature(platformEntities(plugins)), AuthModule, JobsModule],
       controllers: [
         ApiTokensController,
         PlatformRootController,
@@ -147,22 +144,15 @@ export class PlatformModule implements NestModule {
         ApiTokensService,
         { provide: ApiTokenResolver, useExisting: ApiTokensService },
         EventRulesDispatcher,
-        DeviceCertificateRevocation,
-        PlatformDeviceInventory,
-        { provide: DEVICE_INVENTORY, useExisting: PlatformDeviceInventory },
         {
           provide: OBJECT_EVENT_SUBSCRIBERS,
-          inject: [EventRulesDispatcher, DeviceCertificateRevocation],
-          useFactory: (eventRules: EventRulesDispatcher, deviceCertificates: DeviceCertificateRevocation): ObjectEventSubscriber[] => [
-            eventRules,
-            deviceCertificates,
-            ...pluginSubscribers(plugins),
-          ],
+          inject: [EventRulesDispatcher],
+          useFactory: (eventRules: EventRulesDispatcher): ObjectEventSubscriber[] => [eventRules, ...pluginSubscribers(plugins)],
         },
         ObjectEventSink,
         { provide: RESOURCE_BINDINGS, useValue: resourceBindings(plugins) },
       ],
-      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet, DEVICE_INVENTORY],
+      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet],
     };
   }
 }

@@ -95,14 +95,6 @@ export class CertificateEntity {
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'certificates_organization_id_fkey' })
   organization?: OrganizationEntity | null;
 
-  /**
-   * The inventory device it was issued to, by a service account bound to the inventory (no foreign
-   * key: the device is the platform's; its deletion revokes the certificate, which keeps the id).
-   */
-  @Index('certificates_device_id_idx')
-  @Column({ name: 'device_id', type: 'integer', nullable: true })
-  deviceId: number | null;
-
   /** The service account that created it, when one did (no foreign key: the account may be deleted). */
   @Column({ name: 'created_by_service_account_id', type: 'integer', nullable: true })
   createdByServiceAccountId: number | null;

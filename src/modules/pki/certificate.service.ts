@@ -21,7 +21,7 @@ import {
 } from '@libs/x509';
 import type { Logger } from 'pino';
 import { Inject } from '@nestjs/common';
-import { DataSource, EntityManager, In, Repository } from 'typeorm';
+import { DataSource, In, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
@@ -74,8 +74,6 @@ interface LeafRequest {
   /** Encrypted private key to keep, when the key was generated here and is kept. */
   storedPrivateKey: string | null;
   renewedFromId: number | null;
-  /** The inventory device the issuance policy issued it to. */
-  deviceId: number | null;
   auditDetail: string;
 }
 
@@ -86,8 +84,6 @@ export interface IssuedLeaf {
 }
 
 const SAN_FIELDS = { dns: 'san_dns_names', ip: 'san_ip_addresses', email: 'san_email_addresses' } as const;
-/** The revocation reason of certificates whose device left the inventory (RFC 5280 cessationOfOperation). */
-const DEVICE_DECOMMISSIONED_REASON = 'cessationOfOperation';
 
 @Injectable()
 export class CertificateService {
@@ -118,7 +114,7 @@ export class CertificateService {
     const validDays = dto.valid_days ?? this.config.certDays;
     const pathLength = this.caCertificatePathLength(actor, ca, dto);
     const sans = resolvedSans(dto.certificate_type, dto.common_name, requestedSans(dto));
-    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
+    await this.issuancePolicy.assertAllowed(actor, {
       certificateType: dto.certificate_type,
       caId: ca.id,
       commonName: dto.common_name,
@@ -143,7 +139,6 @@ export class CertificateService {
       keySize: keyType === 'rsa' ? (dto.key_size ?? this.config.certKeySize) : null,
       storedPrivateKey: keep ? this.vault.encrypt(privateKeyPem) : null,
       renewedFromId: null,
-      deviceId,
       auditDetail: `Issued certificate '${dto.common_name}'`,
     });
     return { certificate, privateKey: privateKeyPem };
@@ -169,13 +164,7 @@ export class CertificateService {
       ip: dto.san_ip_addresses ?? [...csr.sans.ip],
       email: dto.san_email_addresses ?? [...csr.sans.email],
     });
-    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
-      certificateType: dto.certificate_type,
-      caId: ca.id,
-      commonName,
-      ...sans,
-      validDays,
-    });
+    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName, ...sans, validDays });
     await this.assertIssuable(ca, dto.certificate_type, validDays);
     return this.sign(actor, baseUrl, {
       ca,
@@ -190,7 +179,6 @@ export class CertificateService {
       ...keyDescription(csr.keyAlgorithm),
       storedPrivateKey: null,
       renewedFromId: null,
-      deviceId,
       auditDetail: `Signed CSR for '${commonName}'`,
     });
   }
@@ -208,7 +196,7 @@ export class CertificateService {
       throw new RenewalError('csr_not_allowed_for_server_key_cert', 'This certificate has a server-generated key: renew it without a csr');
     }
     const ca = await this.cas.findOneByOrFail({ id: old.issuerId });
-    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
+    await this.issuancePolicy.assertAllowed(actor, {
       certificateType: old.certificateType,
       caId: ca.id,
       commonName: old.commonName,
@@ -228,7 +216,6 @@ export class CertificateService {
       validDays: old.validDays,
       sans: { dns: old.sanDnsNames, ip: old.sanIpAddresses, email: old.sanEmailAddresses },
       renewedFromId: old.id,
-      deviceId: deviceId ?? old.deviceId,
       auditDetail: `Renewed certificate '${old.commonName}' from #${old.id}`,
     };
     if (old.origin === 'csr') {
@@ -286,37 +273,6 @@ export class CertificateService {
       this.logger.error({ err: error, ca_id: revoked.issuerId }, 'CRL rebuild after revocation failed');
     });
     return revoked;
-  }
-
-  /**
-   * Revokes every valid certificate issued to an inventory device (reason cessationOfOperation), in
-   * the transaction that decommissions or deletes the device, with an audit entry each. The CRLs and
-   * OCSP answers follow from the CAs' revocation counts (rebuilt on the next fetch; other processes
-   * within a second). Returns how many it revoked.
-   */
-  async revokeForDevice(manager: EntityManager, deviceId: number, username: string): Promise<number> {
-    const revoked = (await manager.query(
-      // Through a CTE, so the driver answers rows (a bare UPDATE … RETURNING answers rows and a count).
-      `WITH revoked AS (UPDATE certificates SET status = 'revoked', revoked_at = now(), revocation_reason = $2, updated_at = now()
-       WHERE device_id = $1 AND status = 'valid' RETURNING id, issuer_id, organization_id, common_name, certificate_type)
-       SELECT * FROM revoked`,
-      [deviceId, DEVICE_DECOMMISSIONED_REASON],
-    )) as Array<{ id: number; issuer_id: number; organization_id: number | null; common_name: string; certificate_type: string }>;
-    for (const row of revoked) {
-      await manager.increment(CertificateAuthorityEntity, { id: row.issuer_id }, 'revocationCount', 1);
-      await this.audit.record(manager, {
-        action: 'cert_revoke',
-        actor: null,
-        username,
-        organizationId: row.organization_id,
-        resourceType: 'certificate',
-        resourceId: row.id,
-        detail: `Revoked certificate '${row.common_name}' (reason: "${DEVICE_DECOMMISSIONED_REASON}", device ${deviceId} decommissioned)`,
-      });
-      this.metrics.certificatesRevoked.inc({ type: row.certificate_type, reason: reasonLabel(DEVICE_DECOMMISSIONED_REASON) });
-    }
-    if (revoked.length > 0) this.ocsp.forgetCaStates();
-    return revoked.length;
   }
 
   async list(actor: Principal, caId: number | undefined, skip: number, limit: number): Promise<CertificateEntity[]> {
@@ -474,7 +430,6 @@ export class CertificateService {
       createdByUserId: actor.kind === 'user' ? actor.id : null,
       createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
       renewedFromId: request.renewedFromId,
-      deviceId: request.deviceId,
     };
     // The certificate and its audit row are written by one statement: one round trip, atomic.
     const inserted = await this.audit.insertAudited(

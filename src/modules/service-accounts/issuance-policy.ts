@@ -105,18 +105,11 @@ function addressBits(address: string, family: 'ipv4' | 'ipv6'): bigint {
  * name, each DNS SAN, each IP SAN, each email SAN, validity. A DNS SAN equal to the common name is
  * covered by the common-name check (the CN is what the service adds as DNS SAN by default).
  */
-export function evaluatePolicy(
-  policy: IssuancePolicy,
-  request: IssuanceRequest,
-  options: { names?: boolean } = {},
-): PolicyViolation | null {
+export function evaluatePolicy(policy: IssuancePolicy, request: IssuanceRequest): PolicyViolation | null {
   if (!policy.allowedCertificateTypes.includes(request.certificateType)) {
     return { field: 'allowed_certificate_types', value: request.certificateType };
   }
   if (!policy.allowedCaIds.includes(request.caId)) return { field: 'allowed_ca_ids', value: request.caId };
-  // Bound to the inventory, the names are the inventory's to allow (IssuancePolicyEnforcer), not the patterns'.
-  if (options.names === false)
-    return request.validDays > policy.maxValidityDays ? { field: 'max_validity_days', value: request.validDays } : null;
   const cnGlobs = policy.cnPatterns.map(compileGlob);
   if (!cnGlobs.some((glob) => glob.test(request.commonName))) return { field: 'cn_patterns', value: request.commonName };
   const dnsGlobs = policy.sanDnsPatterns.map(compileGlob);

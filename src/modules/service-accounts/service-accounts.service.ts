@@ -184,9 +184,6 @@ export class ServiceAccountsService {
       allowedCaIds: dto.allowed_ca_ids ?? [],
       allowedCertificateTypes: dto.allowed_certificate_types ?? [],
       maxValidityDays: dto.max_validity_days,
-      boundDeviceIds: dto.bound_device_ids ?? [],
-      boundDeviceTags: (dto.bound_device_tags ?? []).map((tag) => tag.trim().toLowerCase()),
-      boundDeviceRoles: (dto.bound_device_roles ?? []).map((role) => role.trim().toLowerCase()),
     };
     validatePolicyEntries(values);
     return this.dataSource.transaction(async (manager) => {
