@@ -23,7 +23,7 @@ const {
   bootstrapUser,
   CONNECTIONS,
   freePort,
-  load,
+  loadWithCpu,
   median,
   postgresDatabase,
   SECONDS,
@@ -48,7 +48,7 @@ async function startCfssl(responsesFile) {
     if (child.exitCode !== null) throw new Error('cfssl ocspserve exited');
     try {
       await fetch(`${base}/`);
-      return { base, stop: () => child.kill('SIGTERM') };
+      return { base, pid: child.pid, stop: () => child.kill('SIGTERM') };
     } catch {
       await sleep(100);
     }
@@ -132,21 +132,24 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const method of ['GET', 'POST']) {
         const sides = [
-          ['ours', server.base, ourPath, method],
-          ['cfssl', cfssl.base, '', 'POST'],
+          ['ours', server.base, ourPath, method, server.pid],
+          ['cfssl', cfssl.base, '', 'POST', cfssl.pid],
         ];
         if (round % 2 === 0) sides.reverse();
         const rps = {};
-        for (const [name, base, prefix, sideMethod] of sides) {
-          const result = await load({ url: base, requests: requestsFor(sideMethod, prefix, ocspRequests) });
+        const cpuMs = {};
+        for (const [name, base, prefix, sideMethod, pid] of sides) {
+          const result = await loadWithCpu({ url: base, requests: requestsFor(sideMethod, prefix, ocspRequests) }, pid);
           if (result.failed > 0) throw new Error(`${name} ${method}: ${result.failed} requests failed`);
           rps[name] = result.rps;
+          cpuMs[name] = (result.serverCores * 1000) / result.rps;
           figures[method][name].push(result.rps);
         }
         const ratio = rps.ours / rps.cfssl;
         ratios[method].push(ratio);
         console.log(
-          `round ${round} ${method.padEnd(4)} ours ${rps.ours.toFixed(0).padStart(6)} req/s  cfssl POST ${rps.cfssl.toFixed(0).padStart(6)} req/s  ratio ${ratio.toFixed(2)}`,
+          `round ${round} ${method.padEnd(4)} ours ${rps.ours.toFixed(0).padStart(6)} req/s  cfssl POST ${rps.cfssl.toFixed(0).padStart(6)} req/s  ratio ${ratio.toFixed(2)}` +
+            `  (server CPU per answer: ours ${cpuMs.ours.toFixed(3)} ms, cfssl ${cpuMs.cfssl.toFixed(3)} ms)`,
         );
       }
     }

@@ -1,4 +1,6 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient, Fixture } from './support/api-client';
@@ -122,6 +124,79 @@ describe('OCSP responder checked with openssl ocsp', () => {
     expect(read.output).toContain('good.pem: good');
   });
 
+  it('sends a cached answer before the HTTP pipeline, the same bytes the pipeline signed, for POST and GET', async () => {
+    const cached = await pki.issue(ca.id, { common_name: 'cached.example.com', certificate_type: 'server', subject_dn: 'O=Test,C=US' });
+    ssl.write('cached.pem', cached.certificate);
+    expect(ssl.run('ocsp', '-issuer', 'issuer.pem', '-cert', 'cached.pem', '-no_nonce', '-reqout', 'cached.req').status).toBe(0);
+    const request = readFileSync(join(ssl.dir, 'cached.req'));
+    const post = () => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/ocsp-request' }, body: request });
+    const signed = await post();
+    // The first answer is signed through the pipeline (its access log gives every answer a request id)…
+    expect(signed.headers.get('x-request-id')).not.toBeNull();
+    const der = Buffer.from(await signed.arrayBuffer());
+    for (const response of [await post(), await fetch(`${url}/${encodeURIComponent(request.toString('base64'))}`)]) {
+      // …the next ones come from the cache, before it, with the same headers an HTTP cache needs.
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-request-id')).toBeNull();
+      expect(response.headers.get('content-type')).toBe('application/ocsp-response');
+      expect(response.headers.get('cache-control')).toMatch(/^public, max-age=\d+, no-transform, must-revalidate$/);
+      expect(response.headers.get('expires')).toMatch(/GMT$/);
+      expect(Buffer.from(await response.arrayBuffer()).equals(der)).toBe(true);
+    }
+    // A nonce is never answered from the cache.
+    const nonce = await ask('-cert', 'cached.pem', '-resp_text');
+    expect(nonce.output).toMatch(/OCSP Nonce:/);
+    expect(nonce.output).toContain('cached.pem: good');
+  });
+
+  it('is stapled by a TLS server (openssl s_server -status_file) and read back by openssl s_client -status', async () => {
+    const staple = await pki.issue(ca.id, { common_name: '127.0.0.1', certificate_type: 'server', subject_dn: 'O=Test,C=US' });
+    ssl.write('staple.pem', `${staple.certificate}${ca.certificate}`);
+    ssl.write('staple.key', staple.private_key);
+    const fetched = await ask('-cert', 'staple.pem', '-no_nonce', '-respout', 'staple.resp');
+    expect(fetched.output).toContain('staple.pem: good');
+    const port = await freePort();
+    const server = spawn(
+      'openssl',
+      [
+        's_server',
+        '-accept',
+        `127.0.0.1:${port}`,
+        '-cert',
+        'staple.pem',
+        '-key',
+        'staple.key',
+        '-status_file',
+        'staple.resp',
+        '-naccept',
+        '1',
+        '-quiet',
+      ],
+      {
+        cwd: ssl.dir,
+        stdio: 'ignore',
+      },
+    );
+    try {
+      let client = { status: 1, output: '' };
+      for (let attempt = 0; attempt < 50 && !client.output.includes('OCSP Response Status'); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // stdin at its end at once: s_client closes after the handshake and prints the session.
+        const run = spawnSync('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-status', '-CAfile', 'root.pem'], {
+          cwd: ssl.dir,
+          input: '',
+          encoding: 'utf8',
+          timeout: 10_000,
+        });
+        client = { status: run.status ?? -1, output: `${run.stdout}${run.stderr}` };
+      }
+      expect(client.output).toContain('OCSP Response Status: successful (0x0)');
+      expect(client.output).toContain('Cert Status: good');
+    } finally {
+      server.kill();
+    }
+  });
+
   it('answers malformedRequest for a body that is not an OCSPRequest, unauthorized for another CA', async () => {
     const status = async (response: Response, name: string) => {
       expect(response.status).toBe(200);
@@ -185,3 +260,14 @@ describe('OCSP responder checked with openssl ocsp', () => {
     }
   });
 });
+
+/** A TCP port free on the loopback interface now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}

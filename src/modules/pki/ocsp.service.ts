@@ -70,6 +70,18 @@ interface CachedResponse {
   readonly nextUpdate: Date;
   /** The responder certificate it was signed under: a rotated or switched responder signs again. */
   readonly signerCertificate: string;
+  /** When a delegated signer falls due for rotation (never for the CA's own key). */
+  readonly signerRotatesAt: number;
+}
+
+/** A CA row as read, and when: the lean path answers from it only while it is fresh. */
+interface CaState {
+  readonly readAt: number;
+  readonly ca: Promise<CertificateAuthorityEntity>;
+  /** The row once the read has finished, for the synchronous lookup of `cachedAnswer`. */
+  settled?: CertificateAuthorityEntity;
+  /** The row of the read this one replaced, answered from until this read finishes. */
+  readonly previous?: CertificateAuthorityEntity;
 }
 
 /** An OCSP answer as sent: DER and, for a signed response, how long HTTP caches may keep it. */
@@ -91,7 +103,9 @@ export class OcspService {
   private readonly issuers = new Map<number, { certificate: string; issuer: OcspIssuer }>();
   private readonly delegatedKeys = new Map<number, { ciphertext: string; key: Promise<CryptoKey> }>();
   private readonly rotations = new Map<number, Promise<CertificateAuthorityEntity>>();
-  private readonly caStates = new Map<string, { readAt: number; ca: Promise<CertificateAuthorityEntity> }>();
+  private readonly caStates = new Map<string, CaState>();
+  /** Cached entries by CA slug and the request's DER (base64), for `cachedAnswer`: the same objects as `responses`. */
+  private readonly byRequest = new Map<string, CachedResponse>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -119,10 +133,34 @@ export class OcspService {
     }
     const issuer = this.issuerOf(ca);
     if (!parsed.queries.every((query) => issuer.issued(query))) return { der: ocspErrorResponse('unauthorized'), nextUpdate: null };
-    if (parsed.nonce === null && parsed.queries.length === 1) return this.cached(ca, parsed.queries[0]);
+    if (parsed.nonce === null && parsed.queries.length === 1) return this.cached(ca, parsed.queries[0], requestKey(slug, requestDer));
     const answers = await Promise.all(parsed.queries.map(async (query) => ({ query, status: await this.statusOf(ca.id, query) })));
     const signed = await this.sign(ca, answers, parsed.nonce);
     return { der: signed.der, nextUpdate: null };
+  }
+
+  /**
+   * The cached answer to a nonce-free single-certificate request, found by the request's bytes with
+   * no parsing, signing or query: only while the CA's revocation count (read at most a second ago, or
+   * the read before while a new one is under way) is the one the status was read under, the answer
+   * is in the first half of its validity and its signer is current. Otherwise null, and `respond`
+   * decides. A row older than a second starts a new read here, so the cached path keeps it fresh.
+   */
+  cachedAnswer(slug: string, requestDer: Uint8Array): OcspHttpResponse | null {
+    let state = this.caStates.get(slug);
+    if (state === undefined) return null;
+    if (Date.now() - state.readAt >= CA_STATE_TTL_MS) {
+      this.caBySlug(slug).catch(() => undefined);
+      state = this.caStates.get(slug);
+    }
+    const ca = state?.settled ?? state?.previous;
+    if (ca === undefined) return null;
+    const hit = this.byRequest.get(requestKey(slug, requestDer));
+    if (hit === undefined || hit.revocationCount !== ca.revocationCount) return null;
+    const now = Date.now();
+    if (hit.refreshAt <= now || hit.signerRotatesAt <= now) return null;
+    const signer = ca.ocspSigner === 'ca' ? ca.certificate : ca.ocspSignerCertificate;
+    return hit.signerCertificate === signer ? { der: hit.der, nextUpdate: hit.nextUpdate } : null;
   }
 
   /** Forgets what it read of the CAs' rows, so a revocation made here is answered at once. */
@@ -138,14 +176,19 @@ export class OcspService {
     const known = this.caStates.get(slug);
     if (known && Date.now() - known.readAt < CA_STATE_TTL_MS) return known.ca;
     const ca = this.publicPki.ca(slug);
-    ca.catch(() => this.caStates.delete(slug));
-    this.caStates.set(slug, { readAt: Date.now(), ca });
+    const state: CaState = { readAt: Date.now(), ca, previous: known?.settled };
+    ca.then(
+      (row) => (state.settled = row),
+      () => this.caStates.get(slug) === state && this.caStates.delete(slug),
+    );
+    this.caStates.set(slug, state);
     return ca;
   }
 
-  private async cached(ca: CertificateAuthorityEntity, query: OcspQuery): Promise<OcspHttpResponse> {
+  private async cached(ca: CertificateAuthorityEntity, query: OcspQuery, byRequestKey: string): Promise<OcspHttpResponse> {
     const key = `${ca.id}:${query.hash}:${query.serialHex}`;
     const hit = this.responses.get(key);
+    if (hit) this.remember(byRequestKey, hit);
     const reusable = hit !== undefined && hit.refreshAt > Date.now() && hit.signerCertificate === this.currentSignerCertificate(ca);
     if (reusable && hit.revocationCount === ca.revocationCount) return { der: hit.der, nextUpdate: hit.nextUpdate };
     const status = await this.statusOf(ca.id, query);
@@ -158,15 +201,27 @@ export class OcspService {
     const validity = signed.nextUpdate.getTime() - signed.thisUpdate.getTime();
     this.responses.delete(key);
     if (this.responses.size >= MAX_CACHED_RESPONSES) this.responses.delete(this.responses.keys().next().value!);
-    this.responses.set(key, {
+    const entry: CachedResponse = {
       der: signed.der,
       revocationCount: ca.revocationCount,
       statusKey,
       refreshAt: signed.thisUpdate.getTime() + validity / 2,
       nextUpdate: signed.nextUpdate,
       signerCertificate: signed.signerCertificate,
-    });
+      signerRotatesAt:
+        ca.ocspSigner === 'ca' ? Infinity : readCertificate(signed.signerCertificate).notAfter.getTime() - DELEGATED_ROTATE_BEFORE_MS,
+    };
+    this.responses.set(key, entry);
+    this.remember(byRequestKey, entry);
     return { der: signed.der, nextUpdate: signed.nextUpdate };
+  }
+
+  /** Files an entry under the request that asked for it too (bounded like `responses`). */
+  private remember(byRequestKey: string, entry: CachedResponse): void {
+    if (this.byRequest.get(byRequestKey) === entry) return;
+    this.byRequest.delete(byRequestKey);
+    if (this.byRequest.size >= MAX_CACHED_RESPONSES) this.byRequest.delete(this.byRequest.keys().next().value!);
+    this.byRequest.set(byRequestKey, entry);
   }
 
   private async statusOf(caId: number, query: OcspQuery): Promise<OcspCertificateStatus> {
@@ -273,6 +328,10 @@ export class OcspService {
     this.issuers.set(ca.id, { certificate: ca.certificate, issuer });
     return issuer;
   }
+}
+
+function requestKey(slug: string, requestDer: Uint8Array): string {
+  return `${slug}\n${Buffer.from(requestDer.buffer, requestDer.byteOffset, requestDer.byteLength).toString('latin1')}`;
 }
 
 function dueForRotation(certificate: string): boolean {
