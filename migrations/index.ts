@@ -1,3 +1,4 @@
+import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
@@ -35,6 +36,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   CaOcspResponder1796000000000,
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
+  VpnModels1796677306856,
 ];
 
 /**
