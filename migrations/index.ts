@@ -1,4 +1,5 @@
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
+import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
@@ -37,6 +38,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   DcimRacksPowerConsoleCablePaths1796665800013,
   NetboxCoreModels1796669138511,
   AcmeServer1796677295647,
+  VpnModels1796677306856,
 ];
 
 /**

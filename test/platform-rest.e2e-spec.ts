@@ -179,6 +179,7 @@ describe('platform REST API (/api/…)', () => {
         tenancy: `${base}/api/tenancy/`,
         users: `${base}/api/users/`,
         virtualization: `${base}/api/virtualization/`,
+        vpn: `${base}/api/vpn/`,
         wireless: `${base}/api/wireless/`,
       });
     });
@@ -208,6 +209,7 @@ describe('platform REST API (/api/…)', () => {
           tenancy: version,
           users: version,
           virtualization: version,
+          vpn: version,
           wireless: version,
         },
         // Every available plugin is mounted by default (platform-plugins.e2e-spec.ts names them).

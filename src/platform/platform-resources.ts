@@ -91,6 +91,18 @@ import {
 } from './virtualization/virtualization.resources';
 import { WirelessLanGroupResource, WirelessLanResource, WirelessLinkResource } from './wireless/wireless.resources';
 import {
+  IkePolicyResource,
+  IkeProposalResource,
+  IpsecPolicyResource,
+  IpsecProfileResource,
+  IpsecProposalResource,
+  L2vpnResource,
+  L2vpnTerminationResource,
+  TunnelGroupResource,
+  TunnelResource,
+  TunnelTerminationResource,
+} from './vpn/vpn.resources';
+import {
   ContactAssignmentResource,
   ContactGroupResource,
   ContactResource,
@@ -208,4 +220,15 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   WirelessLanGroupResource,
   WirelessLanResource,
   WirelessLinkResource,
+  // vpn
+  TunnelGroupResource,
+  IkeProposalResource,
+  IkePolicyResource,
+  IpsecProposalResource,
+  IpsecPolicyResource,
+  IpsecProfileResource,
+  TunnelResource,
+  TunnelTerminationResource,
+  L2vpnResource,
+  L2vpnTerminationResource,
 ];

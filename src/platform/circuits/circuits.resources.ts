@@ -318,6 +318,8 @@ export const VirtualCircuitTerminationResource = defineResource({
   brief: ['virtual_circuit', 'role', 'interface', 'description'],
   ordering: ['virtual_circuit', 'role'],
   relatedObject: 'virtual_circuit',
+  // NetBox serves it as on every pass-through port; no cable path passes a virtual termination, so it lists none.
+  actions: [pathsAction('circuits.virtualcircuittermination')],
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     const [found] = (await manager.query('SELECT type FROM dcim_interface WHERE id = $1', [values.interface_id])) as Array<{
       type: string;

@@ -4,6 +4,7 @@ import { dcimFactories } from './dcim';
 import { ipamFactories } from './ipam';
 import { tenancyFactories } from './tenancy';
 import { virtualizationFactories } from './virtualization';
+import { vpnFactories } from './vpn';
 
 export { slugOf, unique } from './names';
 export type { CableEnd, Created, Fields } from './dcim';
@@ -20,6 +21,7 @@ export function factories(api: PlatformClient) {
     ...ipamFactories(api),
     ...tenancyFactories(api),
     ...virtualizationFactories(api),
+    ...vpnFactories(api),
   };
 }
 

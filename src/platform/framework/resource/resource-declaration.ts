@@ -428,6 +428,8 @@ export interface UniqueGroup {
   fields: readonly string[];
   nullsEqual?: boolean;
   caseInsensitive?: readonly string[];
+  /** The field and message a duplicate is reported with (Django's `violation_error_message`); default `non_field_errors`, naming the fields. */
+  violation?: { field: string; message: string };
 }
 
 /**

@@ -384,7 +384,8 @@ export class ResourceInputReader {
       const columns = group.fields.map(columnOfName);
       if (touched(columns) && (await taken(columns, group))) {
         const names = group.fields.map((name) => name.replace(/_type_id$/, '_type'));
-        fail('non_field_errors', `The fields ${names.join(', ')} must make a unique set.`);
+        if (group.violation) fail(group.violation.field, group.violation.message);
+        else fail('non_field_errors', `The fields ${names.join(', ')} must make a unique set.`);
       }
     }
   }
@@ -424,7 +425,11 @@ export class ResourceInputReader {
     }
     for (const group of uniqueGroups(definition)) {
       const columns = group.fields.map(columnOfName);
-      check(columns, group, 'non_field_errors', `The fields ${group.fields.join(', ')} must make a unique set.`);
+      const { field, message } = group.violation ?? {
+        field: 'non_field_errors',
+        message: `The fields ${group.fields.join(', ')} must make a unique set.`,
+      };
+      check(columns, group, field, message);
     }
     return errors;
   }

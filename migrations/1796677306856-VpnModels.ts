@@ -1,0 +1,107 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class VpnModels1796677306856 implements MigrationInterface {
+  name = 'VpnModels1796677306856';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`CREATE TABLE "vpn_tunnelgroup" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "slug" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_tunnelgroup_name_key" UNIQUE ("name"), CONSTRAINT "vpn_tunnelgroup_slug_key" UNIQUE ("slug"), CONSTRAINT "vpn_tunnelgroup_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "vpn_ikeproposal" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "authentication_method" character varying(50) NOT NULL DEFAULT '', "encryption_algorithm" character varying(50) NOT NULL DEFAULT '', "authentication_algorithm" character varying(50) NOT NULL DEFAULT '', "group" character varying(50) NOT NULL DEFAULT '', "sa_lifetime" integer, "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_ikeproposal_name_key" UNIQUE ("name"), CONSTRAINT "vpn_ikeproposal_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "vpn_ikepolicy" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "version" character varying(50) NOT NULL DEFAULT '2', "mode" character varying(50) NOT NULL DEFAULT '', "preshared_key" text NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_ikepolicy_name_key" UNIQUE ("name"), CONSTRAINT "vpn_ikepolicy_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "vpn_ikepolicy_proposals" ("ikepolicy_id" integer NOT NULL, "ikeproposal_id" integer NOT NULL, CONSTRAINT "vpn_ikepolicy_proposals_pkey" PRIMARY KEY ("ikepolicy_id", "ikeproposal_id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_ikepolicy_proposals_ikeproposal_id_idx" ON "vpn_ikepolicy_proposals"  ("ikeproposal_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_ipsecproposal" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "encryption_algorithm" character varying(50) NOT NULL DEFAULT '', "authentication_algorithm" character varying(50) NOT NULL DEFAULT '', "sa_lifetime_seconds" integer, "sa_lifetime_data" integer, "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_ipsecproposal_name_key" UNIQUE ("name"), CONSTRAINT "vpn_ipsecproposal_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "vpn_ipsecpolicy" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "pfs_group" character varying(50) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_ipsecpolicy_name_key" UNIQUE ("name"), CONSTRAINT "vpn_ipsecpolicy_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE TABLE "vpn_ipsecpolicy_proposals" ("ipsecpolicy_id" integer NOT NULL, "ipsecproposal_id" integer NOT NULL, CONSTRAINT "vpn_ipsecpolicy_proposals_pkey" PRIMARY KEY ("ipsecpolicy_id", "ipsecproposal_id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_ipsecpolicy_proposals_ipsecproposal_id_idx" ON "vpn_ipsecpolicy_proposals"  ("ipsecproposal_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_ipsecprofile" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "description" character varying(200) NOT NULL DEFAULT '', "mode" character varying(50) NOT NULL DEFAULT '', "ike_policy_id" integer NOT NULL, "ipsec_policy_id" integer NOT NULL, "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_ipsecprofile_name_key" UNIQUE ("name"), CONSTRAINT "vpn_ipsecprofile_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_ipsecprofile_ike_policy_id_idx" ON "vpn_ipsecprofile"  ("ike_policy_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_ipsecprofile_ipsec_policy_id_idx" ON "vpn_ipsecprofile"  ("ipsec_policy_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_tunnel" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "name" character varying(100) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'active', "group_id" integer, "encapsulation" character varying(50) NOT NULL DEFAULT '', "ipsec_profile_id" integer, "tenant_id" integer, "tunnel_id" bigint, "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', CONSTRAINT "vpn_tunnel_name_key" UNIQUE ("name"), CONSTRAINT "vpn_tunnel_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_tunnel_group_id_idx" ON "vpn_tunnel"  ("group_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_tunnel_ipsec_profile_id_idx" ON "vpn_tunnel"  ("ipsec_profile_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_tunnel_tenant_id_idx" ON "vpn_tunnel"  ("tenant_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_tunneltermination" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "tunnel_id" integer NOT NULL, "role" character varying(50) NOT NULL DEFAULT 'peer', "outside_ip_id" integer, "termination_type_id" integer NOT NULL, "termination_id" integer NOT NULL, CONSTRAINT "vpn_tunneltermination_termination_type_id_termination_id_key" UNIQUE ("termination_type_id", "termination_id"), CONSTRAINT "vpn_tunneltermination_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_tunneltermination_tunnel_id_idx" ON "vpn_tunneltermination"  ("tunnel_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_tunneltermination_outside_ip_id_idx" ON "vpn_tunneltermination"  ("outside_ip_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_tunneltermination_termination_idx" ON "vpn_tunneltermination"  ("termination_type_id", "termination_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_l2vpn" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "identifier" bigint, "name" character varying(100) NOT NULL DEFAULT '', "slug" character varying(100) NOT NULL DEFAULT '', "type" character varying(50) NOT NULL DEFAULT '', "status" character varying(50) NOT NULL DEFAULT 'active', "description" character varying(200) NOT NULL DEFAULT '', "comments" text NOT NULL DEFAULT '', "tenant_id" integer, CONSTRAINT "vpn_l2vpn_name_key" UNIQUE ("name"), CONSTRAINT "vpn_l2vpn_slug_key" UNIQUE ("slug"), CONSTRAINT "vpn_l2vpn_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_l2vpn_tenant_id_idx" ON "vpn_l2vpn"  ("tenant_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_l2vpn_import_targets" ("l2vpn_id" integer NOT NULL, "routetarget_id" integer NOT NULL, CONSTRAINT "vpn_l2vpn_import_targets_pkey" PRIMARY KEY ("l2vpn_id", "routetarget_id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_l2vpn_import_targets_routetarget_id_idx" ON "vpn_l2vpn_import_targets"  ("routetarget_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_l2vpn_export_targets" ("l2vpn_id" integer NOT NULL, "routetarget_id" integer NOT NULL, CONSTRAINT "vpn_l2vpn_export_targets_pkey" PRIMARY KEY ("l2vpn_id", "routetarget_id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_l2vpn_export_targets_routetarget_id_idx" ON "vpn_l2vpn_export_targets"  ("routetarget_id") `);
+    await queryRunner.query(`CREATE TABLE "vpn_l2vpntermination" ("id" SERIAL NOT NULL, "created" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "last_updated" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "custom_field_data" jsonb NOT NULL DEFAULT '{}', "l2vpn_id" integer NOT NULL, "assigned_object_type_id" integer NOT NULL, "assigned_object_id" integer NOT NULL, CONSTRAINT "vpn_l2vpntermination_assigned_object_type_id_assig_11ad9144_key" UNIQUE ("assigned_object_type_id", "assigned_object_id"), CONSTRAINT "vpn_l2vpntermination_pkey" PRIMARY KEY ("id"))`);
+    await queryRunner.query(`CREATE INDEX "vpn_l2vpntermination_l2vpn_id_idx" ON "vpn_l2vpntermination"  ("l2vpn_id") `);
+    await queryRunner.query(`CREATE INDEX "vpn_l2vpntermination_assigned_object_idx" ON "vpn_l2vpntermination"  ("assigned_object_type_id", "assigned_object_id") `);
+    await queryRunner.query(`ALTER TABLE "vpn_ikepolicy_proposals" ADD CONSTRAINT "vpn_ikepolicy_proposals_ikepolicy_id_fkey" FOREIGN KEY ("ikepolicy_id") REFERENCES "vpn_ikepolicy"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_ikepolicy_proposals" ADD CONSTRAINT "vpn_ikepolicy_proposals_ikeproposal_id_fkey" FOREIGN KEY ("ikeproposal_id") REFERENCES "vpn_ikeproposal"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecpolicy_proposals" ADD CONSTRAINT "vpn_ipsecpolicy_proposals_ipsecpolicy_id_fkey" FOREIGN KEY ("ipsecpolicy_id") REFERENCES "vpn_ipsecpolicy"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecpolicy_proposals" ADD CONSTRAINT "vpn_ipsecpolicy_proposals_ipsecproposal_id_fkey" FOREIGN KEY ("ipsecproposal_id") REFERENCES "vpn_ipsecproposal"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecprofile" ADD CONSTRAINT "vpn_ipsecprofile_ike_policy_id_fkey" FOREIGN KEY ("ike_policy_id") REFERENCES "vpn_ikepolicy"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecprofile" ADD CONSTRAINT "vpn_ipsecprofile_ipsec_policy_id_fkey" FOREIGN KEY ("ipsec_policy_id") REFERENCES "vpn_ipsecpolicy"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" ADD CONSTRAINT "vpn_tunnel_group_id_fkey" FOREIGN KEY ("group_id") REFERENCES "vpn_tunnelgroup"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" ADD CONSTRAINT "vpn_tunnel_ipsec_profile_id_fkey" FOREIGN KEY ("ipsec_profile_id") REFERENCES "vpn_ipsecprofile"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" ADD CONSTRAINT "vpn_tunnel_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" ADD CONSTRAINT "vpn_tunneltermination_tunnel_id_fkey" FOREIGN KEY ("tunnel_id") REFERENCES "vpn_tunnel"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" ADD CONSTRAINT "vpn_tunneltermination_outside_ip_id_fkey" FOREIGN KEY ("outside_ip_id") REFERENCES "ipam_ipaddress"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" ADD CONSTRAINT "vpn_tunneltermination_termination_type_id_fkey" FOREIGN KEY ("termination_type_id") REFERENCES "core_objecttype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn" ADD CONSTRAINT "vpn_l2vpn_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenancy_tenant"("id") ON DELETE RESTRICT ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_import_targets" ADD CONSTRAINT "vpn_l2vpn_import_targets_l2vpn_id_fkey" FOREIGN KEY ("l2vpn_id") REFERENCES "vpn_l2vpn"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_import_targets" ADD CONSTRAINT "vpn_l2vpn_import_targets_routetarget_id_fkey" FOREIGN KEY ("routetarget_id") REFERENCES "ipam_routetarget"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_export_targets" ADD CONSTRAINT "vpn_l2vpn_export_targets_l2vpn_id_fkey" FOREIGN KEY ("l2vpn_id") REFERENCES "vpn_l2vpn"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_export_targets" ADD CONSTRAINT "vpn_l2vpn_export_targets_routetarget_id_fkey" FOREIGN KEY ("routetarget_id") REFERENCES "ipam_routetarget"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpntermination" ADD CONSTRAINT "vpn_l2vpntermination_l2vpn_id_fkey" FOREIGN KEY ("l2vpn_id") REFERENCES "vpn_l2vpn"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpntermination" ADD CONSTRAINT "vpn_l2vpntermination_assigned_object_type_id_fkey" FOREIGN KEY ("assigned_object_type_id") REFERENCES "core_objecttype"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpntermination" DROP CONSTRAINT "vpn_l2vpntermination_assigned_object_type_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpntermination" DROP CONSTRAINT "vpn_l2vpntermination_l2vpn_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_export_targets" DROP CONSTRAINT "vpn_l2vpn_export_targets_routetarget_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_export_targets" DROP CONSTRAINT "vpn_l2vpn_export_targets_l2vpn_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_import_targets" DROP CONSTRAINT "vpn_l2vpn_import_targets_routetarget_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn_import_targets" DROP CONSTRAINT "vpn_l2vpn_import_targets_l2vpn_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_l2vpn" DROP CONSTRAINT "vpn_l2vpn_tenant_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" DROP CONSTRAINT "vpn_tunneltermination_termination_type_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" DROP CONSTRAINT "vpn_tunneltermination_outside_ip_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunneltermination" DROP CONSTRAINT "vpn_tunneltermination_tunnel_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" DROP CONSTRAINT "vpn_tunnel_tenant_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" DROP CONSTRAINT "vpn_tunnel_ipsec_profile_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_tunnel" DROP CONSTRAINT "vpn_tunnel_group_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecprofile" DROP CONSTRAINT "vpn_ipsecprofile_ipsec_policy_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecprofile" DROP CONSTRAINT "vpn_ipsecprofile_ike_policy_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecpolicy_proposals" DROP CONSTRAINT "vpn_ipsecpolicy_proposals_ipsecproposal_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ipsecpolicy_proposals" DROP CONSTRAINT "vpn_ipsecpolicy_proposals_ipsecpolicy_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ikepolicy_proposals" DROP CONSTRAINT "vpn_ikepolicy_proposals_ikeproposal_id_fkey"`);
+    await queryRunner.query(`ALTER TABLE "vpn_ikepolicy_proposals" DROP CONSTRAINT "vpn_ikepolicy_proposals_ikepolicy_id_fkey"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_l2vpntermination_assigned_object_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_l2vpntermination_l2vpn_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_l2vpntermination"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_l2vpn_export_targets_routetarget_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_l2vpn_export_targets"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_l2vpn_import_targets_routetarget_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_l2vpn_import_targets"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_l2vpn_tenant_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_l2vpn"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunneltermination_termination_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunneltermination_outside_ip_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunneltermination_tunnel_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_tunneltermination"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunnel_tenant_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunnel_ipsec_profile_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_tunnel_group_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_tunnel"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_ipsecprofile_ipsec_policy_id_idx"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_ipsecprofile_ike_policy_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_ipsecprofile"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_ipsecpolicy_proposals_ipsecproposal_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_ipsecpolicy_proposals"`);
+    await queryRunner.query(`DROP TABLE "vpn_ipsecpolicy"`);
+    await queryRunner.query(`DROP TABLE "vpn_ipsecproposal"`);
+    await queryRunner.query(`DROP INDEX "public"."vpn_ikepolicy_proposals_ikeproposal_id_idx"`);
+    await queryRunner.query(`DROP TABLE "vpn_ikepolicy_proposals"`);
+    await queryRunner.query(`DROP TABLE "vpn_ikepolicy"`);
+    await queryRunner.query(`DROP TABLE "vpn_ikeproposal"`);
+    await queryRunner.query(`DROP TABLE "vpn_tunnelgroup"`);
+  }
+}
