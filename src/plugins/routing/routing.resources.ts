@@ -383,7 +383,7 @@ export const BgpSettingResource = defineResource({
   },
   display: (row) => `${String(row.key)}: ${String(row.value)}`,
   brief: ['assigned_object', 'key', 'value'],
-  ordering: ['assigned_object_type', 'assigned_object_id', 'key'],
+  ordering: ['key'],
   uniqueTogether: [['assigned_object_type_id', 'assigned_object_id', 'key']],
   relatedObject: 'assigned_object',
   validate: (values): Record<string, string[]> => {

@@ -9,6 +9,7 @@ import { PEERINGDB_SYNC_QUEUE } from '../peeringdb-sync';
 import { PASSWORD } from '../../../../test/support/api-client';
 import { countRows, PlatformClient, provisionToken, startPlatformApp } from '../../../../test/support/platform-client';
 import type { SeededApp } from '../../../../test/support/seeded-app';
+import { SETUP_HOOK_TIMEOUT_MS } from '../../../../test/support/timing';
 
 const P = '/api/plugins/peering';
 const R = '/api/plugins/routing';
@@ -739,6 +740,6 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       const named = await member.post(RENDER, { ...body, sessions: [session.id] });
       expect({ status: named.status, fields: Object.keys(named.body) }).toEqual({ status: 400, fields: ['sessions'] });
       expect((await api.post(RENDER, body)).body.content).toBe('d:1 lax-secret');
-    });
+    }, SETUP_HOOK_TIMEOUT_MS);
   });
 });
