@@ -714,32 +714,36 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       await lax?.seeded.testApp.close();
     });
 
-    it('any authenticated caller may use any template and device, but renders only the sessions it may view', async () => {
-      lax = await startPlatformApp({ PLUGIN_PEERING_RENDER_CONFIG_REQUIRES_VIEW: 'false' });
-      const { api, seeded: s } = lax;
-      const member = api.as(await provisionToken(s.api, s.w.user1.username, PASSWORD));
-      const template = await api.created('/api/extras/config-templates/', {
-        name: 't',
-        template_code: '{{ device.name }}:{{ sessions | length }}{% for x in sessions %} {{ x.password }}{% endfor %}',
-      });
-      const site = await api.created('/api/dcim/sites/', { name: 'S', slug: 's' });
-      const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'M', slug: 'm' });
-      const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'T', slug: 't' });
-      const role = await api.created('/api/dcim/device-roles/', { name: 'R', slug: 'r' });
-      const device = await api.created('/api/dcim/devices/', { name: 'd', device_type: deviceType.id, role: role.id, site: site.id });
-      const rir = await api.created('/api/ipam/rirs/', { name: 'RIPE', slug: 'ripe' });
-      const asn = await api.created('/api/ipam/asns/', { asn: 64512, rir: rir.id });
-      const router = await api.created(`${R}/bgp-routers/`, { device: device.id, asn: asn.id });
-      const scope = await api.created(`${R}/bgp-scopes/`, { router: router.id });
-      const address = await api.created('/api/ipam/ip-addresses/', { address: '10.9.0.2/30' });
-      const peer = await api.created(`${R}/bgp-peers/`, { scope: scope.id, peer: address.id, password: 'lax-secret' });
-      const session = await api.created(`${P}/peering-session/`, { bgp_peer: peer.id });
-      const body = { template: template.id, device: device.id };
-      const allowed = await member.post(RENDER, body);
-      expect({ status: allowed.status, content: allowed.body.content }).toEqual({ status: 200, content: 'd:0' });
-      const named = await member.post(RENDER, { ...body, sessions: [session.id] });
-      expect({ status: named.status, fields: Object.keys(named.body) }).toEqual({ status: 400, fields: ['sessions'] });
-      expect((await api.post(RENDER, body)).body.content).toBe('d:1 lax-secret');
-    }, SETUP_HOOK_TIMEOUT_MS);
+    it(
+      'any authenticated caller may use any template and device, but renders only the sessions it may view',
+      async () => {
+        lax = await startPlatformApp({ PLUGIN_PEERING_RENDER_CONFIG_REQUIRES_VIEW: 'false' });
+        const { api, seeded: s } = lax;
+        const member = api.as(await provisionToken(s.api, s.w.user1.username, PASSWORD));
+        const template = await api.created('/api/extras/config-templates/', {
+          name: 't',
+          template_code: '{{ device.name }}:{{ sessions | length }}{% for x in sessions %} {{ x.password }}{% endfor %}',
+        });
+        const site = await api.created('/api/dcim/sites/', { name: 'S', slug: 's' });
+        const manufacturer = await api.created('/api/dcim/manufacturers/', { name: 'M', slug: 'm' });
+        const deviceType = await api.created('/api/dcim/device-types/', { manufacturer: manufacturer.id, model: 'T', slug: 't' });
+        const role = await api.created('/api/dcim/device-roles/', { name: 'R', slug: 'r' });
+        const device = await api.created('/api/dcim/devices/', { name: 'd', device_type: deviceType.id, role: role.id, site: site.id });
+        const rir = await api.created('/api/ipam/rirs/', { name: 'RIPE', slug: 'ripe' });
+        const asn = await api.created('/api/ipam/asns/', { asn: 64512, rir: rir.id });
+        const router = await api.created(`${R}/bgp-routers/`, { device: device.id, asn: asn.id });
+        const scope = await api.created(`${R}/bgp-scopes/`, { router: router.id });
+        const address = await api.created('/api/ipam/ip-addresses/', { address: '10.9.0.2/30' });
+        const peer = await api.created(`${R}/bgp-peers/`, { scope: scope.id, peer: address.id, password: 'lax-secret' });
+        const session = await api.created(`${P}/peering-session/`, { bgp_peer: peer.id });
+        const body = { template: template.id, device: device.id };
+        const allowed = await member.post(RENDER, body);
+        expect({ status: allowed.status, content: allowed.body.content }).toEqual({ status: 200, content: 'd:0' });
+        const named = await member.post(RENDER, { ...body, sessions: [session.id] });
+        expect({ status: named.status, fields: Object.keys(named.body) }).toEqual({ status: 400, fields: ['sessions'] });
+        expect((await api.post(RENDER, body)).body.content).toBe('d:1 lax-secret');
+      },
+      SETUP_HOOK_TIMEOUT_MS,
+    );
   });
 });
