@@ -84,10 +84,11 @@ describe('platform routing plugin: the REST and GraphQL contract of the policy m
     ],
     update: { value: '192.0.2.2', description: 'moved loopback' },
     bulkUpdate: { description: 'bulk' },
-    brief: ['id', 'url', 'display', 'assigned_object', 'key', 'value'],
+    brief: ['id', 'url', 'display', 'assigned_object_type', 'assigned_object_id', 'assigned_object', 'key', 'value'],
     filters: ({ routers: [r1] }) => ({
       'assigned_object_type=routing.bgprouter': [0, 1],
-      [`assigned_object_id=${r1.id}`]: [0, 1],
+      [`assigned_object_type=routing.bgprouter&assigned_object_id=${r1.id}`]: [0, 1],
+      'assigned_object_type=routing.bgpscope': [2],
       'key=paths_maximum': [2],
       'q=loopback': [0],
     }),
