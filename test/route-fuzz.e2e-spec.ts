@@ -87,6 +87,7 @@ const UNSEEDED: Record<string, string> = {
   '/api/plugins/pathways/junctions/': 'a trunk conduit ending at a structure: a cross-field rule the schema does not state',
   '/api/plugins/pathways/pathway-locations/': 'needs a pathway of the base, created through a kind',
   '/api/plugins/pathways/planned-routes/': 'a start and an end (structure or location): a cross-field rule the schema does not state',
+  '/api/plugins/routing/bgp-settings/': 'a routing object to hang on and a value typed by its key: cross-field rules the schema does not state',
 };
 
 interface Principal {

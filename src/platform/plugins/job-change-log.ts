@@ -71,6 +71,35 @@ export class JobChangeLog {
     return recorded;
   }
 
+  /**
+   * Records the deletion of these objects, with their snapshots as the pre-change data; called in
+   * the job's transaction before it deletes them (the records are made from the stored rows).
+   */
+  async recordDeletions(
+    manager: EntityManager,
+    objectType: string,
+    ids: readonly number[],
+    job: { queue: string; runId: string },
+  ): Promise<number> {
+    const definition = this.definition(objectType);
+    if (!definition.standardAttributes.changeLogged) return 0;
+    const rows = await this.rows(manager, objectType, ids);
+    const snapshots = await this.serializer.snapshots(manager, definition, rows);
+    for (const [index, row] of rows.entries()) {
+      await this.writer.record(manager, {
+        definition,
+        row,
+        action: 'delete',
+        prechange: snapshots[index],
+        postchange: null,
+        principal: { id: null, name: job.queue },
+        requestId: job.runId,
+        message: '',
+      });
+    }
+    return rows.length;
+  }
+
   private definition(objectType: string) {
     const definition = this.registry.definition(objectType);
     if (!definition) throw new Error(`no model has object type ${objectType}`);

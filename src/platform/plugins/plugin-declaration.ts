@@ -22,6 +22,8 @@ export interface PluginJobContext {
   changeLog: {
     snapshots(manager: EntityManager, objectType: string, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>>;
     record(manager: EntityManager, changes: readonly JobChange[]): Promise<number>;
+    /** Records the deletion of these objects; call it in the transaction, before deleting them. */
+    recordDeletions(manager: EntityManager, objectType: string, ids: readonly number[]): Promise<number>;
   };
 }
 

@@ -42,6 +42,8 @@ export class PluginJobs implements OnModuleInit, OnApplicationBootstrap {
               changeLog: {
                 snapshots: (manager, objectType, ids) => this.changeLog.snapshots(manager, objectType, ids),
                 record: (manager, changes) => this.changeLog.record(manager, changes, { queue: job.queue, runId }),
+                recordDeletions: (manager, objectType, ids) =>
+                  this.changeLog.recordDeletions(manager, objectType, ids, { queue: job.queue, runId }),
               },
             });
           } finally {

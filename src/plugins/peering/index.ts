@@ -45,12 +45,14 @@ export const PeeringPlugin = definePlugin({
     },
     {
       queue: IRR_SYNC_QUEUE,
-      handle: async (payload, { dataSource, egress, settings, job }) => {
+      handle: async (payload, { dataSource, egress, settings, job, changeLog }) => {
         await recordedRun(dataSource, { kind: 'irr', source: 'generator', jobId: job.id }, () =>
-          syncPrefixList(dataSource, Number(payload.config_id), {
-            egress,
-            maxResponseBytes: settings.irr_max_response_bytes as number,
-          }),
+          syncPrefixList(
+            dataSource,
+            Number(payload.config_id),
+            { egress, maxResponseBytes: settings.irr_max_response_bytes as number },
+            changeLog,
+          ),
         );
       },
     },

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type EgressPolicy, JobQueue, parseIpNetwork } from '../../platform/plugin-api';
+import { type EgressPolicy, JobQueue, parseIpNetwork, type PluginJobContext } from '../../platform/plugin-api';
 
 /** One prefix list's synchronisation: payload `{config_id}`. */
 export const IRR_SYNC_QUEUE = 'peering.irr-sync';
@@ -23,6 +23,8 @@ export interface IrrSyncResult {
   prefixes: number;
   deleted_entries: number;
   created_entries: number;
+  /** Change records written (one per entry deleted or created). */
+  changes: number;
 }
 
 export interface IrrSyncAllResult {
@@ -111,10 +113,15 @@ async function loadConfig(manager: EntityManager, configId: number): Promise<Con
 /**
  * Synchronises one prefix list from its IRR source: asks the generator for the AS-SET's prefixes of
  * the list's family, then in one transaction replaces every entry with permit entries numbered
- * 1..n (no ge/le). Any failure (unreachable, an error status, a bad answer) throws before the
- * transaction, so the list keeps its entries.
+ * 1..n (no ge/le), each deletion and creation in the change log. Any failure (unreachable, an error
+ * status, a bad answer) throws before the transaction, so the list keeps its entries.
  */
-export async function syncPrefixList(dataSource: DataSource, configId: number, access: GeneratorAccess): Promise<IrrSyncResult> {
+export async function syncPrefixList(
+  dataSource: DataSource,
+  configId: number,
+  access: GeneratorAccess,
+  changeLog: PluginJobContext['changeLog'],
+): Promise<IrrSyncResult> {
   const config = await loadConfig(dataSource.manager, configId);
   if (!config) throw new IrrSyncError(`IRR prefix list config ${configId} does not exist`);
   if (config.source_name === null || !config.source_as_set)
@@ -122,15 +129,27 @@ export async function syncPrefixList(dataSource: DataSource, configId: number, a
   if (!config.enabled) throw new IrrSyncError(`IRR source ${config.source_name} is disabled`);
   const prefixes = await fetchPrefixes(config, access);
   return dataSource.transaction(async (manager) => {
-    const [{ deleted }] = (await manager.query(
-      'WITH gone AS (DELETE FROM routing_prefixlistentry WHERE prefix_list_id = $1 RETURNING id) SELECT count(*)::int AS deleted FROM gone',
-      [config.prefix_list_id],
-    )) as Array<{ deleted: number }>;
+    // The list is locked so that no entry is added between the deletion's records and the deletion.
+    await manager.query('SELECT id FROM routing_prefixlist WHERE id = $1 FOR UPDATE', [config.prefix_list_id]);
+    const existing = (await manager.query('SELECT id FROM routing_prefixlistentry WHERE prefix_list_id = $1 ORDER BY sequence', [
+      config.prefix_list_id,
+    ])) as Array<{ id: number }>;
+    const deleted = existing.length;
+    let changes = await changeLog.recordDeletions(
+      manager,
+      'routing.prefixlistentry',
+      existing.map(({ id }) => id),
+    );
+    await manager.query('DELETE FROM routing_prefixlistentry WHERE prefix_list_id = $1', [config.prefix_list_id]);
     if (prefixes.length > 0) {
-      await manager.query(
+      const created = (await manager.query(
         `INSERT INTO routing_prefixlistentry (prefix_list_id, sequence, action, prefix)
-         SELECT $1, ordinality, 'permit', prefix::cidr FROM unnest($2::text[]) WITH ORDINALITY AS given(prefix, ordinality)`,
+         SELECT $1, ordinality, 'permit', prefix::cidr FROM unnest($2::text[]) WITH ORDINALITY AS given(prefix, ordinality) RETURNING id`,
         [config.prefix_list_id, prefixes],
+      )) as Array<{ id: number }>;
+      changes += await changeLog.record(
+        manager,
+        created.map(({ id }) => ({ objectType: 'routing.prefixlistentry', id, action: 'create' as const })),
       );
     }
     await manager.query('UPDATE peering_irrprefixlistconfig SET last_synced = now() WHERE id = $1', [configId]);
@@ -142,6 +161,7 @@ export async function syncPrefixList(dataSource: DataSource, configId: number, a
       prefixes: prefixes.length,
       deleted_entries: deleted,
       created_entries: prefixes.length,
+      changes,
     };
   });
 }

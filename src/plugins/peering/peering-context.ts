@@ -15,10 +15,33 @@ export type PeeringTemplateContext = {
   } | null;
   sessions: Array<Record<string, unknown>>;
   peer_groups: Named[];
-  route_maps: Named[];
-  prefix_lists: never[];
-  communities: never[];
+  route_maps: Array<Named & { entries: RouteMapEntryContext[] }>;
+  prefix_lists: PrefixListContext[];
+  communities: CommunityContext[];
 };
+
+/** A route-map entry, its matches by name (communities by value). */
+interface RouteMapEntryContext {
+  sequence: number;
+  action: string;
+  flow_control: number | null;
+  match_prefix_list: string[];
+  match_community_list: string[];
+  match_community: string[];
+  match_aspath: string[];
+  match: unknown;
+  set: unknown;
+}
+
+interface PrefixListContext extends Named {
+  family: string;
+  entries: Array<{ sequence: number; action: string; prefix: string; ge: number | null; le: number | null }>;
+}
+
+interface CommunityContext extends Named {
+  community: string;
+  status: string;
+}
 
 interface SessionRow {
   id: number;
@@ -58,7 +81,9 @@ interface FamilyRow {
   route_map_in: string | null;
   route_map_out_id: number | null;
   route_map_out: string | null;
+  prefix_list_in_id: number | null;
   prefix_list_in: string | null;
+  prefix_list_out_id: number | null;
   prefix_list_out: string | null;
 }
 
@@ -198,7 +223,7 @@ export async function peeringContext(
   const rows = (await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1) ORDER BY s.id`, [sessionIds])) as SessionRow[];
   const families = (await manager.query(
     `SELECT af.assigned_peer_id AS peer_id, af.afi, rmi.id AS route_map_in_id, rmi.name AS route_map_in, rmo.id AS route_map_out_id, rmo.name AS route_map_out,
-            pli.name AS prefix_list_in, plo.name AS prefix_list_out
+            pli.id AS prefix_list_in_id, pli.name AS prefix_list_in, plo.id AS prefix_list_out_id, plo.name AS prefix_list_out
        FROM routing_bgppeeraddressfamily af
        LEFT JOIN routing_routemap rmi ON rmi.id = af.routemap_in_id
        LEFT JOIN routing_routemap rmo ON rmo.id = af.routemap_out_id
@@ -217,13 +242,73 @@ export async function peeringContext(
       ),
     ),
     peer_groups: distinct(rows.map((row) => (row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name! }))),
-    route_maps: distinct(
-      families.flatMap((family) => [
-        family.route_map_in_id === null ? null : { id: family.route_map_in_id, name: family.route_map_in! },
-        family.route_map_out_id === null ? null : { id: family.route_map_out_id, name: family.route_map_out! },
-      ]),
-    ),
-    prefix_lists: [],
-    communities: [],
+    ...(await routingPolicies(
+      manager,
+      distinct(
+        families.flatMap((family) => [
+          family.route_map_in_id === null ? null : { id: family.route_map_in_id, name: family.route_map_in! },
+          family.route_map_out_id === null ? null : { id: family.route_map_out_id, name: family.route_map_out! },
+        ]),
+      ),
+      families.flatMap((family) => [family.prefix_list_in_id, family.prefix_list_out_id]).filter((id): id is number => id !== null),
+    )),
+  };
+}
+
+/** The names of the objects a route-map entry matches, one list per many-to-many table. */
+const entryMatches = (table: string, column: string, target: string, value: string) =>
+  `COALESCE((SELECT json_agg(t.${value} ORDER BY t.${value}) FROM ${table} j JOIN ${target} t ON t.id = j.${column} WHERE j.routemapentry_id = e.id), '[]'::json)`;
+
+/**
+ * The route maps of the sessions' address families with their entries; the prefix lists those
+ * families and entries name, with their entries; the communities the entries match, directly or
+ * through a community list.
+ */
+async function routingPolicies(
+  manager: EntityManager,
+  routeMaps: Named[],
+  familyPrefixListIds: number[],
+): Promise<Pick<PeeringTemplateContext, 'route_maps' | 'prefix_lists' | 'communities'>> {
+  const routeMapIds = routeMaps.map(({ id }) => id);
+  const entries = (await manager.query(
+    `SELECT e.route_map_id, e.sequence, e.action, e.flow_control, e.match, e.set,
+            ${entryMatches('routing_routemapentry_match_prefix_list', 'prefixlist_id', 'routing_prefixlist', 'name')} AS match_prefix_list,
+            ${entryMatches('routing_routemapentry_match_community_list', 'communitylist_id', 'routing_communitylist', 'name')} AS match_community_list,
+            ${entryMatches('routing_routemapentry_match_community', 'community_id', 'routing_community', 'community')} AS match_community,
+            ${entryMatches('routing_routemapentry_match_aspath', 'aspath_id', 'routing_aspath', 'name')} AS match_aspath
+       FROM routing_routemapentry e WHERE e.route_map_id = ANY($1) ORDER BY e.route_map_id, e.sequence`,
+    [routeMapIds],
+  )) as Array<RouteMapEntryContext & { route_map_id: number }>;
+  const prefixLists = (await manager.query(
+    `SELECT l.id, l.name, l.family,
+            COALESCE((SELECT json_agg(json_build_object('sequence', x.sequence, 'action', x.action, 'prefix', x.prefix::text, 'ge', x.ge, 'le', x.le) ORDER BY x.sequence)
+                        FROM routing_prefixlistentry x WHERE x.prefix_list_id = l.id), '[]'::json) AS entries
+       FROM routing_prefixlist l
+      WHERE l.id = ANY($1)
+         OR l.id IN (SELECT j.prefixlist_id FROM routing_routemapentry_match_prefix_list j JOIN routing_routemapentry e ON e.id = j.routemapentry_id WHERE e.route_map_id = ANY($2))
+      ORDER BY l.name`,
+    [familyPrefixListIds, routeMapIds],
+  )) as PrefixListContext[];
+  const communities = (await manager.query(
+    `SELECT c.id, c.name, c.community, c.status FROM routing_community c
+      WHERE c.id IN (SELECT j.community_id FROM routing_routemapentry_match_community j JOIN routing_routemapentry e ON e.id = j.routemapentry_id WHERE e.route_map_id = ANY($1))
+         OR c.id IN (SELECT le.community_id FROM routing_communitylistentry le
+                       JOIN routing_routemapentry_match_community_list j ON j.communitylist_id = le.community_list_id
+                       JOIN routing_routemapentry e ON e.id = j.routemapentry_id WHERE e.route_map_id = ANY($1))
+      ORDER BY c.community`,
+    [routeMapIds],
+  )) as CommunityContext[];
+  return {
+    route_maps: routeMaps.map((routeMap) => ({
+      ...routeMap,
+      entries: entries
+        .filter((entry) => entry.route_map_id === routeMap.id)
+        .map(({ route_map_id: _, ...entry }) => ({ ...entry, sequence: Number(entry.sequence) })),
+    })),
+    prefix_lists: prefixLists.map((list) => ({
+      ...list,
+      entries: list.entries.map((entry) => ({ ...entry, sequence: Number(entry.sequence) })),
+    })),
+    communities,
   };
 }

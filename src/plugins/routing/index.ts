@@ -3,18 +3,29 @@ import { definePlugin } from '../../platform/plugin-api';
 import { ROUTING_MANIFEST } from './manifest';
 import { MIGRATIONS } from './migrations';
 import {
+  AsPathEntryResource,
+  AsPathResource,
   BfdProfileResource,
+  BgpAddressFamilyResource,
   BgpPeerAddressFamilyResource,
   BgpPeerResource,
   BgpPeerTemplateResource,
+  BgpPolicyTemplateResource,
   BgpRouterResource,
   BgpScopeResource,
+  BgpSessionTemplateResource,
+  BgpSettingResource,
+  CommunityListEntryResource,
+  CommunityListResource,
+  CommunityResource,
+  CustomPrefixResource,
   PrefixListEntryResource,
   PrefixListResource,
+  RouteMapEntryResource,
   RouteMapResource,
 } from './routing.resources';
 
-/** BGP routers, scopes, peers and their address families, peer templates, BFD profiles, prefix lists and route maps. */
+/** BGP routers, scopes, settings, address families, peers and their address families, peer/session/policy templates, BFD profiles, prefix lists, route maps, AS paths, communities and community lists. */
 export const RoutingPlugin = definePlugin({
   ...ROUTING_MANIFEST,
   resources: [
@@ -22,11 +33,22 @@ export const RoutingPlugin = definePlugin({
     BgpScopeResource,
     BgpPeerTemplateResource,
     BfdProfileResource,
+    BgpSessionTemplateResource,
+    BgpPolicyTemplateResource,
     BgpPeerResource,
     PrefixListResource,
     PrefixListEntryResource,
     RouteMapResource,
     BgpPeerAddressFamilyResource,
+    BgpSettingResource,
+    BgpAddressFamilyResource,
+    AsPathResource,
+    AsPathEntryResource,
+    CommunityResource,
+    CommunityListResource,
+    CommunityListEntryResource,
+    RouteMapEntryResource,
+    CustomPrefixResource,
   ],
   migrations: MIGRATIONS,
   graphqlQueries: ({ typeOf, definition }) => ({

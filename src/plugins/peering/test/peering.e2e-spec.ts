@@ -245,7 +245,7 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
       expect(context.prefix_lists).toEqual([]);
       expect(context.communities).toEqual([]);
       expect(context.peer_groups).toEqual([{ id: fx.group.id, name: 'IX-PEERS' }]);
-      expect(context.route_maps).toEqual([{ id: fx.routeMap.id, name: 'RM-IX-IN' }]);
+      expect(context.route_maps).toEqual([{ id: fx.routeMap.id, name: 'RM-IX-IN', entries: [] }]);
       expect(context.sessions).toEqual([
         {
           id: fx.session.id,
@@ -272,6 +272,85 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
           afi_safis: ['ipv4-unicast'],
         },
       ]);
+    });
+
+    it("the sessions' route maps carry their entries; the prefix lists and communities they and the address families name are listed", async () => {
+      const blackhole = await root.created(`${R}/communities/`, { community: '65001:666', name: 'BLACKHOLE' });
+      const customers = await root.created(`${R}/communities/`, { community: '65001:100' });
+      await root.created(`${R}/communities/`, { community: '65001:999', description: 'named by nothing rendered' });
+      const communityList = await root.created(`${R}/community-lists/`, { name: 'CL-IX' });
+      await root.created(`${R}/community-list-entries/`, { community_list: communityList.id, action: 'permit', community: customers.id });
+      const bogons = await root.created(`${R}/prefix-lists/`, { name: 'PL-BOGONS', family: 'ipv4' });
+      await root.created(`${R}/prefix-list-entries/`, {
+        prefix_list: bogons.id,
+        sequence: 5,
+        action: 'deny',
+        prefix: '10.0.0.0/8',
+        le: 32,
+      });
+      const entries = [
+        await root.created(`${R}/route-map-entries/`, {
+          route_map: fx.routeMap.id,
+          sequence: 10,
+          action: 'deny',
+          match_prefix_list: [bogons.id],
+        }),
+        await root.created(`${R}/route-map-entries/`, {
+          route_map: fx.routeMap.id,
+          sequence: 20,
+          action: 'permit',
+          match_community: [blackhole.id],
+          match_community_list: [communityList.id],
+          set: { local_preference: 50 },
+        }),
+      ];
+      const template = await root.created('/api/extras/config-templates/', {
+        name: 'policies',
+        template_code:
+          '{% for rm in route_maps %}{% for e in rm.entries %}route-map {{ rm.name }} {{ e.action }} {{ e.sequence }}\n{% endfor %}{% endfor %}' +
+          '{{ communities | to_community_list("CL-ALL") }}\n{% for pl in prefix_lists %}{{ pl.entries | to_prefix_set(pl.name) }}{% endfor %}',
+      });
+      const response = await root.post(`${RENDER}?include_context=true`, { template: template.id, sessions: [fx.session.id] });
+      expect(response.status).toBe(200);
+      expect(response.body.content).toBe(
+        'route-map RM-IX-IN deny 10\nroute-map RM-IX-IN permit 20\n' +
+          'ip community-list standard CL-ALL permit 65001:100\nip community-list standard CL-ALL permit 65001:666\n' +
+          'ip prefix-list PL-BOGONS seq 10 permit 10.0.0.0/8 le 32',
+      );
+      const { context } = response.body;
+      const matches = { match_prefix_list: [], match_community_list: [], match_community: [], match_aspath: [] };
+      expect(context.route_maps).toEqual([
+        {
+          id: fx.routeMap.id,
+          name: 'RM-IX-IN',
+          entries: [
+            { sequence: 10, action: 'deny', flow_control: null, ...matches, match_prefix_list: ['PL-BOGONS'], match: null, set: null },
+            {
+              sequence: 20,
+              action: 'permit',
+              flow_control: null,
+              ...matches,
+              match_community_list: ['CL-IX'],
+              match_community: ['65001:666'],
+              match: null,
+              set: { local_preference: 50 },
+            },
+          ],
+        },
+      ]);
+      expect(context.communities).toEqual([
+        { id: customers.id, name: '', community: '65001:100', status: 'active' },
+        { id: blackhole.id, name: 'BLACKHOLE', community: '65001:666', status: 'active' },
+      ]);
+      expect(context.prefix_lists).toEqual([
+        {
+          id: bogons.id,
+          name: 'PL-BOGONS',
+          family: 'ipv4',
+          entries: [{ sequence: 5, action: 'deny', prefix: '10.0.0.0/8', ge: null, le: 32 }],
+        },
+      ]);
+      for (const entry of entries) expect((await root.delete(`${R}/route-map-entries/${entry.id}/`)).status).toBe(204);
     });
 
     it('both: the listed sessions with the device filled in', async () => {
@@ -558,6 +637,24 @@ describe('platform peering plugin: sessions, IRR sources, fabrics, render-config
           { sequence: 3, action: 'permit', prefix: '203.0.113.0/24', ge: null, le: null },
         ]);
         expect((await root.get(`${P}/irr-prefix-list-config/${fx.stubConfig.id}/`)).body.last_synced).toEqual(expect.any(String));
+        // The replaced entries and the new ones are in the change log: the job as the user, one request id for the run.
+        const changes = (await root.get('/api/core/object-changes/?user_name=peering.irr-sync&ordering=id&limit=50')).body.results;
+        expect(
+          changes.map((change: any) => [change.changed_object_type, change.action.value ?? change.action, change.object_repr]),
+        ).toEqual([
+          ['routing.prefixlistentry', 'delete', '5 deny 10.10.0.0/16'],
+          ['routing.prefixlistentry', 'delete', '10 deny 10.20.0.0/16'],
+          ['routing.prefixlistentry', 'create', '1 permit 192.0.2.0/24'],
+          ['routing.prefixlistentry', 'create', '2 permit 198.51.100.0/24'],
+          ['routing.prefixlistentry', 'create', '3 permit 203.0.113.0/24'],
+        ]);
+        expect(new Set(changes.map((change: any) => change.request_id)).size).toBe(1);
+        expect(changes.every((change: any) => change.user === null)).toBe(true);
+        expect(changes[0]).toMatchObject({ prechange_data: { sequence: 5, prefix: '10.10.0.0/16', le: 24 }, postchange_data: null });
+        expect(changes[4]).toMatchObject({ prechange_data: null, postchange_data: { sequence: 3, prefix: '203.0.113.0/24', ge: null } });
+        const [{ counts }] = (await seeded.db.query(`SELECT counts FROM peering_syncrun WHERE kind = 'irr' ORDER BY finished DESC LIMIT 1`))
+          .rows;
+        expect(counts).toMatchObject({ deleted_entries: 2, created_entries: 3, changes: 5 });
       });
 
       it('a failing generator, a bad answer or a disabled source leave the old entries', async () => {
