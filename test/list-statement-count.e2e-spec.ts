@@ -28,7 +28,6 @@ describe('list requests: SQL statements per page, constant in the page size', ()
   /** The statements pg's clients send while `path` is read (the app serves in this process); the answer's body with them. */
   async function statementsOf(path: string): Promise<{ statements: string[]; body: any }> {
     const client = Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each client by the spy below
     const query = client.query;
     const statements: string[] = [];
     const spy = jest.spyOn(client, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
