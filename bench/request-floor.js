@@ -57,9 +57,10 @@ async function measure(pid, url, headers) {
 
 async function main() {
   const database = await postgresDatabase();
-  const server = await startServer({ databaseUrl: database.url, env: { WEB_CONCURRENCY: '1' } });
+  let server;
   let bare;
   try {
+    server = await startServer({ databaseUrl: database.url, env: { WEB_CONCURRENCY: '1' } });
     const { base } = server;
     const username = `bench${Date.now()}`;
     await api(base, 'POST', '/users/', { body: { username, email: `${username}@example.com`, password: PASSWORD, role: 'superuser' } });
@@ -158,7 +159,7 @@ async function main() {
     }
   } finally {
     bare?.kill();
-    await server.stop();
+    await server?.stop();
     await database.drop();
   }
 }
