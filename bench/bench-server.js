@@ -12,7 +12,8 @@ const { join } = require('node:path');
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const MAIN = join(__dirname, '..', 'dist', 'src', 'main.js');
+// BENCH_DIST: another build's dist/ (e.g. a copy kept from before a change) to measure instead.
+const MAIN = join(process.env.BENCH_DIST ?? join(__dirname, '..', 'dist'), 'src', 'main.js');
 const PASSWORD = 'bench-password-123';
 
 /** What an interrupted run must still undo: servers to stop, databases to drop. */
@@ -35,7 +36,7 @@ async function freePort() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitHealthy(base, child, pollMs = 200) {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + Number(process.env.BENCH_START_TIMEOUT_SECONDS ?? 60) * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error('server exited');
     try {

@@ -1,3 +1,5 @@
+// First: the compile cache covers only modules loaded after it is on.
+import './common/process/compile-cache';
 import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import type { NestExpressApplication } from '@nestjs/platform-express';
