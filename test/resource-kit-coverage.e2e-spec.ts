@@ -48,12 +48,7 @@ const WITHOUT_KIT_RUN: readonly string[] = [
   'fms.ribbon',
   'fms.fiberstrand',
   'fms.cableelement',
-  'fms.spliceplan',
-  'fms.spliceplanentry',
-  'fms.closurecableentry',
-  'fms.tubeassignment',
   'fms.slackloop',
-  'fms.fibercircuitpath',
   'pathways.cablesegment',
 ];
 
