@@ -42,14 +42,6 @@ const WITHOUT_KIT_RUN: readonly string[] = [
   'dcim.portmapping',
   'dcim.interface',
   'dcim.cable',
-  'fms.ribbontemplate',
-  'fms.fibercable',
-  'fms.buffertube',
-  'fms.ribbon',
-  'fms.fiberstrand',
-  'fms.cableelement',
-  'fms.slackloop',
-  'pathways.cablesegment',
 ];
 
 const noop = () => undefined;
