@@ -32,7 +32,8 @@ import { SeededApp, startSeededApp } from './support/seeded-app';
  * organization), org1's plain user (reads), the superuser.
  *
  * The seed makes one object of every model its schema describes (references resolved through the
- * read schemas' `Brief…` refs, {@link EXTRA_FIELDS} where a rule needs more), so detail routes hit
+ * read schemas' `Brief…` refs, {@link EXTRA_FIELDS} where a rule needs more, {@link SEED_STEPS} where a
+ * model needs more than one object of another), so detail routes hit
  * real ids; deletes run last, dependents first. `FUZZ_SEED` changes the sample of mutations
  * (default fixed, so a failure reproduces); `FUZZ_VERBOSE=1` prints the seed's gaps, the request
  * count and slow answers.
@@ -62,32 +63,13 @@ const SKIPPED: Record<string, string> = {};
 
 /** Models of which the seed makes no object (so their detail routes see only bad ids), with the reason. */
 const UNSEEDED: Record<string, string> = {
-  '/api/plugins/fms/splice-plan-entries/': 'needs two distinct strands held by the plan’s closure: more than a schema says',
   '/api/plugins/wdm/wdm-wavelength-paths/': 'read-only: made when a circuit’s channels are stitched end to end',
-  '/api/dcim/rack-reservations/': 'needs a user and free units of the rack',
-  '/api/dcim/console-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
-  '/api/dcim/console-server-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
-  '/api/dcim/power-port-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
-  '/api/dcim/power-outlet-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
-  '/api/dcim/interface-templates/': 'exactly one of device_type and module_type: a cross-field rule the schema does not state',
-  '/api/dcim/mac-addresses/': 'a MAC address: a format the schema does not state',
-  '/api/circuits/circuit-group-assignments/': 'a member of an allowed type: a cross-field rule the schema does not state',
-  '/api/ipam/ip-ranges/': 'two addresses in order: a format the schema does not state',
-  '/api/ipam/service-templates/': 'a list of ports: a format the schema does not state',
-  '/api/ipam/services/': 'a parent of an allowed type and a list of ports: a cross-field rule the schema does not state',
-  '/api/ipam/fhrp-group-assignments/': 'an interface of an allowed type: a cross-field rule the schema does not state',
-  '/api/virtualization/virtual-machines/': 'a site or a cluster: a cross-field rule the schema does not state',
-  '/api/virtualization/interfaces/': 'needs a virtual machine, itself not seedable from its schema',
-  '/api/virtualization/virtual-disks/': 'needs a virtual machine, itself not seedable from its schema',
-  '/api/wireless/wireless-links/': 'two distinct wireless interfaces: a cross-field rule the schema does not state',
   '/api/vpn/ipsec-proposals/': 'an encryption or an authentication algorithm: a cross-field rule the schema does not state',
   '/api/vpn/ipsec-profiles/': 'needs an IPSec policy, whose proposals the seed may not have made',
   '/api/vpn/tunnel-terminations/': 'an interface of an allowed type: a cross-field rule the schema does not state',
   '/api/vpn/l2vpn-terminations/': 'an object of an allowed type: a cross-field rule the schema does not state',
-  '/api/plugins/pathways/junctions/': 'a trunk conduit ending at a structure: a cross-field rule the schema does not state',
-  '/api/plugins/pathways/pathway-locations/': 'needs a pathway of the base, created through a kind',
-  '/api/plugins/pathways/planned-routes/': 'a start and an end (structure or location): a cross-field rule the schema does not state',
-  '/api/plugins/routing/bgp-settings/': 'a routing object to hang on and a value typed by its key: cross-field rules the schema does not state',
+  '/api/plugins/routing/bgp-settings/':
+    'a routing object to hang on and a value typed by its key: cross-field rules the schema does not state',
 };
 
 interface Principal {
@@ -181,6 +163,9 @@ const PREFERRED: Record<string, Json> = { key_type: 'ecdsa-p256' };
  */
 const POLYMORPHIC: Record<string, [string, string]> = {
   assigned: ['dcim.interface', '/api/dcim/interfaces/'],
+  interface: ['dcim.interface', '/api/dcim/interfaces/'],
+  member: ['circuits.circuit', '/api/circuits/circuits/'],
+  parent: ['dcim.device', '/api/dcim/devices/'],
   pathway: ['pathways.conduit', '/api/plugins/pathways/conduits/'],
   action: ['extras.webhook', '/api/extras/webhooks/'],
   event: ['notices.maintenance', '/api/plugins/notices/maintenance/'],
@@ -206,6 +191,19 @@ const EXTRA_FIELDS: Record<string, (id: (listPath: string) => number | undefined
   '/api/dcim/front-port-templates/': byDeviceType,
   '/api/plugins/wdm/wdm-profiles/': byDeviceType,
   '/api/dcim/port-template-mappings/': byDeviceType,
+  '/api/dcim/console-port-templates/': byDeviceType,
+  '/api/dcim/console-server-port-templates/': byDeviceType,
+  '/api/dcim/power-port-templates/': byDeviceType,
+  '/api/dcim/power-outlet-templates/': byDeviceType,
+  '/api/dcim/interface-templates/': byDeviceType,
+  '/api/dcim/rack-reservations/': () => ({ units: [1] }),
+  '/api/dcim/mac-addresses/': () => ({ mac_address: '02:00:5e:10:00:01' }),
+  '/api/ipam/ip-ranges/': () => ({ start_address: '10.250.0.1/24', end_address: '10.250.0.20/24' }),
+  '/api/ipam/service-templates/': () => ({ ports: [22] }),
+  '/api/ipam/services/': () => ({ ports: [22] }),
+  '/api/virtualization/virtual-machines/': (id) => ({ site: id('/api/dcim/sites/') ?? null }),
+  '/api/plugins/pathways/pathways/': () => ({ path: LINE }),
+  '/api/plugins/pathways/pathway-locations/': (id) => ({ site: id('/api/dcim/sites/') ?? null }),
   '/api/plugins/fms/cable-types/': () => ({ mark_unit: 'm' }),
   '/api/dcim/cables/': (id): Record<string, Json> => {
     const [a, b] = [id('/api/dcim/interfaces/'), id('/api/dcim/rear-ports/')];
@@ -222,6 +220,60 @@ const EXTRA_FIELDS: Record<string, (id: (listPath: string) => number | undefined
   '/api/plugins/pathways/aerial-spans/': () => ({ path: LINE }),
   '/api/plugins/pathways/direct-buried/': () => ({ path: LINE }),
   '/api/plugins/pathways/circuit-geometries/': () => ({ path: LINE }),
+};
+
+/** What a {@link SEED_STEPS} step may use: a seeded object's id by list path, and a superuser POST answering the new object's id. */
+interface SeedTools {
+  id: (listPath: string) => number | undefined;
+  create: (listPath: string, body: Record<string, Json>) => Promise<number>;
+}
+
+/**
+ * Models whose object needs more than the one object per model the seed makes (two ports of a
+ * closure's tray, two wireless interfaces, a conduit ending at a structure, a second structure): after
+ * that seed, each step makes what it needs and answers the body its model is seeded with.
+ */
+const SEED_STEPS: Record<string, (tools: SeedTools) => Promise<Record<string, Json>>> = {
+  // Users are listed, not seeded through the platform API: the reservation's user is the first listed.
+  '/api/dcim/rack-reservations/': async ({ id }) => ({
+    rack: id('/api/dcim/racks/')!,
+    user: id('/api/users/users/')!,
+    units: [1],
+    description: 'fuzz',
+  }),
+  '/api/plugins/fms/splice-plan-entries/': async ({ id, create }) => {
+    // The seeded plan's closure is the seeded device, which holds the seeded module (its tray).
+    const [device, tray] = [id('/api/dcim/devices/'), id('/api/dcim/modules/')];
+    const port = (name: string) => create('/api/dcim/front-ports/', { device: device!, module: tray!, name, type: 'splice' });
+    return {
+      plan: id('/api/plugins/fms/splice-plans/')!,
+      tray: tray!,
+      fiber_a: await port('fuzz-splice-a'),
+      fiber_b: await port('fuzz-splice-b'),
+    };
+  },
+  '/api/wireless/wireless-links/': async ({ id, create }) => {
+    const radio = (name: string) => create('/api/dcim/interfaces/', { device: id('/api/dcim/devices/')!, name, type: 'ieee802.11ac' });
+    return { interface_a: await radio('fuzz-radio-a'), interface_b: await radio('fuzz-radio-b') };
+  },
+  '/api/plugins/pathways/junctions/': async ({ id, create }) => {
+    const structure = id('/api/plugins/pathways/structures/')!;
+    // The seeded structure stands at the line's first point.
+    const trunk = await create('/api/plugins/pathways/conduits/', { label: 'fuzz-trunk', start_structure: structure, path: LINE });
+    return {
+      trunk_conduit: trunk,
+      branch_conduit: id('/api/plugins/pathways/conduits/')!,
+      towards_structure: structure,
+      position_on_trunk: 0.5,
+    };
+  },
+  '/api/plugins/pathways/planned-routes/': async ({ id, create }) => {
+    const end = await create('/api/plugins/pathways/structures/', {
+      name: 'fuzz-route-end',
+      geometry: { type: 'Point', coordinates: [7.2, 50.8] },
+    });
+    return { name: 'fuzz-route', start_structure: id('/api/plugins/pathways/structures/')!, end_structure: end };
+  },
 };
 
 /** The documented request of the operations of one document: required fields filled from the schema, ids of seeded objects. */
@@ -261,7 +313,9 @@ class RequestBuilder {
     }
     const n = this.next();
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
-    const required = new Set<string>(schema.required ?? []);
+    const extras = this.extraFor(path);
+    // A field the model's extras give is theirs, whatever the schema would make of it.
+    const required = new Set<string>((schema.required ?? []).filter((name: string) => !(name in extras)));
     const value: Record<string, Json> = {};
     for (const [name, preferred] of Object.entries(PREFERRED)) if (name in properties) value[name] = preferred;
     for (const name of required) {
@@ -301,7 +355,7 @@ class RequestBuilder {
         const id = isReference ? this.idFor(name, undefined) : undefined;
         if (id !== undefined) value[name] = resolved.type === 'array' ? [id] : id;
       }
-    for (const [name, extra] of Object.entries(this.extraFor(path))) {
+    for (const [name, extra] of Object.entries(extras)) {
       if (extra === null) return { unresolved: name };
       value[name] = extra;
     }
@@ -571,7 +625,6 @@ describe('route fuzz: every documented operation, four roles, no 5xx', () => {
       }
       if (!progress) break;
     }
-    if (process.env.FUZZ_VERBOSE) console.log(`seeded ${seededIds.size} of ${seedable.length}`, Object.fromEntries(seedErrors));
     // An inbound email is stored by the mail endpoint (raw RFC 822), not by a model's POST.
     const email = await send(
       {
@@ -593,6 +646,31 @@ describe('route fuzz: every documented operation, four roles, no 5xx', () => {
       const first = (await platformCall('GET', `${path}?limit=1`)).body?.results?.[0]?.id;
       if (typeof first === 'number') seededIds.set(path, first);
     }
+    const seedTools: SeedTools = {
+      id: (listPath) => seededIds.get(listPath),
+      create: async (listPath, body) => {
+        const response = await platformCall('POST', listPath, body);
+        if (response.status !== 201) throw new Error(`seeding ${listPath}: ${response.status} ${response.text.slice(0, 300)}`);
+        return response.body.id as number;
+      },
+    };
+    for (const [path, step] of Object.entries(SEED_STEPS)) {
+      if (seededIds.has(path)) continue;
+      let body: Record<string, Json>;
+      try {
+        body = await step(seedTools);
+      } catch (error) {
+        seedErrors.set(path, (error as Error).message);
+        continue;
+      }
+      const response = await platformCall('POST', path, body);
+      if (response.status === 201) {
+        seededIds.set(path, response.body.id);
+        seedOrder.push(path);
+        seedErrors.delete(path);
+      } else seedErrors.set(path, `${response.status} ${response.text.slice(0, 300)} for ${JSON.stringify(body)}`);
+    }
+    if (process.env.FUZZ_VERBOSE) console.log(`seeded ${seededIds.size} of ${seedable.length}`, Object.fromEntries(seedErrors));
 
     const unseeded = [...readSchemaByListPath.keys()].filter((path) => !seededIds.has(path) && !UNSEEDED[path]);
 

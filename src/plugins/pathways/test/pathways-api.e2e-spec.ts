@@ -352,4 +352,40 @@ describe('pathways plugin: the REST and GraphQL contract of each model', () => {
       { body: (fx) => ({ name: 'ids', start_structure: fx.a.id, end_structure: fx.b.id, pathway_ids: ['x'] }), field: 'pathway_ids' },
     ],
   });
+
+  describeResourceApi({
+    app,
+    path: `${P}/cable-segments/`,
+    objectType: 'pathways.cablesegment',
+    graphqlName: 'cable_segment',
+    fixtures: async ({ api, factories }) => {
+      const cable = async () => {
+        const [a, b] = [await factories.rearPort({ type: 'splice' }), await factories.rearPort({ type: 'splice' })];
+        return factories.cable([['dcim.rearport', a.id]], [['dcim.rearport', b.id]]);
+      };
+      const pathway = () =>
+        api.created(`${P}/pathways/`, { label: unique('duct'), pathway_type: 'raceway', path: line([6, 50], [6.001, 50]) });
+      const cables = [await cable(), await cable(), await cable()];
+      const pathways = [await pathway(), await pathway()];
+      const lashed = await api.created(`${P}/cable-segments/`, { cable: cables[2].id, pathway: pathways[1].id });
+      return { cables, pathways, lashed };
+    },
+    create: (fx) => [
+      { cable: fx.cables[0].id, pathway: fx.pathways[0].id, sequence: 1 },
+      { cable: fx.cables[0].id, pathway: fx.pathways[1].id, sequence: 2, comments: 'under the road' },
+      { cable: fx.cables[1].id, sequence: 1 },
+    ],
+    update: (fx) => ({ sequence: 3, lashed_with: [fx.lashed.id] }),
+    bulkUpdate: { comments: 'as built' },
+    brief: ['id', 'url', 'display', 'cable', 'pathway', 'sequence'],
+    filters: (fx) => ({
+      [`cable_id=${fx.cables[0].id}`]: [0, 1],
+      [`pathway_id=${fx.pathways[1].id}`]: [1],
+      'sequence=1': [0, 2],
+    }),
+    invalid: [
+      { body: (fx) => ({ cable: fx.cables[1].id, sequence: 0 }), field: 'sequence' },
+      { body: { sequence: 4 }, field: 'cable' },
+    ],
+  });
 });
