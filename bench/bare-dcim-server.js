@@ -1,7 +1,7 @@
 'use strict';
 // The floor under two DCIM reads, for bench/dcim.js: a bare node:http server, no framework, one
 // process, that per request runs the product's statements for that request (copied from its
-// statement log; all prepared) and builds the product's answer bytes from the rows.
+// statement log, prepared where the product's are) and builds the product's answer bytes from the rows.
 //
 //   GET /api/dcim/devices/?limit=L&offset=O   the token with its user; the page with the total; the
 //                                             page's nested device types, roles, tenants, sites,
@@ -80,7 +80,10 @@ const REAR_PORTS = `SELECT t.id AS id, to_char(t."created" AT TIME ZONE 'UTC', '
 
 const STATUS_LABELS = new Map(DEVICE_STATUS_CHOICES);
 const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const query = async (name, text, values) => (await pool.query({ name: `bare_${name}`, text, values })).rows;
+// Prepared where the product prepares (the token, the nested references); the others go unnamed, as the product's do.
+const PREPARED = new Set(['token', 'device_references', 'port_references']);
+const query = async (name, text, values) =>
+  (await pool.query({ name: PREPARED.has(name) ? `bare_${name}` : undefined, text, values })).rows;
 let deviceTypeId;
 
 class Unsupported extends Error {}
