@@ -450,24 +450,27 @@ const median = (values) => percentile(values, 50);
 /**
  * Times `apiRead` and `sqlRead` (each resolves with one read's milliseconds) over the same `inputs`:
  * a warm-up pass of each, then `rounds` rounds whose first side alternates, each round printed.
- * Resolves with the median of the rounds' p50s on each side and of their ratios, and every ratio.
- * With `other` ({ label, read }), a third side is timed in the same rounds, the order of the three
- * rotating, and its figures against SQL resolve as `other` ({ p50, ratio, ratios }).
+ * Resolves with the median of the rounds' p50s on each side and of their ratios, every ratio, each
+ * side's p99 over all its timed reads (`apiP99`, `sqlP99`) and each round's p50s (`rounds`: { api,
+ * sql, third }). With `other` ({ label, read }), a third side is timed in the same rounds, the order
+ * of the three rotating, and its figures against SQL resolve as `other` ({ p50, p99, ratio, ratios }).
  */
 async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel, other }) {
-  const measure = async (read) => {
+  const sides = [apiRead, sqlRead, ...(other ? [other.read] : [])];
+  const samples = sides.map(() => []);
+  const measure = async (read, side) => {
     const times = [];
     for (const input of inputs) times.push(await read(input));
+    samples[side]?.push(...times);
     return median(times);
   };
-  const sides = [apiRead, sqlRead, ...(other ? [other.read] : [])];
   for (const read of sides) await measure(read);
   const results = [];
   for (let round = 0; round < rounds; round++) {
     const p50s = [];
     for (let step = 0; step < sides.length; step++) {
       const side = (round + step) % sides.length;
-      p50s[side] = await measure(sides[side]);
+      p50s[side] = await measure(sides[side], side);
     }
     const [api, sql, third] = p50s;
     results.push({ api, sql, third });
@@ -476,12 +479,21 @@ async function alternatingRounds({ rounds, inputs, apiRead, sqlRead, apiLabel, o
         (other ? `; ${other.label} p50 ${third.toFixed(2)} ms, ratio ${(third / sql).toFixed(2)}` : ''),
     );
   }
-  const figures = (side) => {
+  const figures = (side, index) => {
     const ratios = results.map((result) => result[side] / result.sql);
-    return { p50: median(results.map((result) => result[side])), ratio: median(ratios), ratios };
+    return { p50: median(results.map((result) => result[side])), p99: percentile(samples[index], 99), ratio: median(ratios), ratios };
   };
-  const { p50: api, ratio, ratios } = figures('api');
-  return { api, sql: median(results.map((result) => result.sql)), ratio, ratios, ...(other ? { other: figures('third') } : {}) };
+  const { p50: api, p99: apiP99, ratio, ratios } = figures('api', 0);
+  return {
+    api,
+    apiP99,
+    sql: median(results.map((result) => result.sql)),
+    sqlP99: percentile(samples[1], 99),
+    ratio,
+    ratios,
+    rounds: results,
+    ...(other ? { other: figures('third', 2) } : {}),
+  };
 }
 
 module.exports = {

@@ -11,23 +11,68 @@
 // 2. GET /api/dcim/interfaces/{id}/trace/ over a 6-cable path (interface → 5 patch panels, front and rear → interface,
 //    made through the API so the path is stored), against the stored path and its objects' names read
 //    in SQL.
-// p50 of each side in rounds whose order alternates, and their ratio. Not measured here: a bare
-// node:http server serving the same bytes (bench/bare-layer-server.js is that pattern for pathways).
+// 3. Both requests against bench/bare-dcim-server.js (node:http + pg, one process, the product's
+//    statements, the same answer bytes), whose answers are checked byte for byte against ours (same
+//    Host header) before the rounds: the run stops if any differs.
+// p50 of each side in rounds whose order rotates, p99 over all of a side's reads; our ratio to the
+// bare server (the target: p50 ≤ 1.5×) and to SQL.
 'use strict';
+const { fork } = require('node:child_process');
+const http = require('node:http');
 const { Client } = require('pg');
-const { alternatingRounds, call, jsonReader, platformSuperuser, postgresDatabase, settle, startServer } = require('./bench-server');
+const {
+  alternatingRounds,
+  call,
+  freePort,
+  jsonReader,
+  median,
+  platformSuperuser,
+  postgresDatabase,
+  settle,
+  startServer,
+} = require('./bench-server');
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 50);
 
+const SECRET_KEY = 'bench-secret-key-bench-secret-key-123456';
+const HOST = 'inventory.bench';
+
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
+
+/** The answer's bytes, with the Host header both servers build their URLs from. */
+function bodyOf(base, path, headers) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}${path}`, { headers: { ...headers, host: HOST } }, (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function startBare(databaseUrl) {
+  const port = await freePort();
+  const bare = fork(require.resolve('./bare-dcim-server'), [], {
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), SECRET_KEY },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise((resolve, reject) => {
+    bare.once('message', resolve);
+    bare.once('exit', () => reject(new Error('bare server exited')));
+  });
+  return { bare, base: `http://127.0.0.1:${port}` };
+}
 
 async function main() {
   const database = await postgresDatabase();
   const server = await startServer({ databaseUrl: database.url });
   const db = new Client({ connectionString: database.url });
   await db.connect();
+  let bare;
   try {
     const { base } = server;
     const { auth } = await platformSuperuser(base);
@@ -85,9 +130,25 @@ async function main() {
     console.log(`trace of ${trace.length} cables, ending at ${trace.at(-1)[2][0].device.name} ${trace.at(-1)[2][0].name}`);
 
     const pages = Array.from({ length: REQUESTS }, (_, i) => ((i * 7919) % Math.floor(DEVICES / 50)) * 50);
-    const listRead = async (offset) => {
+    const started = await startBare(database.url);
+    bare = started.bare;
+    const bareGet = jsonReader(started.base);
+    const last = Math.floor((DEVICES + 6) / 50) * 50;
+    for (const path of [
+      ...[0, 50, last, ...pages.slice(0, 5)].map((offset) => `/api/dcim/devices/?limit=50&offset=${offset}`),
+      `/api/dcim/interfaces/${ifA.id}/trace/`,
+    ]) {
+      const [ours, floor] = [await bodyOf(base, path, auth), await bodyOf(started.base, path, auth)];
+      if (ours.status !== 200 || floor.status !== 200 || ours.text !== floor.text) {
+        throw new Error(
+          `${path}: the bare server's answer differs\n ours (${ours.status}): ${ours.text}\n bare (${floor.status}): ${floor.text}`,
+        );
+      }
+    }
+    console.log('the bare server answers byte for byte as ours (device pages, trace)');
+    const listReader = (read) => async (offset) => {
       const started = process.hrtime.bigint();
-      const page = await get(`/api/dcim/devices/?limit=50&offset=${offset}`, auth);
+      const page = await read(`/api/dcim/devices/?limit=50&offset=${offset}`, auth);
       const elapsed = ms(started);
       if (page.results.length !== 50 || !page.results[0].rack) throw new Error(`device page at ${offset}: ${page.results.length}`);
       return elapsed;
@@ -111,9 +172,9 @@ async function main() {
       if (rows.rows.length !== 50) throw new Error('SQL device page');
       return elapsed;
     };
-    const traceRead = async () => {
+    const traceReader = (read) => async () => {
       const started = process.hrtime.bigint();
-      const segments = await get(`/api/dcim/interfaces/${ifA.id}/trace/`, auth);
+      const segments = await read(`/api/dcim/interfaces/${ifA.id}/trace/`, auth);
       const elapsed = ms(started);
       if (segments.length !== trace.length) throw new Error('trace length');
       return elapsed;
@@ -134,24 +195,38 @@ async function main() {
       return ms(started);
     };
 
-    const list = await alternatingRounds({ rounds: ROUNDS, inputs: pages, apiRead: listRead, sqlRead: listSql, apiLabel: 'device list' });
-    console.log(
-      `GET /api/dcim/devices/?limit=50 (of ${DEVICES}, nested site, rack, role, type, tenant) vs SQL: API p50 ${list.api.toFixed(2)} ms, ` +
-        `SQL p50 ${list.sql.toFixed(2)} ms, ratio ${list.ratio.toFixed(2)} (per round ${list.ratios.map((r) => r.toFixed(2)).join(', ')})`,
-    );
+    const report = (title, figures) => {
+      const bareRatios = figures.rounds.map((round) => round.api / round.third);
+      const ratio = median(bareRatios);
+      console.log(
+        `${title}: ours p50 ${figures.api.toFixed(2)} ms, p99 ${figures.apiP99.toFixed(2)} ms; ` +
+          `bare server p50 ${figures.other.p50.toFixed(2)} ms, p99 ${figures.other.p99.toFixed(2)} ms; ` +
+          `ratio ${ratio.toFixed(2)} (per round ${bareRatios.map((r) => r.toFixed(2)).join(', ')}; target ≤ 1.5: ${ratio <= 1.5 ? 'met' : 'not met'}); ` +
+          `SQL p50 ${figures.sql.toFixed(2)} ms, ours to SQL ${figures.ratio.toFixed(2)}`,
+      );
+    };
+    const list = await alternatingRounds({
+      rounds: ROUNDS,
+      inputs: pages,
+      apiRead: listReader(get),
+      sqlRead: listSql,
+      apiLabel: 'device list',
+      other: { label: 'bare server', read: listReader(bareGet) },
+    });
     const traced = await alternatingRounds({
       rounds: ROUNDS,
       inputs: Array.from({ length: REQUESTS }, (_, i) => i),
-      apiRead: traceRead,
+      apiRead: traceReader(get),
       sqlRead: traceSql,
       apiLabel: 'trace',
+      other: { label: 'bare server', read: traceReader(bareGet) },
     });
-    console.log(
-      `GET /api/dcim/interfaces/{id}/trace/ (${trace.length} cables) vs SQL: API p50 ${traced.api.toFixed(2)} ms, SQL p50 ${traced.sql.toFixed(2)} ms, ` +
-        `ratio ${traced.ratio.toFixed(2)} (per round ${traced.ratios.map((r) => r.toFixed(2)).join(', ')})`,
-    );
+    console.log(`load average ${require('node:os').loadavg()[0].toFixed(1)}`);
+    report(`GET /api/dcim/devices/?limit=50 (of ${DEVICES}, nested site, rack, role, type, tenant)`, list);
+    report(`GET /api/dcim/interfaces/{id}/trace/ (${trace.length} cables)`, traced);
     console.log(`command: BENCH_DEVICES=${DEVICES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} node bench/dcim.js`);
   } finally {
+    bare?.kill();
     await db.end();
     await server.stop();
     await database.drop();
