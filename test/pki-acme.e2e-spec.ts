@@ -131,7 +131,8 @@ describe('ACME (RFC 8555)', () => {
       String(challengePort),
       '--agree-tos',
       '--register-unsafely-without-email',
-      ...(eab ? ['--eab-kid', eab.key_id, '--eab-hmac-key', eab.hmac_key] : []),
+      // `=`: a base64url key may begin with '-', which a separate argument would make an option.
+      ...(eab ? ['--eab-kid', eab.key_id, `--eab-hmac-key=${eab.hmac_key}`] : []),
       ...domains.flatMap((domain) => ['-d', domain]),
     ]);
   }
@@ -240,8 +241,7 @@ describe('ACME (RFC 8555)', () => {
             '--register-unsafely-without-email',
             '--eab-kid',
             key.key_id,
-            '--eab-hmac-key',
-            key.hmac_key,
+            `--eab-hmac-key=${key.hmac_key}`,
           ])
         ).code,
       ).toBe(0);
@@ -251,8 +251,7 @@ describe('ACME (RFC 8555)', () => {
         '--register-unsafely-without-email',
         '--eab-kid',
         key.key_id,
-        '--eab-hmac-key',
-        key.hmac_key,
+        `--eab-hmac-key=${key.hmac_key}`,
       ]);
       expect(second.code).not.toBe(0);
       expect(second.output).toContain('externalAccountBinding is not valid');
@@ -274,8 +273,7 @@ describe('ACME (RFC 8555)', () => {
         '--eab',
         '--kid',
         key.key_id,
-        '--hmac',
-        key.hmac_key,
+        `--hmac=${key.hmac_key}`,
         '--domains',
         'lego.acme.test',
         '--http',
