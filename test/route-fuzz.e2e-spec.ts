@@ -198,6 +198,7 @@ const EXTRA_FIELDS: Record<string, (id: (listPath: string) => number | undefined
   '/api/dcim/interface-templates/': byDeviceType,
   '/api/dcim/rack-reservations/': () => ({ units: [1] }),
   '/api/dcim/mac-addresses/': () => ({ mac_address: '02:00:5e:10:00:01' }),
+  '/api/plugins/routing/communities/': () => ({ community: '65000:100' }),
   '/api/ipam/ip-ranges/': () => ({ start_address: '10.250.0.1/24', end_address: '10.250.0.20/24' }),
   '/api/ipam/service-templates/': () => ({ ports: [22] }),
   '/api/ipam/services/': () => ({ ports: [22] }),
