@@ -27,13 +27,18 @@ const LAYERS = [
   },
   {
     files: 'src/modules/',
-    mayNotImport: ['src/platform/', 'src/plugins/', 'src/integrations/'],
+    mayNotImport: ['src/platform/', 'src/plugins/', 'src/integrations/', 'src/device-enrollment/'],
     because: 'the PKI and identity modules stand without the inventory platform, which builds on their users and tokens',
   },
   {
     files: 'src/platform/',
-    mayNotImport: ['src/plugins/', 'src/integrations/'],
+    mayNotImport: ['src/plugins/', 'src/integrations/', 'src/device-enrollment/'],
     because: 'the platform serves the plugins it is given; only the entry points name them',
+  },
+  {
+    files: 'src/device-enrollment/',
+    mayNotImport: ['src/plugins/', 'src/integrations/'],
+    because: 'it joins the PKI modules and the platform through their ports; only the application module names it',
   },
   {
     files: 'src/integrations/',
