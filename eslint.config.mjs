@@ -22,7 +22,17 @@ const LAYERS = [
   },
   {
     files: 'src/common/',
-    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/', 'src/integrations/', 'src/health/', 'src/bin/', 'src/*', 'migrations/'],
+    mayNotImport: [
+      'src/modules/',
+      'src/platform/',
+      'src/plugins/',
+      'src/integrations/',
+      'src/device-enrollment/',
+      'src/health/',
+      'src/bin/',
+      'src/*',
+      'migrations/',
+    ],
     because: 'src/common is the lowest layer of the application; migrations and plugins are wired by the entry points',
   },
   {
@@ -42,7 +52,7 @@ const LAYERS = [
   },
   {
     files: 'src/integrations/',
-    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/'],
+    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/', 'src/device-enrollment/'],
     because: 'the mail worker is a process of its own that reaches the platform over its API',
   },
   {
