@@ -14,7 +14,7 @@ import { CertificateEntity } from '../pki/certificate.entity';
 import { CertificateService } from '../pki/certificate.service';
 import { PrivateKeyVault } from '../pki/private-key-vault';
 import { PublicPkiService } from '../pki/public-pki.service';
-import { IssuancePolicyEnforcer } from '../service-accounts/issuance-policy.enforcer';
+import { IssuancePolicyEnforcer, PolicyViolationError } from '../service-accounts/issuance-policy.enforcer';
 import { ServiceAccountEntity } from '../service-accounts/service-account.entity';
 import {
   AcmeAccountEntity,
@@ -489,7 +489,7 @@ export class AcmeService {
       return await work();
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      if (error.code === 'policy_violation') throw new AcmeProblem('rejectedIdentifier', error.message);
+      if (error instanceof PolicyViolationError) throw new AcmeProblem('rejectedIdentifier', error.message);
       if (error.kind === 'invalid') throw new AcmeProblem('badCSR', error.message);
       if (error.kind === 'forbidden' || error.kind === 'not_found') {
         throw new AcmeProblem('unauthorized', `The account's service account may not issue from this CA: ${error.message}`);
