@@ -94,8 +94,9 @@ export interface Chain {
   hops: Hop[];
 }
 
-/** Bounds the branching walk of one group of linked channels (a mesh could otherwise hold exponentially many). */
+/** Bound the branching walk of one group of linked channels (a mesh could otherwise hold exponentially many paths). */
 const MAX_PATHS_PER_GROUP = 64;
+const MAX_WALK_STEPS_PER_GROUP = 100_000;
 
 /**
  * The paths of one group of linked channels. The ends are the channels with one link (else, in a
@@ -121,9 +122,10 @@ function pathsOfGroup(group: number[], graph: Awaited<ReturnType<typeof graphOf>
     found.push(ring);
   } else {
     const isEnd = new Set(ends);
+    let steps = 0;
     for (const start of ends) {
       const walk = (trail: number[]) => {
-        if (found.length >= MAX_PATHS_PER_GROUP) return;
+        if (found.length >= MAX_PATHS_PER_GROUP || ++steps > MAX_WALK_STEPS_PER_GROUP) return;
         const here = trail[trail.length - 1];
         if (trail.length > 1 && isEnd.has(here)) {
           if (start < here) found.push([...trail]);
