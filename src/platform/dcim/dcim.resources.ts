@@ -25,7 +25,13 @@ import {
   ResourceRow,
 } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
-import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
+import {
+  CABLE_FILTERS,
+  CABLE_TERMINATION_TABLE,
+  CABLED_FILTER,
+  cableEndsInGraphql,
+  cableTerminationsExtension,
+} from './cable-terminations';
 import {
   linkPeersExtension,
   pathEndpointExtension,
@@ -582,6 +588,10 @@ export const CableResource = defineResource({
   brief: ['label', 'description'],
   ordering: ['id'],
   extensions: [cableTerminationsExtension()],
+  graphql: {
+    lists: { terminations: { objectType: 'dcim.cabletermination', field: 'cable' } },
+    unionLists: cableEndsInGraphql(),
+  },
   extraFilters: CABLE_FILTERS,
   afterCreate: (context: ResourceHookContext, row: ResourceRow) => recomputeForCable(context.manager, row.id),
   afterUpdate: (context: ResourceHookContext, _before: ResourceRow, after: ResourceRow) => recomputeForCable(context.manager, after.id),
