@@ -1,3 +1,4 @@
+import { DevicePrimaryAddresses1796693133512 } from './1796693133512-DevicePrimaryAddresses';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
@@ -41,6 +42,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   AcmeServer1796677295647,
   VpnModels1796677306856,
   InventoryBoundIssuance1796680000000,
+  DevicePrimaryAddresses1796693133512,
 ];
 
 /**
