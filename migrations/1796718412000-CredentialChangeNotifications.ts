@@ -6,8 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * credential checks only while it hears these (src/common/auth/credential-cache.ts). API tokens
  * notify for the columns authentication reads, not for `last_used`, which it writes itself.
  */
-export class CredentialChangeNotifications1796690412000 implements MigrationInterface {
-  name = 'CredentialChangeNotifications1796690412000';
+export class CredentialChangeNotifications1796718412000 implements MigrationInterface {
+  name = 'CredentialChangeNotifications1796718412000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // TG_ARGV[0] names the row's user id column.
