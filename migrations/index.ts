@@ -2,6 +2,7 @@ import { DevicePrimaryAddresses1796693133512 } from './1796693133512-DevicePrima
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
+import { CredentialChangeNotifications1796718412000 } from './1796718412000-CredentialChangeNotifications';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
@@ -43,6 +44,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   VpnModels1796677306856,
   InventoryBoundIssuance1796680000000,
   DevicePrimaryAddresses1796693133512,
+  CredentialChangeNotifications1796718412000,
 ];
 
 /**
