@@ -320,6 +320,9 @@ const idOf = (item: unknown): number => Number(item !== null && typeof item === 
  * templates of the ids in `$1`), `start` excluded; one query per level.
  */
 async function reachable(manager: EntityManager, start: readonly number[], edges: string): Promise<Set<number>> {
+  // Writers of one inheritance graph take turns until they commit: two concurrent writes that each
+  // close half of a loop would otherwise both pass, each checking the graph without the other's edge.
+  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [edges]);
   const seen = new Set<number>();
   let frontier = [...new Set(start)];
   while (frontier.length > 0) {

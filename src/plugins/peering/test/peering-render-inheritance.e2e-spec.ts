@@ -45,6 +45,8 @@ describe('platform peering render-config: session and policy template inheritanc
     const ip = async (address: string) => (await root.created('/api/ipam/ip-addresses/', { address })).id;
     fx.slow = await root.created(`${R}/bfd-profiles/`, { name: 'slow', min_tx_int: 1000, min_rx_int: 1000, multiplier: 5 });
     fx.fast = await root.created(`${R}/bfd-profiles/`, { name: 'fast', min_tx_int: 50, min_rx_int: 50, multiplier: 3 });
+    fx.loopA = await root.created(`${R}/bgp-session-templates/`, { name: 'LOOP-A' });
+    fx.loopB = await root.created(`${R}/bgp-session-templates/`, { name: 'LOOP-B' });
     // grandparent ← parent ← child: each sets some values, the nearer one wins.
     fx.grandparent = await root.created(`${R}/bgp-session-templates/`, {
       name: 'GP',
@@ -182,6 +184,22 @@ describe('platform peering render-config: session and policy template inheritanc
     expect(policyLoop.status).toBe(400);
     expect(policyLoop.body).toEqual({ parents: ['A policy template cannot inherit from one of its own descendants.'] });
     expect((await root.get(`${R}/bgp-session-templates/${fx.grandparent.id}/`)).body.parent).toBeNull();
+  });
+
+  it('of two concurrent writes that would close a loop, exactly one wins and the other is refused naming the field', async () => {
+    const [first, second] = await Promise.all([
+      root.patch(`${R}/bgp-session-templates/${fx.loopA.id}/`, { parent: fx.loopB.id }),
+      root.patch(`${R}/bgp-session-templates/${fx.loopB.id}/`, { parent: fx.loopA.id }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 400]);
+    expect([first, second].find((answer) => answer.status === 400)!.body).toEqual({
+      parent: ['A session template cannot inherit from one of its own descendants.'],
+    });
+    const { rows } = await seeded.db.query(
+      'SELECT count(*)::int AS n FROM routing_bgpsessiontemplate WHERE id = ANY($1) AND parent_id IS NOT NULL',
+      [[fx.loopA.id, fx.loopB.id]],
+    );
+    expect(rows).toEqual([{ n: 1 }]);
   });
 
   it('a loop written behind the API (two concurrent writers) still renders: each template is read once, the nearest value wins', async () => {
