@@ -79,6 +79,8 @@ import {
   ServiceTemplateResource,
   VlanGroupResource,
   VlanResource,
+  VlanTranslationPolicyResource,
+  VlanTranslationRuleResource,
   VrfResource,
 } from './ipam/ipam.resources';
 import {
@@ -203,6 +205,8 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   RoleResource,
   AggregateResource,
   VlanGroupResource,
+  VlanTranslationPolicyResource,
+  VlanTranslationRuleResource,
   IpRangeResource,
   RouteTargetResource,
   ServiceTemplateResource,

@@ -538,6 +538,7 @@ export const InterfaceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     vdcs: many('dcim.virtualdevicecontext'),
     primary_mac_address: relation('dcim.macaddress', { onDelete: 'SET NULL', unique: true }),
+    vlan_translation_policy: relation('ipam.vlantranslationpolicy', { onDelete: 'PROTECT', label: 'VLAN translation policy' }),
     ...cableEndpointFields(),
   },
   display: (row) => String(row.name),

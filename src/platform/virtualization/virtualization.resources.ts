@@ -6,7 +6,7 @@ import { throughFilter } from '../framework/resource/extra-filters';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource } from '../framework/resource/resource-definition';
-import { IpAddressResource, VlanResource, VrfResource } from '../ipam/ipam.resources';
+import { IpAddressResource, VlanResource, VlanTranslationPolicyResource, VrfResource } from '../ipam/ipam.resources';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
 type Problems = Record<string, string[]>;
@@ -217,6 +217,7 @@ export const VmInterfaceResource = defineResource({
     untagged_vlan: relation(() => VlanResource, { onDelete: 'SET NULL' }),
     tagged_vlans: many(() => VlanResource),
     vrf: relation(() => VrfResource, { onDelete: 'SET NULL', label: 'VRF' }),
+    vlan_translation_policy: relation(() => VlanTranslationPolicyResource, { onDelete: 'PROTECT', label: 'VLAN translation policy' }),
   },
   display: (row) => String(row.name),
   brief: ['virtual_machine', 'name', 'description'],
