@@ -1,3 +1,4 @@
+import { QinqVlans1796690975126 } from './1796690975126-QinqVlans';
 import { VlanTranslationPolicies1796689955579 } from './1796689955579-VlanTranslationPolicies';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
@@ -41,6 +42,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   AcmeServer1796677295647,
   VpnModels1796677306856,
   VlanTranslationPolicies1796689955579,
+  QinqVlans1796690975126,
 ];
 
 /**

@@ -159,6 +159,14 @@ export const VlanResource = defineResource({
     status: choice(IPAM_STATUS_CHOICES, { default: 'active' }),
     role: relation(() => RoleResource, { onDelete: 'SET NULL' }),
     description: text({ maxLength: 200, search: true }),
+    qinq_role: choice(
+      [
+        ['svlan', 'Service'],
+        ['cvlan', 'Customer'],
+      ],
+      { blank: true, label: 'Q-in-Q role' },
+    ),
+    qinq_svlan: relation(() => VlanResource, { onDelete: 'PROTECT', label: 'Q-in-Q SVLAN' }),
     comments: longText({ search: true }),
   },
   display: (row) => `${String(row.name)} (${String(row.vid)})`,
@@ -167,7 +175,19 @@ export const VlanResource = defineResource({
   uniqueTogether: [
     ['group', 'vid'],
     ['group', 'name'],
+    ['qinq_svlan', 'vid'],
+    ['qinq_svlan', 'name'],
   ],
+  extraFilters: { qinq_svlan_vid: throughFilter('qinq_svlan_id', 'SELECT id FROM ipam_vlan WHERE vid IN (:values)') },
+  validate: (values): Problems => {
+    if (values.qinq_svlan_id != null && values.qinq_role !== 'cvlan') {
+      return { qinq_svlan: ['Only Q-in-Q customer VLANs maybe assigned to a service VLAN.'] };
+    }
+    if (values.qinq_role === 'cvlan' && values.qinq_svlan_id == null) {
+      return { qinq_role: ['A Q-in-Q customer VLAN must be assigned to a service VLAN.'] };
+    }
+    return {};
+  },
   validateAsync: vidInGroupRanges,
 });
 
