@@ -1,3 +1,4 @@
+import { ConfigContextProfiles1796692061331 } from './1796692061331-ConfigContextProfiles';
 import { QinqVlans1796690975126 } from './1796690975126-QinqVlans';
 import { VlanTranslationPolicies1796689955579 } from './1796689955579-VlanTranslationPolicies';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
@@ -43,6 +44,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   VpnModels1796677306856,
   VlanTranslationPolicies1796689955579,
   QinqVlans1796690975126,
+  ConfigContextProfiles1796692061331,
 ];
 
 /**

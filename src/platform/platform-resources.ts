@@ -54,6 +54,7 @@ import {
   SiteResource,
 } from './dcim/dcim.resources';
 import {
+  ConfigContextProfileResource,
   ConfigContextResource,
   ConfigTemplateResource,
   ExportTemplateResource,
@@ -131,6 +132,7 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   ConfigTemplateResource,
   SavedFilterResource,
   ExportTemplateResource,
+  ConfigContextProfileResource,
   ConfigContextResource,
   // tenancy
   TenantGroupResource,
