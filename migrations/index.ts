@@ -1,3 +1,4 @@
+import { Owners1796692744725 } from './1796692744725-Owners';
 import { ConfigContextProfiles1796692061331 } from './1796692061331-ConfigContextProfiles';
 import { QinqVlans1796690975126 } from './1796690975126-QinqVlans';
 import { VlanTranslationPolicies1796689955579 } from './1796689955579-VlanTranslationPolicies';
@@ -45,6 +46,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   VlanTranslationPolicies1796689955579,
   QinqVlans1796690975126,
   ConfigContextProfiles1796692061331,
+  Owners1796692744725,
 ];
 
 /**

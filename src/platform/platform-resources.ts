@@ -113,7 +113,7 @@ import {
   TenantGroupResource,
   TenantResource,
 } from './tenancy/tenancy.resources';
-import { GroupResource, ObjectPermissionResource, UserResource } from './users/users.resources';
+import { GroupResource, ObjectPermissionResource, OwnerGroupResource, OwnerResource, UserResource } from './users/users.resources';
 import type { ResourceDefinition } from './framework/resource/resource-definition';
 
 /** The platform's own models (plugins bring theirs: src/plugins). A new model is one declaration plus one line here. */
@@ -124,6 +124,8 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   UserResource,
   GroupResource,
   ObjectPermissionResource,
+  OwnerGroupResource,
+  OwnerResource,
   TagResource,
   CustomFieldResource,
   JournalEntryResource,
