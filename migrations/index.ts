@@ -1,4 +1,8 @@
 import { DevicePrimaryAddresses1796693133512 } from './1796693133512-DevicePrimaryAddresses';
+import { Owners1796692744725 } from './1796692744725-Owners';
+import { ConfigContextProfiles1796692061331 } from './1796692061331-ConfigContextProfiles';
+import { QinqVlans1796690975126 } from './1796690975126-QinqVlans';
+import { VlanTranslationPolicies1796689955579 } from './1796689955579-VlanTranslationPolicies';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
@@ -43,6 +47,10 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   AcmeServer1796677295647,
   VpnModels1796677306856,
   InventoryBoundIssuance1796680000000,
+  VlanTranslationPolicies1796689955579,
+  QinqVlans1796690975126,
+  ConfigContextProfiles1796692061331,
+  Owners1796692744725,
   DevicePrimaryAddresses1796693133512,
   CredentialChangeNotifications1796718412000,
 ];

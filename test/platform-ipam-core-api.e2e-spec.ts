@@ -79,19 +79,30 @@ describe('platform IPAM: the REST and GraphQL contract of RIRs, ASNs, VRFs, VLAN
     path: `${I}/vlans/`,
     objectType: 'ipam.vlan',
     graphqlName: 'vlan',
-    create: [
-      { vid: 10, name: 'users', description: 'office' },
-      { vid: 20, name: 'voice', status: 'reserved' },
+    fixtures: async ({ factories }) => ({ svlan: await factories.vlan({ vid: 3001, qinq_role: 'svlan' }) }),
+    create: ({ svlan }) => [
+      { vid: 10, name: 'users', description: 'office', qinq_role: 'svlan' },
+      { vid: 20, name: 'voice', status: 'reserved', qinq_role: 'cvlan', qinq_svlan: svlan.id },
       { vid: 4094, name: 'transit' },
     ],
     update: { vid: 11, name: 'staff', status: 'deprecated' },
     bulkUpdate: { status: 'active' },
     brief: ['id', 'url', 'display', 'vid', 'name', 'description'],
-    filters: { 'vid=20': [1], 'vid__gte=20': [1, 2], 'status=reserved': [1], 'name=transit': [2] },
+    filters: ({ svlan }) => ({
+      'vid=20': [1],
+      'vid__gte=20': [1, 2],
+      'status=reserved': [1],
+      'name=transit': [2],
+      'qinq_role=svlan': [0],
+      [`qinq_svlan_id=${svlan.id}`]: [1],
+      'qinq_svlan_vid=3001': [1],
+    }),
     invalid: [
       { body: { vid: 4095, name: 'too high' }, field: 'vid' },
       { body: { vid: 30 }, field: 'name' },
       { body: { vid: 31, name: 'bad status', status: 'lost' }, field: 'status' },
+      { body: { vid: 32, name: 'lone cvlan', qinq_role: 'cvlan' }, field: 'qinq_role' },
+      { body: ({ svlan }) => ({ vid: 33, name: 'not a cvlan', qinq_svlan: svlan.id }), field: 'qinq_svlan' },
     ],
   });
 

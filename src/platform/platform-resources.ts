@@ -54,6 +54,7 @@ import {
   SiteResource,
 } from './dcim/dcim.resources';
 import {
+  ConfigContextProfileResource,
   ConfigContextResource,
   ConfigTemplateResource,
   ExportTemplateResource,
@@ -79,6 +80,8 @@ import {
   ServiceTemplateResource,
   VlanGroupResource,
   VlanResource,
+  VlanTranslationPolicyResource,
+  VlanTranslationRuleResource,
   VrfResource,
 } from './ipam/ipam.resources';
 import {
@@ -110,7 +113,7 @@ import {
   TenantGroupResource,
   TenantResource,
 } from './tenancy/tenancy.resources';
-import { GroupResource, ObjectPermissionResource, UserResource } from './users/users.resources';
+import { GroupResource, ObjectPermissionResource, OwnerGroupResource, OwnerResource, UserResource } from './users/users.resources';
 import type { ResourceDefinition } from './framework/resource/resource-definition';
 
 /** The platform's own models (plugins bring theirs: src/plugins). A new model is one declaration plus one line here. */
@@ -121,6 +124,8 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   UserResource,
   GroupResource,
   ObjectPermissionResource,
+  OwnerGroupResource,
+  OwnerResource,
   TagResource,
   CustomFieldResource,
   JournalEntryResource,
@@ -129,6 +134,7 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   ConfigTemplateResource,
   SavedFilterResource,
   ExportTemplateResource,
+  ConfigContextProfileResource,
   ConfigContextResource,
   // tenancy
   TenantGroupResource,
@@ -203,6 +209,8 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   RoleResource,
   AggregateResource,
   VlanGroupResource,
+  VlanTranslationPolicyResource,
+  VlanTranslationRuleResource,
   IpRangeResource,
   RouteTargetResource,
   ServiceTemplateResource,

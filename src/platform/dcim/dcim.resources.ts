@@ -62,6 +62,7 @@ import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from
 import { deviceRackRules } from './rack-rules';
 import { deviceAddressRules } from './device-addresses';
 import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
+import { INTERFACE_MODE_CHOICES, interfaceVlanProblems, InterfaceVlanSubject } from '../ipam/interface-vlans';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
@@ -533,6 +534,15 @@ function mappedPorts(row: ResourceRow): Array<[string, number]> {
   ];
 }
 
+const DEVICE_INTERFACE_VLANS: InterfaceVlanSubject = {
+  parentNoun: 'device',
+  parentTable: 'dcim_device',
+  parentColumn: 'device_id',
+  taggedTable: 'dcim_interface_tagged_vlans',
+  taggedColumn: 'interface_id',
+  modeChecks: true,
+};
+
 export const InterfaceResource = defineResource({
   appLabel: 'dcim',
   model: 'interface',
@@ -552,6 +562,11 @@ export const InterfaceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     vdcs: many('dcim.virtualdevicecontext'),
     primary_mac_address: relation('dcim.macaddress', { onDelete: 'SET NULL', unique: true }),
+    mode: choice(INTERFACE_MODE_CHOICES, { blank: true, label: '802.1Q mode' }),
+    untagged_vlan: relation('ipam.vlan', { onDelete: 'SET NULL', label: 'untagged VLAN' }),
+    tagged_vlans: many('ipam.vlan', { label: 'tagged VLANs' }),
+    qinq_svlan: relation('ipam.vlan', { onDelete: 'SET NULL', label: 'Q-in-Q SVLAN' }),
+    vlan_translation_policy: relation('ipam.vlantranslationpolicy', { onDelete: 'PROTECT', label: 'VLAN translation policy' }),
     ...cableEndpointFields(),
   },
   display: (row) => String(row.name),
@@ -561,7 +576,10 @@ export const InterfaceResource = defineResource({
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
   extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses()],
-  validateAsync: primaryMacAssigned,
+  validateAsync: async (manager, values, body) => ({
+    ...(await primaryMacAssigned(manager, values)),
+    ...(await interfaceVlanProblems(manager, DEVICE_INTERFACE_VLANS, values, body)),
+  }),
   actions: [traceAction('dcim.interface')],
   ...pathHooks('dcim.interface'),
 });

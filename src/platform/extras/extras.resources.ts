@@ -19,6 +19,7 @@ import { validateCondition } from './events/event-condition';
 import { validateAdditionalHeaders } from './events/webhook-request';
 import { templateFieldProblems } from './config-templates/config-template-renderer';
 import { contextDataProblems } from './config-contexts';
+import { contextProfileProblems, profileSchemaProblems } from './context-schemas';
 
 export const TagResource = defineResource({
   appLabel: 'extras',
@@ -255,10 +256,11 @@ export const SavedFilterResource = defineResource({
   standard: { tags: false, customFields: false },
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     const slugs = (values.tags as string[] | undefined) ?? [];
-    if (slugs.length === 0) return {};
+    if (slugs.length === 0) return contextProfileProblems(manager, values);
     const found = (await manager.query('SELECT slug FROM extras_tag WHERE slug = ANY($1)', [slugs])) as Array<{ slug: string }>;
     const missing = slugs.filter((wanted) => !found.some(({ slug: known }) => known === wanted));
-    return missing.length > 0 ? { tags: missing.map((name) => `Object with slug=${name} does not exist.`) } : {};
+    if (missing.length > 0) return { tags: missing.map((name) => `Object with slug=${name} does not exist.`) };
+    return contextProfileProblems(manager, values);
   },
 });
 
@@ -301,6 +303,24 @@ export const ExportTemplateResource = defineResource({
  * it names must include the device's or VM's own; a kind left empty matches all), merged by weight
  * into their `config_context` (src/platform/extras/config-contexts.ts).
  */
+/** A JSON schema that the data of the config contexts assigned to it must satisfy (NetBox 4.4+). */
+export const ConfigContextProfileResource = defineResource({
+  appLabel: 'extras',
+  model: 'configcontextprofile',
+  path: 'config-context-profiles',
+  verboseName: 'config context profile',
+  table: 'extras_configcontextprofile',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    schema: json({ nullable: true, validate: profileSchemaProblems, noFilter: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+});
+
 export const ConfigContextResource = defineResource({
   appLabel: 'extras',
   model: 'configcontext',
@@ -309,6 +329,7 @@ export const ConfigContextResource = defineResource({
   table: 'extras_configcontext',
   fields: {
     name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    profile: relation(() => ConfigContextProfileResource, { onDelete: 'PROTECT' }),
     weight: integer({ min: 0, max: 32767, default: 1000 }),
     description: text({ maxLength: 200, search: true }),
     is_active: boolean({ default: true }),
@@ -334,9 +355,10 @@ export const ConfigContextResource = defineResource({
   standard: { tags: false, customFields: false },
   validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
     const slugs = (values.tags as string[] | undefined) ?? [];
-    if (slugs.length === 0) return {};
+    if (slugs.length === 0) return contextProfileProblems(manager, values);
     const found = (await manager.query('SELECT slug FROM extras_tag WHERE slug = ANY($1)', [slugs])) as Array<{ slug: string }>;
     const missing = slugs.filter((wanted) => !found.some(({ slug: known }) => known === wanted));
-    return missing.length > 0 ? { tags: missing.map((name) => `Object with slug=${name} does not exist.`) } : {};
+    if (missing.length > 0) return { tags: missing.map((name) => `Object with slug=${name} does not exist.`) };
+    return contextProfileProblems(manager, values);
   },
 });

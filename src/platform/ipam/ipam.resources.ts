@@ -3,7 +3,7 @@ import { computedProperties } from '../framework/resource/computed-properties';
 import { idFilterProblem, throughFilter } from '../framework/resource/extra-filters';
 import { boolean, choice, date, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
-import { defineResource, ExtraFilter } from '../framework/resource/resource-definition';
+import { defineResource, ExtraFilter, ResourceExtension } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
 import { isIpProblem, parseIpAddress, parseIpInterface, parseIpNetwork } from './ip-network';
 
@@ -159,6 +159,14 @@ export const VlanResource = defineResource({
     status: choice(IPAM_STATUS_CHOICES, { default: 'active' }),
     role: relation(() => RoleResource, { onDelete: 'SET NULL' }),
     description: text({ maxLength: 200, search: true }),
+    qinq_role: choice(
+      [
+        ['svlan', 'Service'],
+        ['cvlan', 'Customer'],
+      ],
+      { blank: true, label: 'Q-in-Q role' },
+    ),
+    qinq_svlan: relation(() => VlanResource, { onDelete: 'PROTECT', label: 'Q-in-Q SVLAN' }),
     comments: longText({ search: true }),
   },
   display: (row) => `${String(row.name)} (${String(row.vid)})`,
@@ -167,9 +175,116 @@ export const VlanResource = defineResource({
   uniqueTogether: [
     ['group', 'vid'],
     ['group', 'name'],
+    ['qinq_svlan', 'vid'],
+    ['qinq_svlan', 'name'],
   ],
+  extraFilters: { qinq_svlan_vid: throughFilter('qinq_svlan_id', 'SELECT id FROM ipam_vlan WHERE vid IN (:values)') },
+  validate: (values): Problems => {
+    if (values.qinq_svlan_id != null && values.qinq_role !== 'cvlan') {
+      return { qinq_svlan: ['Only Q-in-Q customer VLANs maybe assigned to a service VLAN.'] };
+    }
+    if (values.qinq_role === 'cvlan' && values.qinq_svlan_id == null) {
+      return { qinq_role: ['A Q-in-Q customer VLAN must be assigned to a service VLAN.'] };
+    }
+    return {};
+  },
   validateAsync: vidInGroupRanges,
 });
+
+/** A named set of VLAN ID translations, applied to device and VM interfaces. */
+export const VlanTranslationPolicyResource = defineResource({
+  appLabel: 'ipam',
+  model: 'vlantranslationpolicy',
+  path: 'vlan-translation-policies',
+  verboseName: 'VLAN translation policy',
+  graphqlName: 'vlan_translation_policy',
+  graphql: { lists: { rules: { objectType: 'ipam.vlantranslationrule', field: 'policy' } } },
+  table: 'ipam_vlantranslationpolicy',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+    comments: longText({ search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  extensions: [policyRules()],
+});
+
+const ruleDisplay = (row: Record<string, unknown>) =>
+  `${String(row.local_vid)} -> ${String(row.remote_vid)} (policy ${String(row.policy_id)})`;
+
+/** One translation of a policy: a local VLAN ID to a remote one, each used once per policy. */
+export const VlanTranslationRuleResource = defineResource({
+  appLabel: 'ipam',
+  model: 'vlantranslationrule',
+  path: 'vlan-translation-rules',
+  verboseName: 'VLAN translation rule',
+  graphqlName: 'vlan_translation_rule',
+  table: 'ipam_vlantranslationrule',
+  fields: {
+    policy: relation(() => VlanTranslationPolicyResource, { onDelete: 'CASCADE', required: true, label: 'VLAN translation policy' }),
+    local_vid: integer({ min: 1, max: 4094, required: true, label: 'local VLAN ID' }),
+    remote_vid: integer({ min: 1, max: 4094, required: true, label: 'remote VLAN ID' }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: ruleDisplay,
+  brief: ['policy', 'local_vid', 'remote_vid', 'description'],
+  ordering: ['policy', 'local_vid'],
+  uniqueTogether: [
+    ['policy', 'local_vid'],
+    ['policy', 'remote_vid'],
+  ],
+  searchRelated: [{ relation: 'policy', column: 'name' }],
+  relatedObject: 'policy',
+});
+
+/** A policy's `rules` as NetBox lists them: each rule's own fields, its policy as an id (one query per page). */
+function policyRules(): ResourceExtension {
+  const ruleSchema = {
+    type: 'object',
+    properties: {
+      id: { type: 'integer' },
+      url: { type: 'string', format: 'uri' },
+      display: { type: 'string' },
+      policy: { type: 'integer' },
+      local_vid: { type: 'integer' },
+      remote_vid: { type: 'integer' },
+      description: { type: 'string' },
+    },
+  } as const;
+  return {
+    keys: ['rules'],
+    readSchema: { rules: { type: 'array', readOnly: true, items: ruleSchema } },
+    async represent(manager, rows, baseUrl) {
+      const rules = (await manager.query(
+        'SELECT id, policy_id, local_vid, remote_vid, description FROM ipam_vlantranslationrule WHERE policy_id = ANY($1) ORDER BY local_vid, id',
+        [rows.map((row) => row.id)],
+      )) as Array<{ id: number; policy_id: number; local_vid: number; remote_vid: number; description: string }>;
+      return new Map(
+        rows.map((row) => [
+          row.id,
+          {
+            rules: rules
+              .filter((rule) => rule.policy_id === row.id)
+              .map((rule) => ({
+                id: rule.id,
+                url: `${baseUrl}/api/ipam/vlan-translation-rules/${rule.id}/`,
+                display: ruleDisplay(rule),
+                policy: rule.policy_id,
+                local_vid: rule.local_vid,
+                remote_vid: rule.remote_vid,
+                description: rule.description,
+              })),
+          },
+        ]),
+      );
+    },
+    snapshot: async () => new Map(),
+    validate: async () => ({}),
+    apply: async () => undefined,
+  };
+}
 
 export const PrefixResource = defineResource({
   appLabel: 'ipam',

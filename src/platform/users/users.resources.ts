@@ -1,4 +1,6 @@
-import { boolean, choice, json, many, stringList, text } from '../framework/resource/fields';
+import { countsOf } from '../framework/resource/computed-properties';
+import { throughFilter } from '../framework/resource/extra-filters';
+import { boolean, choice, json, many, relation, stringList, text } from '../framework/resource/fields';
 import { defineResource } from '../framework/resource/resource-definition';
 import { readConstraints } from '../framework/permissions/permission-constraints';
 import { ObjectTypeResource } from '../core/core.resources';
@@ -71,4 +73,56 @@ export const ObjectPermissionResource = defineResource({
   brief: ['name', 'description', 'enabled', 'actions'],
   ordering: ['name'],
   standard: { tags: false, customFields: false },
+});
+
+/** A grouping of owners (NetBox 4.5). */
+export const OwnerGroupResource = defineResource({
+  appLabel: 'users',
+  model: 'ownergroup',
+  path: 'owner-groups',
+  verboseName: 'owner group',
+  table: 'users_ownergroup',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    description: text({ maxLength: 200, search: true }),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  standard: { tags: false, customFields: false },
+  extensions: [countsOf({ member_count: { table: 'users_owner', column: 'group_id' } })],
+});
+
+/** A set of users and user groups that NetBox 4.5 objects may name as their `owner`. */
+export const OwnerResource = defineResource({
+  appLabel: 'users',
+  model: 'owner',
+  path: 'owners',
+  verboseName: 'owner',
+  table: 'users_owner',
+  fields: {
+    name: text({ maxLength: 100, required: true, unique: true, search: true }),
+    group: relation(() => OwnerGroupResource, { onDelete: 'PROTECT' }),
+    description: text({ maxLength: 200, search: true }),
+    user_groups: many(() => GroupResource),
+    users: many(() => UserResource),
+  },
+  display: (row) => String(row.name),
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  standard: { tags: false, customFields: false },
+  extraFilters: {
+    user_id: throughFilter('id', 'SELECT owner_id FROM users_owner_users WHERE user_id IN (:values)'),
+    user: throughFilter(
+      'id',
+      'SELECT j.owner_id FROM users_owner_users j JOIN users u ON u.id = j.user_id WHERE u.username IN (:values)',
+      'text',
+    ),
+    user_group_id: throughFilter('id', 'SELECT owner_id FROM users_owner_user_groups WHERE group_id IN (:values)'),
+    user_group: throughFilter(
+      'id',
+      'SELECT j.owner_id FROM users_owner_user_groups j JOIN users_group g ON g.id = j.group_id WHERE g.name IN (:values)',
+      'text',
+    ),
+  },
 });

@@ -6,7 +6,8 @@ import { throughFilter } from '../framework/resource/extra-filters';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource } from '../framework/resource/resource-definition';
-import { IpAddressResource, VlanResource, VrfResource } from '../ipam/ipam.resources';
+import { INTERFACE_MODE_CHOICES, interfaceVlanProblems, InterfaceVlanSubject } from '../ipam/interface-vlans';
+import { IpAddressResource, VlanResource, VlanTranslationPolicyResource, VrfResource } from '../ipam/ipam.resources';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
 type Problems = Record<string, string[]>;
@@ -170,12 +171,14 @@ export const VirtualMachineResource = defineResource({
   extensions: [configContextProperty('virtualmachine')],
 });
 
-const INTERFACE_MODE_CHOICES = [
-  ['access', 'Access'],
-  ['tagged', 'Tagged'],
-  ['tagged-all', 'Tagged (All)'],
-  ['q-in-q', 'Q-in-Q (802.1ad)'],
-] as const;
+const VM_INTERFACE_VLANS: InterfaceVlanSubject = {
+  parentNoun: 'virtual machine',
+  parentTable: 'virtualization_virtualmachine',
+  parentColumn: 'virtual_machine_id',
+  taggedTable: 'virtualization_vminterface_tagged_vlans',
+  taggedColumn: 'vminterface_id',
+  modeChecks: false,
+};
 
 /** A VM interface's parent and bridge are other interfaces of the same VM. */
 async function vmInterfaceRules(manager: EntityManager, values: Record<string, unknown>): Promise<Problems> {
@@ -216,14 +219,19 @@ export const VmInterfaceResource = defineResource({
     mode: choice(INTERFACE_MODE_CHOICES, { blank: true, label: '802.1Q mode' }),
     untagged_vlan: relation(() => VlanResource, { onDelete: 'SET NULL' }),
     tagged_vlans: many(() => VlanResource),
+    qinq_svlan: relation(() => VlanResource, { onDelete: 'SET NULL', label: 'Q-in-Q SVLAN' }),
     vrf: relation(() => VrfResource, { onDelete: 'SET NULL', label: 'VRF' }),
+    vlan_translation_policy: relation(() => VlanTranslationPolicyResource, { onDelete: 'PROTECT', label: 'VLAN translation policy' }),
   },
   display: (row) => String(row.name),
   brief: ['virtual_machine', 'name', 'description'],
   ordering: ['virtual_machine', 'name'],
   uniqueTogether: [['virtual_machine', 'name']],
   relatedObject: 'virtual_machine',
-  validateAsync: vmInterfaceRules,
+  validateAsync: async (manager, values, body) => ({
+    ...(await vmInterfaceRules(manager, values)),
+    ...(await interfaceVlanProblems(manager, VM_INTERFACE_VLANS, values, body)),
+  }),
   extraFilters: {
     cluster_id: throughFilter('virtual_machine_id', 'SELECT id FROM virtualization_virtualmachine WHERE cluster_id IN (:values)'),
   },

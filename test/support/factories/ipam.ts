@@ -18,6 +18,7 @@ export function ipamFactories(api: PlatformClient) {
     routeTarget: (fields: Fields = {}) => make('route-targets', { name: unique('65000:').replace('-', ''), ...fields }),
     vlanGroup: (fields: Fields = {}) => make('vlan-groups', { ...named('vlan-group'), ...fields }),
     vlan: (fields: Fields & { vid: number }) => make('vlans', { name: unique('vlan'), ...fields }),
+    vlanTranslationPolicy: (fields: Fields = {}) => make('vlan-translation-policies', { name: unique('vlan-translation'), ...fields }),
     ipAddress: (fields: Fields & { address: string }) => make('ip-addresses', fields),
     fhrpGroup: (fields: Fields & { group_id: number }) => make('fhrp-groups', { protocol: 'vrrp2', ...fields }),
   };
