@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createSign, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createPrivateKey, createSign, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -137,6 +137,26 @@ describe('ACME (RFC 8555)', () => {
     ]);
   }
 
+  /** What the CA's CRL (fetched from its public URL) and its OCSP responder say about a certificate. */
+  async function revocationStatus(certPem: string): Promise<{ crl: string; ocsp: string; serial: string }> {
+    const serial = new X509Certificate(certPem).serialNumber.replace(/^0+/, '');
+    const response = await fetch(`${testApp.baseUrl}/crl/${ca.slug}`);
+    expect(response.status).toBe(200);
+    const crlFile = ssl.write(`crl-${serial}.der`, new Uint8Array(await response.arrayBuffer()));
+    const crl = ssl.run('crl', '-inform', 'DER', '-in', crlFile, '-noout', '-text').output;
+    const caFile = ssl.write('ocsp-ca.pem', ca.certificate);
+    const certFile = ssl.write(`ocsp-${serial}.pem`, certPem);
+    const ocsp = (
+      await ssl.runAsync('ocsp', '-issuer', caFile, '-CAfile', caFile, '-cert', certFile, '-url', `${testApp.baseUrl}/ocsp/${ca.slug}`)
+    ).output;
+    return { crl, ocsp, serial };
+  }
+
+  /** The text that follows a serial in `openssl crl -text`, up to the next entry. */
+  function crlEntry(crl: string, serial: string): string | undefined {
+    return crl.split('Serial Number: ').find((entry) => entry.toUpperCase().startsWith(serial.toUpperCase()));
+  }
+
   function verifyAgainstCa(chainPem: string): string {
     const caFile = ssl.write(`ca-${Date.now()}.pem`, ca.certificate);
     const leafFile = ssl.write(`leaf-${Date.now()}.pem`, chainPem);
@@ -151,6 +171,7 @@ describe('ACME (RFC 8555)', () => {
       newNonce: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-nonce`,
       newAccount: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-account`,
       newOrder: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-order`,
+      revokeCert: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/revoke-cert`,
       meta: { externalAccountRequired: true },
     });
     const unknown = await fetch(`${testApp.baseUrl}/acme/acme-issuing-999/directory`);
@@ -292,6 +313,140 @@ describe('ACME (RFC 8555)', () => {
     ACME_TIMEOUT,
   );
 
+  it(
+    'certbot revokes with its account key (kid): the CRL and OCSP say keyCompromise, the audit log names the service account',
+    async () => {
+      const issued = await certbotCertonly('certbot-revoke', ['revoked.acme.test'], await eabKey());
+      expect(issued.code).toBe(0);
+      const certPath = join(scratch, 'certbot-revoke', 'config', 'live', 'revoked.acme.test', 'cert.pem');
+      const certPem = readFileSync(certPath, 'utf8');
+      expect((await revocationStatus(certPem)).ocsp).toMatch(/: good\n/);
+
+      const revoked = await certbot('certbot-revoke', [
+        'revoke',
+        '--cert-path',
+        certPath,
+        '--reason',
+        'keycompromise',
+        '--no-delete-after-revoke',
+      ]);
+      expect(revoked.output).toContain('Congratulations! You have successfully revoked the certificate');
+      expect(revoked.code).toBe(0);
+
+      const { crl, ocsp, serial } = await revocationStatus(certPem);
+      expect(crlEntry(crl, serial)).toMatch(/CRL Reason Code:\s+Key Compromise/);
+      expect(ocsp).toMatch(/: revoked\n/);
+      expect(ocsp).toContain('Reason: keyCompromise');
+      const { rows } = await db.query(
+        `SELECT c.status, c.revocation_reason FROM certificates c JOIN acme_orders o ON o.certificate_id = c.id
+          WHERE c.common_name = 'revoked.acme.test'`,
+      );
+      expect(rows).toEqual([{ status: 'revoked', revocation_reason: 'keyCompromise' }]);
+      const audit = await db.query(
+        `SELECT service_account_id, detail FROM audit_logs WHERE action = 'cert_revoke' AND detail LIKE '%revoked.acme.test%'`,
+      );
+      expect(audit.rows).toEqual([
+        {
+          service_account_id: issuer.id,
+          detail: expect.stringMatching(
+            /^Revoked certificate 'revoked\.acme\.test' \(reason: "keyCompromise"\) through ACME account #\d+$/,
+          ),
+        },
+      ]);
+
+      const again = await certbot('certbot-revoke', ['revoke', '--cert-path', certPath, '--no-delete-after-revoke']);
+      expect(again.code).not.toBe(0);
+      expect(readFileSync(join(scratch, 'certbot-revoke', 'logs', 'letsencrypt.log'), 'utf8')).toMatch(
+        /urn:ietf:params:acme:error:alreadyRevoked/,
+      );
+    },
+    ACME_TIMEOUT,
+  );
+
+  it(
+    "another account may not revoke a certificate it did not order; the certificate's own key (jwk) may, as certbot --key-path does",
+    async () => {
+      expect((await certbotCertonly('certbot-keyholder', ['keyholder.acme.test'], await eabKey())).code).toBe(0);
+      const live = join(scratch, 'certbot-keyholder', 'config', 'live', 'keyholder.acme.test');
+      const other = await eabKey();
+      const registered = await certbot('certbot-stranger', [
+        'register',
+        '--agree-tos',
+        '--register-unsafely-without-email',
+        '--eab-kid',
+        other.key_id,
+        `--eab-hmac-key=${other.hmac_key}`,
+      ]);
+      expect(registered.code).toBe(0);
+      const refused = await certbot('certbot-stranger', ['revoke', '--cert-path', join(live, 'cert.pem'), '--no-delete-after-revoke']);
+      expect(refused.code).not.toBe(0);
+      expect(readFileSync(join(scratch, 'certbot-stranger', 'logs', 'letsencrypt.log'), 'utf8')).toContain(
+        'The account did not order this certificate',
+      );
+
+      const byKey = await certbot('certbot-no-account', [
+        'revoke',
+        '--cert-path',
+        join(live, 'cert.pem'),
+        '--key-path',
+        join(live, 'privkey.pem'),
+        '--reason',
+        'superseded',
+        '--no-delete-after-revoke',
+      ]);
+      expect(byKey.output).toContain('successfully revoked');
+      expect(byKey.code).toBe(0);
+      const { crl, ocsp, serial } = await revocationStatus(readFileSync(join(live, 'cert.pem'), 'utf8'));
+      expect(crlEntry(crl, serial)).toMatch(/CRL Reason Code:\s+Superseded/);
+      expect(ocsp).toContain('Reason: superseded');
+      const audit = await db.query(
+        `SELECT user_id, service_account_id, detail FROM audit_logs WHERE action = 'cert_revoke' AND detail LIKE '%keyholder.acme.test%'`,
+      );
+      expect(audit.rows).toEqual([
+        {
+          user_id: null,
+          service_account_id: null,
+          detail: `Revoked certificate 'keyholder.acme.test' (reason: "superseded") through ACME, signed by the certificate's key`,
+        },
+      ]);
+    },
+    ACME_TIMEOUT,
+  );
+
+  it(
+    'lego revokes with its account key; the CRL and OCSP say cessationOfOperation',
+    async () => {
+      const key = await eabKey();
+      const path = join(scratch, 'lego-revoke');
+      const common = [
+        '--server',
+        directoryUrl,
+        '--accept-tos',
+        '--email',
+        'ops@acme.test',
+        '--domains',
+        'lego-revoked.acme.test',
+        '--path',
+        path,
+        // lego asks for the binding whenever the directory requires one, even for an account it has registered.
+        '--eab',
+        '--kid',
+        key.key_id,
+        `--hmac=${key.hmac_key}`,
+      ];
+      const issued = await run('lego', [...common, '--http', '--http.port', `127.0.0.1:${challengePort}`, 'run']);
+      expect(issued.code).toBe(0);
+      const chain = readFileSync(join(path, 'certificates', 'lego-revoked.acme.test.crt'), 'utf8');
+      const revoked = await run('lego', [...common, 'revoke', '--reason', '5', '--keep']);
+      expect(revoked.output).not.toMatch(/error/i);
+      expect(revoked.code).toBe(0);
+      const { crl, ocsp, serial } = await revocationStatus(chain);
+      expect(crlEntry(crl, serial)).toMatch(/CRL Reason Code:\s+Cessation Of Operation/);
+      expect(ocsp).toContain('Reason: cessationOfOperation');
+    },
+    ACME_TIMEOUT,
+  );
+
   describe('request checks (RFC 8555 §6)', () => {
     let key: KeyObject;
     let jwk: Record<string, string>;
@@ -321,6 +476,33 @@ describe('ACME (RFC 8555)', () => {
       const response = await fetch(url(path), { method: 'POST', headers: { 'content-type': contentType }, body });
       return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
     }
+
+    it("revokeCert refuses a jwk that is not the certificate's key, a reason outside the allowed codes, and a certificate the CA did not issue", async () => {
+      const live = join(scratch, 'certbot-ok', 'config', 'live', 'www.acme.test');
+      const certificate = b64u(new X509Certificate(readFileSync(join(live, 'cert.pem'))).raw);
+      const wrongKey = await post('revoke-cert', jws({ nonce: await nonce(), url: url('revoke-cert'), jwk }, { certificate }));
+      expect(wrongKey).toMatchObject({ status: 403, body: { type: 'urn:ietf:params:acme:error:unauthorized' } });
+
+      const certificateKey = createPrivateKey(readFileSync(join(live, 'privkey.pem')));
+      const certificateJwk = certificateKey.export({ format: 'jwk' }) as Record<string, string>;
+      delete certificateJwk.d;
+      const signedByCertificate = async (payload: unknown) => {
+        const header = b64u(JSON.stringify({ alg: 'ES256', nonce: await nonce(), url: url('revoke-cert'), jwk: certificateJwk }));
+        const body = b64u(JSON.stringify(payload));
+        const signature = sign('sha256', Buffer.from(`${header}.${body}`), { key: certificateKey, dsaEncoding: 'ieee-p1363' });
+        return post('revoke-cert', JSON.stringify({ protected: header, payload: body, signature: b64u(signature) }));
+      };
+      expect(certificateKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+      const caCompromise = await signedByCertificate({ certificate, reason: 2 });
+      expect(caCompromise).toMatchObject({
+        status: 400,
+        body: { type: 'urn:ietf:params:acme:error:badRevocationReason', detail: 'reason 2 is not allowed (allowed: 0, 1, 3, 4, 5, 9)' },
+      });
+      const notIssued = await signedByCertificate({ certificate: b64u(new X509Certificate(ca.certificate).raw) });
+      expect(notIssued).toMatchObject({ status: 404, body: { type: 'urn:ietf:params:acme:error:malformed' } });
+      const { rows } = await db.query(`SELECT status FROM certificates WHERE common_name = 'www.acme.test'`);
+      expect(rows).toEqual([{ status: 'valid' }]);
+    });
 
     it('answers an unused nonce once, and a reused one with badNonce and a fresh nonce', async () => {
       const value = await nonce();

@@ -18,6 +18,9 @@ export class AcmeUrls {
   get newOrder(): string {
     return `${this.root}/new-order`;
   }
+  get revokeCert(): string {
+    return `${this.root}/revoke-cert`;
+  }
   account(id: number): string {
     return `${this.root}/account/${id}`;
   }

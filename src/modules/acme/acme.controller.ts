@@ -143,6 +143,24 @@ export class AcmeController {
     await this.send(res, context, await this.acme.certificate(request, resourceId(id)));
   }
 
+  @Post('revoke-cert')
+  @Public()
+  @AcmeOperation(
+    'revokeAcmeCertificate',
+    "Revoke a certificate (§7.6): signed with kid by the account that ordered it, or with jwk by the certificate's key",
+    400,
+    403,
+    404,
+    415,
+  )
+  @AcmeJwsBody('{certificate: base64url DER, reason?: RFC 5280 code 0, 1, 3, 4, 5 or 9}')
+  @ApiResponse({ status: 200, description: 'Revoked: listed in the CRL and answered revoked by OCSP' })
+  async revokeCert(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const context = await this.context(slug, req);
+    const request = await this.acme.verify(context, jwsBody(req), this.requestUrl(context, req), 'jwk-or-kid');
+    await this.send(res, context, await this.acme.revokeCert(context, request));
+  }
+
   private context(slug: string, req: Request): Promise<AcmeDirectoryContext> {
     return this.acme.context(slug, this.baseUrl.for(req));
   }

@@ -68,6 +68,7 @@ export const ACME_SCHEMAS = {
     newNonce: STRING,
     newAccount: STRING,
     newOrder: STRING,
+    revokeCert: STRING,
     meta: { type: 'object', properties: { externalAccountRequired: { type: 'boolean' } } },
   },
   account: { status: STRING, contact: STRINGS },

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes, type KeyObject } from 'node:crypto';
-import { isDnsName, parseCsr, type ParsedCsr } from '@libs/x509';
+import { randomBytes, type KeyObject, X509Certificate } from 'node:crypto';
+import { isDnsName, normalizeSerialNumber, parseCsr, type ParsedCsr } from '@libs/x509';
 import { DataSource, In, Repository } from 'typeorm';
 import { capabilitiesOf } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
@@ -114,6 +114,7 @@ export class AcmeService {
       newNonce: urls.newNonce,
       newAccount: urls.newAccount,
       newOrder: urls.newOrder,
+      revokeCert: urls.revokeCert,
       meta: { externalAccountRequired: this.config.acme.eabRequired },
     };
   }
@@ -126,7 +127,12 @@ export class AcmeService {
    * Checks a POST per RFC 8555 §6.2–6.5: flattened JWS, supported alg, url equal to the request's URL, a fresh
    * nonce, jwk (newAccount) or kid of a valid account of this directory (everything else), and the signature.
    */
-  async verify(context: AcmeDirectoryContext, body: unknown, requestUrl: string, keyBy: 'jwk' | 'kid'): Promise<AcmeRequest> {
+  async verify(
+    context: AcmeDirectoryContext,
+    body: unknown,
+    requestUrl: string,
+    keyBy: 'jwk' | 'kid' | 'jwk-or-kid',
+  ): Promise<AcmeRequest> {
     const jws = parseJws(body);
     const header = readProtectedHeader(jws);
     if (header.url !== requestUrl) {
@@ -135,7 +141,7 @@ export class AcmeService {
     if (!(await this.nonces.consume(header.nonce))) throw new AcmeProblem('badNonce', 'The nonce is unknown, expired or already used');
     let key: KeyObject;
     let account: AcmeAccountEntity | undefined;
-    if (keyBy === 'jwk') {
+    if (keyBy === 'jwk' || (keyBy === 'jwk-or-kid' && header.jwk !== undefined)) {
       if (header.jwk === undefined) throw new AcmeProblem('malformed', 'This request must carry the account key as jwk, not kid');
       key = importJwk(header.jwk);
     } else {
@@ -471,6 +477,56 @@ export class AcmeService {
     };
   }
 
+  // ---- revocation ------------------------------------------------------------------------------------------------
+
+  /**
+   * revokeCert (§7.6): signed with kid by the account whose order issued the certificate, or with jwk by the
+   * certificate's own key. The revocation is the REST API's (CRL rebuilt, OCSP answers re-signed, `cert_revoke` in the
+   * audit log), entitled by the protocol instead of the `can_revoke_cert` capability.
+   */
+  async revokeCert(context: AcmeDirectoryContext, request: AcmeRequest): Promise<AcmeReply> {
+    const payload = parsePayload(request.payloadText);
+    if (typeof payload.certificate !== 'string') throw new AcmeProblem('malformed', 'The payload has no certificate');
+    const der = base64UrlDecode(payload.certificate, 'certificate');
+    const reason = readRevocationReason(payload.reason);
+    let submitted: X509Certificate;
+    try {
+      submitted = new X509Certificate(der);
+    } catch {
+      throw new AcmeProblem('malformed', 'certificate is not a DER X.509 certificate');
+    }
+    const certificate = await this.dataSource.manager.findOne(CertificateEntity, {
+      where: { issuerId: context.ca.id, serialNumber: normalizeSerialNumber(submitted.serialNumber) },
+    });
+    if (!certificate || !new X509Certificate(certificate.certificate).raw.equals(der)) {
+      throw new AcmeProblem('malformed', 'This CA did not issue the certificate', 404);
+    }
+    let actor: Principal | null = null;
+    let via: string;
+    if (request.account !== undefined) {
+      const ordered = await this.orders.count({ where: { accountId: request.account.id, certificateId: certificate.id } });
+      if (ordered === 0) throw new AcmeProblem('unauthorized', 'The account did not order this certificate');
+      actor = await this.principalFor(request.account);
+      via = ` through ACME account #${request.account.id}`;
+    } else {
+      const certificateKey = submitted.publicKey.export({ type: 'spki', format: 'der' });
+      if (!request.key.export({ type: 'spki', format: 'der' }).equals(certificateKey)) {
+        throw new AcmeProblem('unauthorized', "The jwk is not the certificate's public key");
+      }
+      via = " through ACME, signed by the certificate's key";
+    }
+    if (certificate.status === 'revoked') throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
+    try {
+      await this.certificates.revokeEntitled(certificate, actor, reason, via);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'certificate_already_revoked') {
+        throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
+      }
+      throw error;
+    }
+    return { status: 200, body: undefined };
+  }
+
   // ---- issuing principal ----------------------------------------------------------------------------------------
 
   /** The service account the ACME account issues as, as a principal (refused when disabled or gone). */
@@ -512,6 +568,32 @@ function principalOf(serviceAccount: ServiceAccountEntity): Principal {
 
 function assertPostAsGet(request: AcmeRequest): void {
   if (request.payloadText !== '') throw new AcmeProblem('malformed', 'This resource is read with POST-as-GET (an empty payload)');
+}
+
+/**
+ * The RFC 5280 reason codes an ACME client may give, stored under their RFC 5280 names (which the CRL and OCSP map
+ * back to the code). 0 and no reason are stored as none: RFC 5280 §5.3.1 prefers no reasonCode to unspecified. The
+ * CA-level reasons (cACompromise, aACompromise), certificateHold (revocation here is final) and removeFromCRL are
+ * badRevocationReason.
+ */
+const ACME_REVOCATION_REASONS: Record<number, string | null> = {
+  0: null,
+  1: 'keyCompromise',
+  3: 'affiliationChanged',
+  4: 'superseded',
+  5: 'cessationOfOperation',
+  9: 'privilegeWithdrawn',
+};
+
+function readRevocationReason(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || !(value in ACME_REVOCATION_REASONS)) {
+    throw new AcmeProblem(
+      'badRevocationReason',
+      `reason ${JSON.stringify(value)} is not allowed (allowed: ${Object.keys(ACME_REVOCATION_REASONS).join(', ')})`,
+    );
+  }
+  return ACME_REVOCATION_REASONS[value];
 }
 
 /** `mailto:` contacts only (§7.3); the list is stored as given. */

@@ -245,7 +245,21 @@ export class CertificateService {
   /** Revokes once: of concurrent revocations exactly one succeeds, the rest get 409. */
   async revoke(actor: Principal, id: number, dto: RevokeCertificateDto | undefined): Promise<CertificateEntity> {
     const certificate = await this.findAuthorized(actor, id, 'can_revoke_cert');
-    const reason = dto?.reason ?? null;
+    return this.revokeEntitled(certificate, actor, dto?.reason ?? null, '');
+  }
+
+  /**
+   * Revokes a certificate whose revocation the caller has already entitled by other means than the capability (the
+   * ACME account that ordered it, or a request signed by the certificate's own key). `actor` is null when no
+   * principal stands behind the request; `via` ends the audit detail.
+   */
+  async revokeEntitled(
+    certificate: CertificateEntity,
+    actor: Principal | null,
+    reason: string | null,
+    via: string,
+  ): Promise<CertificateEntity> {
+    const id = certificate.id;
     const revoked = await this.dataSource.transaction(async (manager) => {
       const result = await manager
         .createQueryBuilder()
@@ -261,7 +275,7 @@ export class CertificateService {
         organizationId: certificate.organizationId,
         resourceType: 'certificate',
         resourceId: id,
-        detail: `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}`,
+        detail: `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}${via}`,
       });
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
