@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPrivateKey, createSign, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto';
+import { createHmac, createPrivateKey, createSign, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -154,7 +154,8 @@ describe('ACME (RFC 8555)', () => {
 
   /** The text that follows a serial in `openssl crl -text`, up to the next entry. */
   function crlEntry(crl: string, serial: string): string | undefined {
-    return crl.split('Serial Number: ').find((entry) => entry.toUpperCase().startsWith(serial.toUpperCase()));
+    // openssl prints whole octets (a leading 0 when the first nibble is 0); `serial` has no leading zeros.
+    return crl.split('Serial Number: ').find((entry) => entry.replace(/^0+/, '').toUpperCase().startsWith(`${serial.toUpperCase()}\n`));
   }
 
   function verifyAgainstCa(chainPem: string): string {
@@ -172,6 +173,7 @@ describe('ACME (RFC 8555)', () => {
       newAccount: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-account`,
       newOrder: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-order`,
       revokeCert: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/revoke-cert`,
+      keyChange: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/key-change`,
       meta: { externalAccountRequired: true },
     });
     const unknown = await fetch(`${testApp.baseUrl}/acme/acme-issuing-999/directory`);
@@ -564,5 +566,209 @@ describe('ACME (RFC 8555)', () => {
       const rs256 = await post('new-account', JSON.stringify({ protected: header, payload, signature: b64u(signature) }));
       expect(rs256.body).toMatchObject({ type: 'urn:ietf:params:acme:error:externalAccountRequired' });
     });
+  });
+  describe('accounts: key rollover (§7.3.5), deactivation (§7.3.6) and the orders list (§7.1.2.1)', () => {
+    const url = (path: string) => `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/${path}`;
+
+    /** An ES256 key and what signing with it needs. */
+    class Signer {
+      readonly key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+      readonly jwk = (() => {
+        const jwk = this.key.export({ format: 'jwk' }) as Record<string, string>;
+        delete jwk.d;
+        return jwk;
+      })();
+
+      jws(header: Record<string, unknown>, payload: unknown): Record<string, string> {
+        const protectedHeader = b64u(JSON.stringify({ alg: 'ES256', ...header }));
+        const encodedPayload = payload === '' ? '' : b64u(JSON.stringify(payload));
+        const signature = sign('sha256', Buffer.from(`${protectedHeader}.${encodedPayload}`), { key: this.key, dsaEncoding: 'ieee-p1363' });
+        return { protected: protectedHeader, payload: encodedPayload, signature: b64u(signature) };
+      }
+    }
+
+    async function nonce(): Promise<string> {
+      return (await fetch(url('new-nonce'), { method: 'HEAD' })).headers.get('replay-nonce')!;
+    }
+
+    async function post(target: string, body: unknown) {
+      const response = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/jose+json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as Record<string, any> };
+    }
+
+    /** POST signed with kid by `signer` to `target`. */
+    async function signed(signer: Signer, kid: string, target: string, payload: unknown) {
+      return post(target, signer.jws({ nonce: await nonce(), url: target, kid }, payload));
+    }
+
+    /** A new account bound with a fresh EAB key; its URL. */
+    async function register(signer: Signer): Promise<string> {
+      const eab = await eabKey();
+      const eabHeader = b64u(JSON.stringify({ alg: 'HS256', kid: eab.key_id, url: url('new-account') }));
+      const eabPayload = b64u(JSON.stringify(signer.jwk));
+      const mac = createHmac('sha256', Buffer.from(eab.hmac_key, 'base64url')).update(`${eabHeader}.${eabPayload}`).digest();
+      const created = await post(
+        url('new-account'),
+        signer.jws(
+          { nonce: await nonce(), url: url('new-account'), jwk: signer.jwk },
+          { termsOfServiceAgreed: true, externalAccountBinding: { protected: eabHeader, payload: eabPayload, signature: b64u(mac) } },
+        ),
+      );
+      expect(created.status).toBe(201);
+      return created.headers.get('location')!;
+    }
+
+    /** The keyChange body: the inner JWS signed by `next` (jwk, no nonce) naming the account and its current key. */
+    function rollover(current: Signer, next: Signer, account: string, innerHeader: Record<string, unknown> = {}, oldKey = current.jwk) {
+      return next.jws({ url: url('key-change'), jwk: next.jwk, ...innerHeader }, { account, oldKey });
+    }
+
+    it('rolls the key over: the new key signs for the account, the old one no longer does, and the audit log records it', async () => {
+      const old = new Signer();
+      const next = new Signer();
+      const account = await register(old);
+      const directory = (await (await fetch(directoryUrl)).json()) as Record<string, string>;
+      expect(directory.keyChange).toBe(url('key-change'));
+
+      const changed = await signed(old, account, url('key-change'), rollover(old, next, account));
+      expect(changed).toMatchObject({ status: 200, body: { status: 'valid', orders: `${account}/orders` } });
+      expect(changed.headers.get('location')).toBe(account);
+      expect((await signed(next, account, account, '')).status).toBe(200);
+      expect((await signed(old, account, account, '')).body).toMatchObject({
+        type: 'urn:ietf:params:acme:error:malformed',
+        detail: 'The JWS signature does not verify',
+      });
+      const found = await post(
+        url('new-account'),
+        next.jws({ nonce: await nonce(), url: url('new-account'), jwk: next.jwk }, { onlyReturnExisting: true }),
+      );
+      expect(found.status).toBe(200);
+      expect(found.headers.get('location')).toBe(account);
+      const id = Number(account.split('/').pop());
+      const audit = await db.query(
+        `SELECT service_account_id, detail FROM audit_logs WHERE action = 'acme_account_key_change' AND resource_id = $1`,
+        [id],
+      );
+      expect(audit.rows).toEqual([
+        { service_account_id: issuer.id, detail: expect.stringContaining(`Rolled over the key of ACME account #${id}`) },
+      ]);
+    });
+
+    it('checks the inner JWS exactly: no nonce, same url, the outer kid as account, the current key as oldKey, a key no other account has', async () => {
+      const current = new Signer();
+      const account = await register(current);
+      const next = new Signer();
+      const cases: Array<[Record<string, string>, string]> = [
+        [rollover(current, next, account, { nonce: await nonce() }), 'The inner JWS must not carry a nonce'],
+        [rollover(current, next, account, { url: url('new-order') }), 'The inner JWS url must be the outer JWS url'],
+        [rollover(current, next, `${account}0`), 'The inner payload account must be the outer kid'],
+        [rollover(current, next, account, {}, new Signer().jwk), "oldKey is not the account's current key"],
+        [
+          { ...rollover(current, next, account), signature: rollover(current, new Signer(), account).signature },
+          'The JWS signature does not verify',
+        ],
+      ];
+      for (const [inner, detail] of cases) {
+        expect(await signed(current, account, url('key-change'), inner)).toMatchObject({
+          status: 400,
+          body: { type: 'urn:ietf:params:acme:error:malformed', detail },
+        });
+      }
+      const holder = new Signer();
+      const holderAccount = await register(holder);
+      const taken = await signed(current, account, url('key-change'), rollover(current, holder, account));
+      expect(taken.status).toBe(409);
+      expect(taken.headers.get('location')).toBe(holderAccount);
+      expect((await signed(current, account, account, '')).status).toBe(200);
+    });
+
+    it('lists the orders of the account a page at a time, oldest first, without invalid ones', async () => {
+      const signer = new Signer();
+      const account = await register(signer);
+      const ordered = await signed(signer, account, url('new-order'), { identifiers: [{ type: 'dns', value: 'listed.acme.test' }] });
+      expect(ordered.status).toBe(201);
+      const accountId = Number(account.split('/').pop());
+      await db.query(
+        `INSERT INTO acme_orders (account_id, status, identifiers, expires)
+         SELECT $1, CASE WHEN n = 10 THEN 'invalid' ELSE 'pending' END, '[{"type":"dns","value":"more.acme.test"}]', now() + interval '1 day'
+           FROM generate_series(1, 55) AS n`,
+        [accountId],
+      );
+      const { rows } = await db.query(`SELECT id, status FROM acme_orders WHERE account_id = $1 ORDER BY id`, [accountId]);
+      const listed = rows.filter((row) => row.status !== 'invalid').map((row) => url(`order/${row.id}`));
+      expect(listed).toHaveLength(55);
+      expect(listed[0]).toBe(ordered.headers.get('location'));
+
+      const first = await signed(signer, account, `${account}/orders`, '');
+      expect(first.status).toBe(200);
+      expect(first.body.orders).toEqual(listed.slice(0, 50));
+      const next = /<([^>]+)>;rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+      expect(next).toBe(`${account}/orders?after=${listed[49].split('/').pop()}`);
+      const second = await signed(signer, account, next!, '');
+      expect(second.body.orders).toEqual(listed.slice(50));
+      expect(second.headers.get('link')).not.toContain('rel="next"');
+      const stranger = new Signer();
+      const strangerAccount = await register(stranger);
+      expect((await signed(stranger, strangerAccount, `${account}/orders`, '')).status).toBe(403);
+    });
+
+    it('a deactivated account can neither order nor be read', async () => {
+      const signer = new Signer();
+      const account = await register(signer);
+      const deactivated = await signed(signer, account, account, { status: 'deactivated' });
+      expect(deactivated).toMatchObject({ status: 200, body: { status: 'deactivated' } });
+      for (const [target, payload] of [
+        [url('new-order'), { identifiers: [{ type: 'dns', value: 'after.acme.test' }] }],
+        [account, ''],
+      ] as const) {
+        expect(await signed(signer, account, target, payload)).toMatchObject({
+          status: 403,
+          body: { type: 'urn:ietf:params:acme:error:unauthorized', detail: 'The account is deactivated' },
+        });
+      }
+    });
+
+    it(
+      'certbot unregister deactivates the account: its open orders end and the audit log records it',
+      async () => {
+        const key = await eabKey();
+        const dir = 'certbot-unregister';
+        const registered = await certbot(dir, [
+          'register',
+          '--agree-tos',
+          '--register-unsafely-without-email',
+          '--eab-kid',
+          key.key_id,
+          `--eab-hmac-key=${key.hmac_key}`,
+        ]);
+        expect(registered.code).toBe(0);
+        const {
+          rows: [account],
+        } = await db.query(`SELECT id FROM acme_accounts WHERE eab_key_id = $1`, [key.key_id]);
+        await db.query(
+          `INSERT INTO acme_orders (account_id, status, identifiers, expires) VALUES ($1, 'pending', '[]', now() + interval '1 day')`,
+          [account.id],
+        );
+        const unregistered = await certbot(dir, ['unregister']);
+        expect(unregistered.output).toContain('Account deactivated.');
+        expect(unregistered.code).toBe(0);
+        const state = await db.query(
+          `SELECT a.status, array_agg(o.status) AS orders FROM acme_accounts a JOIN acme_orders o ON o.account_id = a.id WHERE a.id = $1 GROUP BY a.status`,
+          [account.id],
+        );
+        expect(state.rows).toEqual([{ status: 'deactivated', orders: ['invalid'] }]);
+        const audit = await db.query(
+          `SELECT service_account_id FROM audit_logs WHERE action = 'acme_account_deactivate' AND resource_id = $1`,
+          [account.id],
+        );
+        expect(audit.rows).toEqual([{ service_account_id: issuer.id }]);
+      },
+      ACME_TIMEOUT,
+    );
   });
 });

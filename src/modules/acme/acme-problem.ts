@@ -41,6 +41,8 @@ export class AcmeProblem extends Error {
     private readonly statusOverride?: number,
     /** badSignatureAlgorithm: the algorithms the server accepts. */
     readonly algorithms?: readonly string[],
+    /** Sent as Location: the resource the problem is about (keyChange's 409 names the account that has the key). */
+    readonly location?: string,
   ) {
     super(detail);
   }

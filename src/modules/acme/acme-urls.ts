@@ -21,8 +21,15 @@ export class AcmeUrls {
   get revokeCert(): string {
     return `${this.root}/revoke-cert`;
   }
+  get keyChange(): string {
+    return `${this.root}/key-change`;
+  }
   account(id: number): string {
     return `${this.root}/account/${id}`;
+  }
+  /** The account's orders list; `after` is the last order id of the previous page. */
+  accountOrders(id: number, after?: number): string {
+    return `${this.root}/account/${id}/orders${after === undefined ? '' : `?after=${after}`}`;
   }
   order(id: number): string {
     return `${this.root}/order/${id}`;

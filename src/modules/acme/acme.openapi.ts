@@ -16,6 +16,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'An RFC 8555 problem document (badNonce, malformed, badSignatureAlgorithm, badCSR, rejectedIdentifier, …)',
   403: 'unauthorized or orderNotReady',
   404: 'No such CA directory or resource (malformed)',
+  409: 'keyChange: another account has the new key; Location names it',
   415: 'The body is not application/jose+json (malformed)',
 };
 
@@ -69,9 +70,11 @@ export const ACME_SCHEMAS = {
     newAccount: STRING,
     newOrder: STRING,
     revokeCert: STRING,
+    keyChange: STRING,
     meta: { type: 'object', properties: { externalAccountRequired: { type: 'boolean' } } },
   },
-  account: { status: STRING, contact: STRINGS },
+  account: { status: STRING, contact: STRINGS, orders: STRING },
+  orders: { orders: STRINGS },
   order: {
     status: STRING,
     expires: STRING,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, type KeyObject, X509Certificate } from 'node:crypto';
 import { isDnsName, normalizeSerialNumber, parseCsr, type ParsedCsr } from '@libs/x509';
 import { DataSource, In, Repository } from 'typeorm';
+import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { capabilitiesOf } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
@@ -33,6 +34,7 @@ import {
   parsePayload,
   publicJwk,
   readExternalAccountBinding,
+  readKeyChange,
   readProtectedHeader,
   verifySignature,
   type ProtectedHeader,
@@ -42,6 +44,8 @@ import { AcmeProblem } from './acme-problem';
 import { AcmeUrls } from './acme-urls';
 
 const ORDER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** Orders per page of an account's orders list. */
+export const ORDERS_PAGE_SIZE = 50;
 /** At most this many identifiers in one order (one authorization and challenge each). */
 const MAX_IDENTIFIERS = 100;
 /** RFC 5280's upper bound on a CN: longer names go in the SANs only. */
@@ -115,6 +119,7 @@ export class AcmeService {
       newAccount: urls.newAccount,
       newOrder: urls.newOrder,
       revokeCert: urls.revokeCert,
+      keyChange: urls.keyChange,
       meta: { externalAccountRequired: this.config.acme.eabRequired },
     };
   }
@@ -162,7 +167,7 @@ export class AcmeService {
     const payload = parsePayload(request.payloadText);
     const thumbprint = jwkThumbprint(request.key);
     const existing = await this.accounts.findOne({ where: { caId: context.ca.id, keyThumbprint: thumbprint } });
-    if (existing) return { status: 200, body: this.accountBody(existing), location: context.urls.account(existing.id) };
+    if (existing) return { status: 200, body: this.accountBody(context, existing), location: context.urls.account(existing.id) };
     if (payload.onlyReturnExisting === true) throw new AcmeProblem('accountDoesNotExist', 'No account exists with this key');
     const contact = readContact(payload.contact);
     const binding =
@@ -206,7 +211,7 @@ export class AcmeService {
       });
       return saved;
     });
-    return { status: 201, body: this.accountBody(account), location: context.urls.account(account.id) };
+    return { status: 201, body: this.accountBody(context, account), location: context.urls.account(account.id) };
   }
 
   /** POST to the account URL: POST-as-GET, a contact update, or deactivation (§7.3.2, §7.3.6). */
@@ -215,17 +220,116 @@ export class AcmeService {
     if (request.payloadText !== '') {
       const payload = parsePayload(request.payloadText);
       if (payload.contact !== undefined) account.contact = readContact(payload.contact);
-      if (payload.status !== undefined) {
-        if (payload.status !== 'deactivated') throw new AcmeProblem('malformed', 'An account status may only be set to "deactivated"');
-        account.status = 'deactivated';
+      if (payload.status !== undefined && payload.status !== 'deactivated') {
+        throw new AcmeProblem('malformed', 'An account status may only be set to "deactivated"');
       }
-      await this.accounts.update({ id: account.id }, { contact: account.contact, status: account.status });
+      const deactivate = payload.status === 'deactivated';
+      await this.dataSource.transaction(async (manager) => {
+        await manager.update(
+          AcmeAccountEntity,
+          { id: account.id },
+          { contact: account.contact, ...(deactivate ? { status: 'deactivated' } : {}) },
+        );
+        if (!deactivate) return;
+        account.status = 'deactivated';
+        // §7.3.6: the account's pending orders end with it.
+        await manager.update(AcmeOrderEntity, { accountId: account.id, status: In(['pending', 'ready']) }, { status: 'invalid' });
+        const serviceAccount = await manager.findOne(ServiceAccountEntity, { where: { id: account.serviceAccountId ?? 0 } });
+        await this.audit.record(manager, {
+          action: 'acme_account_deactivate',
+          actor: serviceAccount ? principalOf(serviceAccount) : null,
+          organizationId: serviceAccount?.organizationId ?? null,
+          resourceType: 'acme_account',
+          resourceId: account.id,
+          detail: `Deactivated ACME account #${account.id} on CA '${context.ca.name}'`,
+        });
+      });
     }
-    return { status: 200, body: this.accountBody(account), location: context.urls.account(account.id) };
+    return { status: 200, body: this.accountBody(context, account), location: context.urls.account(account.id) };
   }
 
-  private accountBody(account: AcmeAccountEntity): Record<string, unknown> {
-    return { status: account.status, contact: account.contact };
+  /**
+   * keyChange (§7.3.5): the outer JWS is signed by the account's current key (kid); its payload is a JWS signed by
+   * the new key (jwk, no nonce) with the same url, naming the account and its current key. The key is swapped only
+   * if it is still the one the request was checked against; a new key another account of the directory has is 409
+   * with that account's URL.
+   */
+  async keyChange(context: AcmeDirectoryContext, request: AcmeRequest): Promise<AcmeReply> {
+    const account = request.account!;
+    const inner = readKeyChange(parsePayload(request.payloadText));
+    if (inner.url !== request.header.url) throw new AcmeProblem('malformed', 'The inner JWS url must be the outer JWS url');
+    if (inner.account !== request.header.kid) throw new AcmeProblem('malformed', 'The inner payload account must be the outer kid');
+    if (inner.oldKey === null || typeof inner.oldKey !== 'object' || Array.isArray(inner.oldKey)) {
+      throw new AcmeProblem('malformed', 'The inner payload has no oldKey');
+    }
+    if (jwkThumbprint(importJwk(inner.oldKey as Record<string, unknown>)) !== account.keyThumbprint) {
+      throw new AcmeProblem('malformed', "oldKey is not the account's current key");
+    }
+    const thumbprint = jwkThumbprint(inner.newKey);
+    const conflict = () => this.accounts.findOne({ where: { caId: context.ca.id, keyThumbprint: thumbprint } });
+    const holder = await conflict();
+    if (holder) throw new AcmeProblem('malformed', 'Another account has this key', 409, undefined, context.urls.account(holder.id));
+    try {
+      const swapped = await this.dataSource.transaction(async (manager) => {
+        const result = await manager.update(
+          AcmeAccountEntity,
+          { id: account.id, keyThumbprint: account.keyThumbprint, status: 'valid' },
+          { keyThumbprint: thumbprint, jwk: publicJwk(inner.newKey) },
+        );
+        if (!result.affected) return false;
+        const serviceAccount = await manager.findOne(ServiceAccountEntity, { where: { id: account.serviceAccountId ?? 0 } });
+        await this.audit.record(manager, {
+          action: 'acme_account_key_change',
+          actor: serviceAccount ? principalOf(serviceAccount) : null,
+          organizationId: serviceAccount?.organizationId ?? null,
+          resourceType: 'acme_account',
+          resourceId: account.id,
+          detail: `Rolled over the key of ACME account #${account.id} on CA '${context.ca.name}' to ${thumbprint}`,
+        });
+        return true;
+      });
+      if (!swapped) throw new AcmeProblem('unauthorized', 'The account key or status changed while this request was processed');
+    } catch (error) {
+      if (violatedUniqueConstraint(error) !== 'acme_accounts_ca_id_key_thumbprint_key') throw error;
+      const winner = await conflict();
+      throw new AcmeProblem(
+        'malformed',
+        'Another account has this key',
+        409,
+        undefined,
+        winner ? context.urls.account(winner.id) : undefined,
+      );
+    }
+    Object.assign(account, { keyThumbprint: thumbprint, jwk: publicJwk(inner.newKey) });
+    return { status: 200, body: this.accountBody(context, account), location: context.urls.account(account.id) };
+  }
+
+  /**
+   * The account's orders (§7.1.2.1), oldest first, a page at a time with Link rel="next": every order but the
+   * invalid ones (and those that expired before they were finalized), which the RFC says to leave out.
+   */
+  async accountOrders(context: AcmeDirectoryContext, request: AcmeRequest, id: number, after: number): Promise<AcmeReply> {
+    assertPostAsGet(request);
+    const account = this.ownAccount(request, id);
+    const page = await this.orders
+      .createQueryBuilder('o')
+      .select('o.id')
+      .where('o.account_id = :accountId AND o.id > :after', { accountId: account.id, after })
+      .andWhere("(o.status = 'valid' OR (o.status <> 'invalid' AND o.expires > now()))")
+      .orderBy('o.id', 'ASC')
+      .limit(ORDERS_PAGE_SIZE + 1)
+      .getMany();
+    const more = page.length > ORDERS_PAGE_SIZE;
+    const shown = page.slice(0, ORDERS_PAGE_SIZE);
+    return {
+      status: 200,
+      body: { orders: shown.map((order) => context.urls.order(order.id)) },
+      links: more ? [`<${context.urls.accountOrders(account.id, shown[shown.length - 1].id)}>;rel="next"`] : [],
+    };
+  }
+
+  private accountBody(context: AcmeDirectoryContext, account: AcmeAccountEntity): Record<string, unknown> {
+    return { status: account.status, contact: account.contact, orders: context.urls.accountOrders(account.id) };
   }
 
   private ownAccount(request: AcmeRequest, id: number): AcmeAccountEntity {
