@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { createHmac, createPrivateKey, createSign, generateKeyPairSync, type KeyObject, sign, X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ApiClient } from './support/api-client';
+import { DnsTestServer } from './support/dns-test-server';
 import { OpensslWorkspace } from './support/openssl';
 import { startSeededApp, World } from './support/seeded-app';
 import { TestApp } from './support/test-app';
@@ -35,9 +36,10 @@ interface Run {
 }
 
 /** Runs a client without blocking the event loop: the server it talks to lives in this process. */
-function run(command: string, args: string[]): Promise<Run> {
+function run(command: string, args: string[], env?: Record<string, string>): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(command, args, { timeout: 120_000, maxBuffer: 4 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const options = { timeout: 120_000, maxBuffer: 4 * 1024 * 1024, env: env ? { ...process.env, ...env } : process.env };
+    execFile(command, args, options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
       resolve({ code, output: `${stdout}${stderr}` });
     });
@@ -57,17 +59,22 @@ describe('ACME (RFC 8555)', () => {
   let ca: any;
   let directoryUrl: string;
   let issuer: any;
+  let dns: DnsTestServer;
 
   beforeAll(async () => {
     challengePort = await freePort();
+    scratch = mkdtempSync(join(tmpdir(), 'pki-acme-'));
+    mkdirSync(join(scratch, 'zone'));
+    dns = new DnsTestServer(join(scratch, 'zone'));
+    await dns.start();
     ({ testApp, api, db, w } = await startSeededApp({
       CA_KEY_SIZE: '2048',
       EGRESS_ALLOW: '127.0.0.1',
       ACME_HTTP01_PORT: String(challengePort),
       ACME_VALIDATION_ADDRESS: '127.0.0.1',
+      ACME_DNS_RESOLVERS: `127.0.0.1:${dns.port}`,
     }));
     ssl = new OpensslWorkspace();
-    scratch = mkdtempSync(join(tmpdir(), 'pki-acme-'));
     const created = await api.post(
       '/cas/',
       { name: 'ACME Issuing', subject_dn: 'CN=ACME Issuing,O=Test', key_type: 'ecdsa-p256' },
@@ -95,6 +102,7 @@ describe('ACME (RFC 8555)', () => {
 
   afterAll(async () => {
     ssl?.dispose();
+    await dns?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     await testApp?.close();
   });
@@ -445,6 +453,139 @@ describe('ACME (RFC 8555)', () => {
       const { crl, ocsp, serial } = await revocationStatus(chain);
       expect(crlEntry(crl, serial)).toMatch(/CRL Reason Code:\s+Cessation Of Operation/);
       expect(ocsp).toContain('Reason: cessationOfOperation');
+    },
+    ACME_TIMEOUT,
+  );
+
+  /** A certbot manual hook script that publishes (or, with `value`, mis-publishes) CERTBOT_VALIDATION in the test zone. */
+  function hook(name: string, body: string): string {
+    const path = join(scratch, name);
+    writeFileSync(path, `#!/bin/sh\nset -e\n${body}\n`);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  function certbotDns(name: string, domains: string[], authHook: string, eab: { key_id: string; hmac_key: string }): Promise<Run> {
+    return certbot(name, [
+      'certonly',
+      '--manual',
+      '--preferred-challenges',
+      'dns',
+      '--manual-auth-hook',
+      authHook,
+      '--manual-cleanup-hook',
+      hook('dns-cleanup.sh', `rm -f "${join(scratch, 'zone')}/_acme-challenge.$CERTBOT_DOMAIN"`),
+      '--agree-tos',
+      '--register-unsafely-without-email',
+      '--eab-kid',
+      eab.key_id,
+      `--eab-hmac-key=${eab.hmac_key}`,
+      ...domains.flatMap((domain) => ['-d', domain]),
+    ]);
+  }
+
+  it(
+    'certbot --manual dns-01 (TXT records in a test DNS server) gets a wildcard certificate; a wildcard is offered dns-01 only',
+    async () => {
+      const publish = hook('dns-publish.sh', `echo "$CERTBOT_VALIDATION" >> "${join(scratch, 'zone')}/_acme-challenge.$CERTBOT_DOMAIN"`);
+      const result = await certbotDns('certbot-dns', ['*.acme.test', 'dns.acme.test'], publish, await eabKey());
+      expect(result.output).toContain('Successfully received certificate');
+      expect(result.code).toBe(0);
+      const live = join(scratch, 'certbot-dns', 'config', 'live', 'acme.test');
+      expect(verifyAgainstCa(readFileSync(join(live, 'fullchain.pem'), 'utf8'))).toMatch(/: OK\n$/);
+      const text = ssl.run(
+        'x509',
+        '-in',
+        ssl.write('dns-leaf.pem', readFileSync(join(live, 'cert.pem'), 'utf8')),
+        '-noout',
+        '-ext',
+        'subjectAltName',
+      ).output;
+      expect(text).toContain('DNS:*.acme.test, DNS:dns.acme.test');
+      const { rows } = await db.query(
+        `SELECT z.identifier_value, array_agg(c.type || ':' || c.status ORDER BY c.id) AS challenges
+           FROM acme_authorizations z JOIN acme_challenges c ON c.authorization_id = z.id
+          WHERE z.identifier_value IN ('*.acme.test', 'dns.acme.test') GROUP BY z.identifier_value ORDER BY 1`,
+      );
+      expect(rows).toEqual([
+        { identifier_value: '*.acme.test', challenges: ['dns-01:valid'] },
+        { identifier_value: 'dns.acme.test', challenges: ['http-01:pending', 'dns-01:valid'] },
+      ]);
+      expect(dns.records('_acme-challenge.acme.test')).toEqual([]);
+    },
+    ACME_TIMEOUT,
+  );
+
+  it(
+    'lego dns-01 with its exec provider (a script publishing the TXT record) gets a wildcard certificate',
+    async () => {
+      const key = await eabKey();
+      const path = join(scratch, 'lego-dns');
+      // exec provider: `<script> present|cleanup <fqdn with trailing dot> <value>`.
+      const script = hook(
+        'lego-dns.sh',
+        `file="${join(scratch, 'zone')}/\${2%.}"\nif [ "$1" = present ]; then echo "$3" >> "$file"; else rm -f "$file"; fi`,
+      );
+      const result = await run(
+        'lego',
+        [
+          '--server',
+          directoryUrl,
+          '--accept-tos',
+          '--email',
+          'ops@acme.test',
+          '--eab',
+          '--kid',
+          key.key_id,
+          `--hmac=${key.hmac_key}`,
+          '--domains',
+          '*.acme.test',
+          '--dns',
+          'exec',
+          '--dns.resolvers',
+          `127.0.0.1:${dns.port}`,
+          '--dns.disable-cp',
+          '--path',
+          path,
+          'run',
+        ],
+        { EXEC_PATH: script },
+      );
+      expect(result.output).not.toMatch(/error/i);
+      expect(result.code).toBe(0);
+      const chain = readFileSync(join(path, 'certificates', '_.acme.test.crt'), 'utf8');
+      expect(verifyAgainstCa(chain)).toMatch(/: OK\n$/);
+      expect(ssl.run('x509', '-in', ssl.write('lego-dns.pem', chain), '-noout', '-ext', 'subjectAltName').output).toContain(
+        'DNS:*.acme.test',
+      );
+    },
+    ACME_TIMEOUT,
+  );
+
+  it(
+    'dns-01 fails with incorrectResponse for a TXT record that is not the digest, and with dns when there is none',
+    async () => {
+      const wrong = hook('dns-wrong.sh', `echo "not-the-digest" >> "${join(scratch, 'zone')}/_acme-challenge.$CERTBOT_DOMAIN"`);
+      expect((await certbotDns('certbot-dns-wrong', ['wrong.acme.test'], wrong, await eabKey())).code).not.toBe(0);
+      const none = hook('dns-none.sh', 'true');
+      expect((await certbotDns('certbot-dns-none', ['none.acme.test'], none, await eabKey())).code).not.toBe(0);
+      const { rows } = await db.query(
+        `SELECT z.identifier_value, c.error->>'type' AS type, c.error->>'detail' AS detail
+           FROM acme_authorizations z JOIN acme_challenges c ON c.authorization_id = z.id
+          WHERE z.identifier_value IN ('wrong.acme.test', 'none.acme.test') AND c.type = 'dns-01' ORDER BY 1 DESC`,
+      );
+      expect(rows).toEqual([
+        {
+          identifier_value: 'wrong.acme.test',
+          type: 'urn:ietf:params:acme:error:incorrectResponse',
+          detail: "No TXT record for _acme-challenge.wrong.acme.test holds the digest of this challenge's key authorization (1 found)",
+        },
+        {
+          identifier_value: 'none.acme.test',
+          type: 'urn:ietf:params:acme:error:dns',
+          detail: 'No TXT record for _acme-challenge.none.acme.test could be read (ENOTFOUND)',
+        },
+      ]);
     },
     ACME_TIMEOUT,
   );

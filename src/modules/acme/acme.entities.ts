@@ -153,6 +153,7 @@ export class AcmeAuthorizationEntity {
   @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'acme_authorizations_order_id_fkey' })
   order?: AcmeOrderEntity;
 
+  /** The order's name; a wildcard keeps its `*.` here and is answered as `{value: base name, wildcard: true}`. */
   @Column({ name: 'identifier_value', type: 'varchar', length: 253 })
   identifierValue: string;
 
@@ -179,7 +180,7 @@ export class AcmeChallengeEntity {
   authorization?: AcmeAuthorizationEntity;
 
   @Column({ type: 'varchar', length: 16 })
-  type: 'http-01';
+  type: 'http-01' | 'dns-01';
 
   @Column({ type: 'varchar', length: 64 })
   token: string;

@@ -89,6 +89,7 @@ export const ACME_SCHEMAS = {
     status: STRING,
     expires: STRING,
     challenges: { type: 'array', items: { type: 'object' } },
+    wildcard: { type: 'boolean' },
   },
   challenge: { type: STRING, url: STRING, token: STRING, status: STRING, validated: STRING, error: PROBLEM_SCHEMA },
 };

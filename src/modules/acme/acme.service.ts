@@ -25,6 +25,7 @@ import {
   type AcmeIdentifier,
   AcmeOrderEntity,
 } from './acme.entities';
+import { AcmeDns01Validator } from './acme-dns01.validator';
 import { AcmeHttp01Validator } from './acme-http01.validator';
 import {
   base64UrlDecode,
@@ -98,6 +99,7 @@ export class AcmeService {
     private readonly audit: AuditService,
     private readonly nonces: AcmeNonces,
     private readonly http01: AcmeHttp01Validator,
+    private readonly dns01: AcmeDns01Validator,
     private readonly config: AppConfig,
   ) {}
 
@@ -376,16 +378,20 @@ export class AcmeService {
         const authorization = await manager.save(
           manager.create(AcmeAuthorizationEntity, { orderId: saved.id, identifierValue: identifier.value, status: 'pending', expires }),
         );
-        await manager.save(
-          manager.create(AcmeChallengeEntity, {
-            authorizationId: authorization.id,
-            type: 'http-01',
-            token: randomBytes(32).toString('base64url'),
-            status: 'pending',
-            validatedAt: null,
-            error: null,
-          }),
-        );
+        // A wildcard name can only be proven by its DNS zone (§7.1.3): dns-01 alone.
+        const types = isWildcard(identifier.value) ? (['dns-01'] as const) : (['http-01', 'dns-01'] as const);
+        for (const type of types) {
+          await manager.save(
+            manager.create(AcmeChallengeEntity, {
+              authorizationId: authorization.id,
+              type,
+              token: randomBytes(32).toString('base64url'),
+              status: 'pending',
+              validatedAt: null,
+              error: null,
+            }),
+          );
+        }
       }
       return saved;
     });
@@ -525,7 +531,11 @@ export class AcmeService {
     const claimed = await this.challenges.update({ id: challenge.id, status: 'pending' }, { status: 'processing' });
     if (!claimed.affected) return;
     const keyAuthorization = `${challenge.token}.${account.keyThumbprint}`;
-    const problem = await this.http01.validate(authorization.identifierValue, challenge.token, keyAuthorization);
+    const domain = baseName(authorization.identifierValue);
+    const problem =
+      challenge.type === 'dns-01'
+        ? await this.dns01.validate(domain, keyAuthorization)
+        : await this.http01.validate(domain, challenge.token, keyAuthorization);
     await this.dataSource.transaction(async (manager) => {
       if (problem === undefined) {
         Object.assign(challenge, { status: 'valid', validatedAt: new Date(), error: null });
@@ -563,10 +573,11 @@ export class AcmeService {
   private async authorizationBody(context: AcmeDirectoryContext, authorization: AcmeAuthorizationEntity): Promise<Record<string, unknown>> {
     const challenges = await this.challenges.find({ where: { authorizationId: authorization.id }, order: { id: 'ASC' } });
     return {
-      identifier: { type: 'dns', value: authorization.identifierValue },
+      identifier: { type: 'dns', value: baseName(authorization.identifierValue) },
       status: authorization.status,
       expires: authorization.expires.toISOString(),
       challenges: challenges.map((challenge) => this.challengeBody(context, challenge)),
+      ...(isWildcard(authorization.identifierValue) ? { wildcard: true } : {}),
     };
   }
 
@@ -718,7 +729,12 @@ function readContact(value: unknown): string[] {
   return contact;
 }
 
-/** The order's identifiers: DNS names only (no wildcards: they need dns-01), lower-cased, without duplicates. */
+const isWildcard = (name: string): boolean => name.startsWith('*.');
+
+/** The name a challenge proves control of: a wildcard's base name (§7.1.3), else the name itself. */
+const baseName = (name: string): string => (isWildcard(name) ? name.slice(2) : name);
+
+/** The order's identifiers: DNS names (a wildcard only as a leading `*.`), lower-cased, without duplicates. */
 function readIdentifiers(value: unknown): AcmeIdentifier[] {
   if (!Array.isArray(value) || value.length === 0) throw new AcmeProblem('malformed', 'identifiers must be a non-empty array');
   if (value.length > MAX_IDENTIFIERS)
@@ -729,8 +745,6 @@ function readIdentifiers(value: unknown): AcmeIdentifier[] {
     if (type !== 'dns')
       throw new AcmeProblem('unsupportedIdentifier', `Identifier type ${JSON.stringify(type)} is not supported (dns only)`);
     if (typeof name !== 'string') throw new AcmeProblem('malformed', 'An identifier value must be a string');
-    if (name.startsWith('*.'))
-      throw new AcmeProblem('rejectedIdentifier', `${name}: wildcard names need dns-01, which this server does not offer`);
     if (!isDnsName(name)) throw new AcmeProblem('rejectedIdentifier', `${JSON.stringify(name)} is not a DNS name`);
     names.add(name.toLowerCase());
   }
