@@ -22,22 +22,37 @@ const LAYERS = [
   },
   {
     files: 'src/common/',
-    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/', 'src/integrations/', 'src/health/', 'src/bin/', 'src/*', 'migrations/'],
+    mayNotImport: [
+      'src/modules/',
+      'src/platform/',
+      'src/plugins/',
+      'src/integrations/',
+      'src/device-enrollment/',
+      'src/health/',
+      'src/bin/',
+      'src/*',
+      'migrations/',
+    ],
     because: 'src/common is the lowest layer of the application; migrations and plugins are wired by the entry points',
   },
   {
     files: 'src/modules/',
-    mayNotImport: ['src/platform/', 'src/plugins/', 'src/integrations/'],
+    mayNotImport: ['src/platform/', 'src/plugins/', 'src/integrations/', 'src/device-enrollment/'],
     because: 'the PKI and identity modules stand without the inventory platform, which builds on their users and tokens',
   },
   {
     files: 'src/platform/',
-    mayNotImport: ['src/plugins/', 'src/integrations/'],
+    mayNotImport: ['src/plugins/', 'src/integrations/', 'src/device-enrollment/'],
     because: 'the platform serves the plugins it is given; only the entry points name them',
   },
   {
+    files: 'src/device-enrollment/',
+    mayNotImport: ['src/plugins/', 'src/integrations/'],
+    because: 'it joins the PKI modules and the platform through their ports; only the application module names it',
+  },
+  {
     files: 'src/integrations/',
-    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/'],
+    mayNotImport: ['src/modules/', 'src/platform/', 'src/plugins/', 'src/device-enrollment/'],
     because: 'the mail worker is a process of its own that reaches the platform over its API',
   },
   {

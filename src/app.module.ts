@@ -11,6 +11,7 @@ import { RouteIndexModule } from './common/http/route-index';
 import { MetricsModule } from './common/metrics/metrics.module';
 import { JobsModule } from './common/jobs/jobs.module';
 import { LoggingModule } from './common/logging/logging.module';
+import { DeviceEnrollmentModule } from './device-enrollment/device-enrollment.module';
 import { HealthModule } from './health/health.module';
 import { AcmeApiModule, AcmeModule } from './modules/acme/acme.module';
 import { AuditModule } from './modules/audit/audit.module';
@@ -72,6 +73,7 @@ export class AppModule {
         AcmeModule,
         PlatformModule.forRoot(PluginSet.select(options.plugins ?? AVAILABLE_PLUGINS, config)),
         PlatformGraphqlModule.forRoot(),
+        DeviceEnrollmentModule,
         RouterModule.register([{ path: config.apiV1Str, children: API_V1_MODULES }]),
         ...(options.extraModules ?? []),
       ],

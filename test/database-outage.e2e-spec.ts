@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 import { ApiClient, ApiResponse, createBootstrapSuperuser, PASSWORD, readResponse } from './support/api-client';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
@@ -181,6 +182,16 @@ describe('API requests behind a lock another session holds', () => {
 
   // Embedded PGlite serves one session at a time, so there the lock stops authentication first (the 503 above).
   const onServerDatabase = process.env.E2E_DB_MODE !== 'embedded' ? it : it.skip;
+
+  // The embedded PGlite takes no startup settings (nor has it a JIT); there the client's read timeout ends a stuck request.
+  onServerDatabase("runs the app's sessions with the configured timeouts and without JIT compilation", async () => {
+    const [settings] = await testApp.app
+      .get(DataSource)
+      .query(
+        "SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement, current_setting('jit') AS jit",
+      );
+    expect(settings).toEqual({ lock: '1s', statement: '3s', jit: 'off' });
+  });
 
   onServerDatabase(
     'answers a GraphQL query whose resolver meets the lock timeout with a SERVICE_UNAVAILABLE error and no internals',

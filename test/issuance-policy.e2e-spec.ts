@@ -14,6 +14,9 @@ import { problemLocations, startSeededApp, World } from './support/seeded-app';
 const POLICY_FIELDS = [
   'allowed_ca_ids',
   'allowed_certificate_types',
+  'bound_device_ids',
+  'bound_device_roles',
+  'bound_device_tags',
   'cn_patterns',
   'created_at',
   'id',
@@ -188,6 +191,9 @@ describe('issuance policy', () => {
       expect(Object.keys(created.body).sort()).toEqual(POLICY_FIELDS);
       expect(created.body).toEqual({
         ...body,
+        bound_device_ids: [],
+        bound_device_tags: [],
+        bound_device_roles: [],
         id: expect.any(Number),
         service_account_id: account.id,
         created_at: expect.any(String),
@@ -227,6 +233,27 @@ describe('issuance policy', () => {
       expect((await api.put(`/service-accounts/${account.id}/policy`, permissive(), w.admin1.token)).status).toBe(404);
       expect((await api.delete(`/service-accounts/${account.id}/policy`, w.admin1.token)).status).toBe(404);
       expect((await api.get(`/service-accounts/${account.id}/policy`, w.root.token)).body.allowed_ca_ids).toEqual([org2Ca.id]);
+    });
+
+    it('refuses a device binding that names no device, tag or role slug, naming the entry', async () => {
+      const account = await createAccount();
+      const bad = await api.put(
+        `/service-accounts/${account.id}/policy`,
+        { ...permissive(), bound_device_ids: [0], bound_device_tags: ['core', 'not a slug'], bound_device_roles: [7] },
+        w.admin1.token,
+      );
+      expect(bad.status).toBe(400);
+      const locations = problemLocations(bad.body);
+      expect(locations).toContainEqual(expect.arrayContaining(['body', 'bound_device_ids']));
+      expect(locations).toContainEqual(expect.arrayContaining(['body', 'bound_device_roles']));
+      const slug = await api.put(
+        `/service-accounts/${account.id}/policy`,
+        { ...permissive(), bound_device_tags: ['core', 'Not a slug'] },
+        w.admin1.token,
+      );
+      expect(slug.status).toBe(400);
+      expect(problemLocations(slug.body)).toEqual([['body', 'bound_device_tags', 1]]);
+      expect((await setPolicy(account.id, { bound_device_tags: [' Core ', 'core'] })).bound_device_tags).toEqual(['core']);
     });
 
     it('requires max_validity_days from 1 to 36500', async () => {

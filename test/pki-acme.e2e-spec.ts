@@ -359,7 +359,7 @@ describe('ACME (RFC 8555)', () => {
         {
           service_account_id: issuer.id,
           detail: expect.stringMatching(
-            /^Revoked certificate 'revoked\.acme\.test' \(reason: "keyCompromise"\) through ACME account #\d+$/,
+            /^Revoked certificate 'revoked\.acme\.test' \(reason: "keyCompromise"\): ACME revokeCert by account #\d+$/,
           ),
         },
       ]);
@@ -416,7 +416,7 @@ describe('ACME (RFC 8555)', () => {
         {
           user_id: null,
           service_account_id: null,
-          detail: `Revoked certificate 'keyholder.acme.test' (reason: "superseded") through ACME, signed by the certificate's key`,
+          detail: `Revoked certificate 'keyholder.acme.test' (reason: "superseded"): ACME revokeCert signed by the certificate's key`,
         },
       ]);
     },

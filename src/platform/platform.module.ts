@@ -6,6 +6,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiTokenResolver } from '../common/auth/api-token-resolver';
 import { JobsModule } from '../common/jobs/jobs.module';
 import { AuthModule } from '../modules/auth/auth.module';
+import { DeviceDecommissioning, DeviceInventory } from './dcim/device-inventory';
 import { configureTemplateRendering, MAX_CONCURRENT_RENDERS } from './extras/config-templates/config-template-renderer';
 import { EventRulesDispatcher } from './extras/event-rules.dispatcher';
 import { TaggedItemEntity } from './extras/tagged-item.entity';
@@ -144,15 +145,21 @@ export class PlatformModule implements NestModule {
         ApiTokensService,
         { provide: ApiTokenResolver, useExisting: ApiTokensService },
         EventRulesDispatcher,
+        DeviceInventory,
+        DeviceDecommissioning,
         {
           provide: OBJECT_EVENT_SUBSCRIBERS,
-          inject: [EventRulesDispatcher],
-          useFactory: (eventRules: EventRulesDispatcher): ObjectEventSubscriber[] => [eventRules, ...pluginSubscribers(plugins)],
+          inject: [EventRulesDispatcher, DeviceDecommissioning],
+          useFactory: (eventRules: EventRulesDispatcher, decommissioning: DeviceDecommissioning): ObjectEventSubscriber[] => [
+            eventRules,
+            decommissioning,
+            ...pluginSubscribers(plugins),
+          ],
         },
         ObjectEventSink,
         { provide: RESOURCE_BINDINGS, useValue: resourceBindings(plugins) },
       ],
-      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet],
+      exports: [ApiTokenResolver, ResourceRegistry, ResourceService, ResourceSerializer, PluginSet, DeviceInventory, DeviceDecommissioning],
     };
   }
 }

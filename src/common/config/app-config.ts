@@ -84,6 +84,8 @@ export class AppConfig {
   readonly issuerExpiryBehavior: IssuerExpiryBehavior;
   /** Base of the CRL and CA-certificate URLs written into certificates; derived from the request when unset. */
   readonly publicBaseUrl: string | undefined;
+  /** Appended to a device's name to make the DNS name a device bound to the inventory may have certified (`INVENTORY_DNS_SUFFIX`). */
+  readonly inventoryDnsSuffix: string | undefined;
   /** How long a CRL is valid (its nextUpdate), in days. */
   readonly crlValidityDays: number;
   /** OCSP responses' validity (nextUpdate − thisUpdate), in hours. */
@@ -230,6 +232,7 @@ export function readConfig(env: Record<string, string | undefined>, secretKeySto
     certDays: r.int('CERT_DAYS', 365, days),
     issuerExpiryBehavior: r.oneOf('ISSUER_EXPIRY_BEHAVIOR', ISSUER_EXPIRY_BEHAVIORS, 'truncate', (v) => v.toLowerCase()),
     publicBaseUrl: readPublicBaseUrl(r),
+    inventoryDnsSuffix: readDnsSuffix(r),
     crlValidityDays: r.int('CRL_VALIDITY_DAYS', 7, { min: 1, max: 365 }),
     ocspValidityHours: r.int('OCSP_VALIDITY_HOURS', 24, { min: 1, max: 168 }),
     est: readEstSettings(r),
@@ -355,6 +358,15 @@ function readSecretToken(r: EnvReader, name: string): string | undefined {
     r.problem(name, `must be at least ${MIN_SECRET_TOKEN_LENGTH} characters long (got ${value.length})`);
   }
   return value;
+}
+
+/** A DNS suffix such as `mgmt.example.net` (a leading dot is dropped), kept in lower case. */
+function readDnsSuffix(r: EnvReader): string | undefined {
+  const value = r.optionalString('INVENTORY_DNS_SUFFIX')?.replace(/^\./, '').toLowerCase();
+  if (value === undefined) return undefined;
+  if (/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(value)) return value;
+  r.problem('INVENTORY_DNS_SUFFIX', `must be a DNS name such as mgmt.example.net (got ${JSON.stringify(value)})`);
+  return undefined;
 }
 
 function readPublicBaseUrl(r: EnvReader): string | undefined {

@@ -43,10 +43,17 @@ export function dataSourceOptions(
   };
 }
 
-/** pg settings: server-side statement and lock timeouts, a client-side read timeout (clients whose connection is dropped when a query gets no answer), the acquire timeout. */
+/**
+ * pg settings: server-side statement and lock timeouts, a client-side read timeout (clients whose
+ * connection is dropped when a query gets no answer), the acquire timeout. JIT is off: the app's
+ * statements are short, and the planner's cost estimate for the wide list statements (a device page
+ * with its config context) crosses `jit_above_cost`, so each request compiled hundreds of functions
+ * for seconds to save milliseconds.
+ */
 function sessionTimeouts(timeouts: DatabaseTimeouts): Record<string, unknown> {
   return {
     Client: FrozenServerClient,
+    options: '-c jit=off',
     statement_timeout: timeouts.statementMs,
     lock_timeout: timeouts.lockMs,
     readTimeoutMillis: timeouts.statementMs + READ_TIMEOUT_MARGIN_MS,

@@ -15,7 +15,7 @@ import { CertificateEntity } from '../pki/certificate.entity';
 import { CertificateService } from '../pki/certificate.service';
 import { PrivateKeyVault } from '../pki/private-key-vault';
 import { PublicPkiService } from '../pki/public-pki.service';
-import { IssuancePolicyEnforcer } from '../service-accounts/issuance-policy.enforcer';
+import { IssuancePolicyEnforcer, PolicyViolationError } from '../service-accounts/issuance-policy.enforcer';
 import { ServiceAccountEntity } from '../service-accounts/service-account.entity';
 import {
   AcmeAccountEntity,
@@ -617,22 +617,22 @@ export class AcmeService {
       throw new AcmeProblem('malformed', 'This CA did not issue the certificate', 404);
     }
     let actor: Principal | null = null;
-    let via: string;
+    let why: string;
     if (request.account !== undefined) {
       const ordered = await this.orders.count({ where: { accountId: request.account.id, certificateId: certificate.id } });
       if (ordered === 0) throw new AcmeProblem('unauthorized', 'The account did not order this certificate');
       actor = await this.principalFor(request.account);
-      via = ` through ACME account #${request.account.id}`;
+      why = `ACME revokeCert by account #${request.account.id}`;
     } else {
       const certificateKey = submitted.publicKey.export({ type: 'spki', format: 'der' });
       if (!request.key.export({ type: 'spki', format: 'der' }).equals(certificateKey)) {
         throw new AcmeProblem('unauthorized', "The jwk is not the certificate's public key");
       }
-      via = " through ACME, signed by the certificate's key";
+      why = "ACME revokeCert signed by the certificate's key";
     }
     if (certificate.status === 'revoked') throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
     try {
-      await this.certificates.revokeEntitled(certificate, actor, reason, via);
+      await this.certificates.revokeEntitled(certificate, actor, reason, why);
     } catch (error) {
       if (error instanceof DomainError && error.code === 'certificate_already_revoked') {
         throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
@@ -660,7 +660,7 @@ export class AcmeService {
       return await work();
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      if (error.code === 'policy_violation') throw new AcmeProblem('rejectedIdentifier', error.message);
+      if (error instanceof PolicyViolationError) throw new AcmeProblem('rejectedIdentifier', error.message);
       if (error.kind === 'invalid') throw new AcmeProblem('badCSR', error.message);
       if (error.kind === 'forbidden' || error.kind === 'not_found') {
         throw new AcmeProblem('unauthorized', `The account's service account may not issue from this CA: ${error.message}`);

@@ -18,6 +18,7 @@ export type CertificateOrigin = 'server_key' | 'csr';
 @Index('certificates_serial_number_idx', ['serialNumber'])
 @Index('certificates_organization_id_idx', ['organizationId'])
 @Index('certificates_renewed_from_id_idx', ['renewedFromId'])
+@Index('certificates_device_id_idx', ['deviceId'])
 @Check('certificates_status_check', `"status" IN ('valid', 'revoked')`)
 @Check('certificates_type_check', `"certificate_type" IN ('server', 'client', 'dual_purpose', 'ca')`)
 @Check('certificates_origin_check', `"origin" IN ('server_key', 'csr')`)
@@ -94,6 +95,13 @@ export class CertificateEntity {
   @ManyToOne(() => OrganizationEntity, { onDelete: 'RESTRICT', nullable: true })
   @JoinColumn({ name: 'organization_id', foreignKeyConstraintName: 'certificates_organization_id_fkey' })
   organization?: OrganizationEntity | null;
+
+  /**
+   * The inventory device it was issued to, by a service account bound to the inventory. No foreign
+   * key: the device is the platform's, and outlives nothing here (its deletion revokes the certificate).
+   */
+  @Column({ name: 'device_id', type: 'integer', nullable: true })
+  deviceId: number | null;
 
   /** The service account that created it, when one did (no foreign key: the account may be deleted). */
   @Column({ name: 'created_by_service_account_id', type: 'integer', nullable: true })

@@ -21,7 +21,7 @@ import {
 } from '@libs/x509';
 import type { Logger } from 'pino';
 import { Inject } from '@nestjs/common';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, EntityManager, In, Repository } from 'typeorm';
 import { AccessPolicy } from '../../common/auth/access-policy';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
@@ -74,6 +74,8 @@ interface LeafRequest {
   /** Encrypted private key to keep, when the key was generated here and is kept. */
   storedPrivateKey: string | null;
   renewedFromId: number | null;
+  /** The inventory device the issuance policy granted it to. */
+  deviceId: number | null;
   auditDetail: string;
 }
 
@@ -84,6 +86,8 @@ export interface IssuedLeaf {
 }
 
 const SAN_FIELDS = { dns: 'san_dns_names', ip: 'san_ip_addresses', email: 'san_email_addresses' } as const;
+/** Why the certificates of a device leaving the inventory are revoked (RFC 5280 cessationOfOperation). */
+const DEVICE_DECOMMISSIONED = 'cessationOfOperation';
 
 @Injectable()
 export class CertificateService {
@@ -114,7 +118,7 @@ export class CertificateService {
     const validDays = dto.valid_days ?? this.config.certDays;
     const pathLength = this.caCertificatePathLength(actor, ca, dto);
     const sans = resolvedSans(dto.certificate_type, dto.common_name, requestedSans(dto));
-    await this.issuancePolicy.assertAllowed(actor, {
+    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
       certificateType: dto.certificate_type,
       caId: ca.id,
       commonName: dto.common_name,
@@ -139,6 +143,7 @@ export class CertificateService {
       keySize: keyType === 'rsa' ? (dto.key_size ?? this.config.certKeySize) : null,
       storedPrivateKey: keep ? this.vault.encrypt(privateKeyPem) : null,
       renewedFromId: null,
+      deviceId,
       auditDetail: `Issued certificate '${dto.common_name}'`,
     });
     return { certificate, privateKey: privateKeyPem };
@@ -164,7 +169,13 @@ export class CertificateService {
       ip: dto.san_ip_addresses ?? [...csr.sans.ip],
       email: dto.san_email_addresses ?? [...csr.sans.email],
     });
-    await this.issuancePolicy.assertAllowed(actor, { certificateType: dto.certificate_type, caId: ca.id, commonName, ...sans, validDays });
+    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
+      certificateType: dto.certificate_type,
+      caId: ca.id,
+      commonName,
+      ...sans,
+      validDays,
+    });
     await this.assertIssuable(ca, dto.certificate_type, validDays);
     return this.sign(actor, baseUrl, {
       ca,
@@ -179,6 +190,7 @@ export class CertificateService {
       ...keyDescription(csr.keyAlgorithm),
       storedPrivateKey: null,
       renewedFromId: null,
+      deviceId,
       auditDetail: `Signed CSR for '${commonName}'`,
     });
   }
@@ -196,7 +208,7 @@ export class CertificateService {
       throw new RenewalError('csr_not_allowed_for_server_key_cert', 'This certificate has a server-generated key: renew it without a csr');
     }
     const ca = await this.cas.findOneByOrFail({ id: old.issuerId });
-    await this.issuancePolicy.assertAllowed(actor, {
+    const { deviceId } = await this.issuancePolicy.assertAllowed(actor, {
       certificateType: old.certificateType,
       caId: ca.id,
       commonName: old.commonName,
@@ -216,6 +228,7 @@ export class CertificateService {
       validDays: old.validDays,
       sans: { dns: old.sanDnsNames, ip: old.sanIpAddresses, email: old.sanEmailAddresses },
       renewedFromId: old.id,
+      deviceId: deviceId ?? old.deviceId,
       auditDetail: `Renewed certificate '${old.commonName}' from #${old.id}`,
     };
     if (old.origin === 'csr') {
@@ -245,41 +258,25 @@ export class CertificateService {
   /** Revokes once: of concurrent revocations exactly one succeeds, the rest get 409. */
   async revoke(actor: Principal, id: number, dto: RevokeCertificateDto | undefined): Promise<CertificateEntity> {
     const certificate = await this.findAuthorized(actor, id, 'can_revoke_cert');
-    return this.revokeEntitled(certificate, actor, dto?.reason ?? null, '');
+    return this.revokeEntitled(certificate, actor, dto?.reason ?? null);
   }
 
   /**
    * Revokes a certificate whose revocation the caller has already entitled by other means than the capability (the
    * ACME account that ordered it, or a request signed by the certificate's own key). `actor` is null when no
-   * principal stands behind the request; `via` ends the audit detail.
+   * principal stands behind the request; `why` ends the audit detail.
    */
   async revokeEntitled(
     certificate: CertificateEntity,
     actor: Principal | null,
     reason: string | null,
-    via: string,
+    why?: string,
   ): Promise<CertificateEntity> {
     const id = certificate.id;
     const revoked = await this.dataSource.transaction(async (manager) => {
-      const result = await manager
-        .createQueryBuilder()
-        .update(CertificateEntity)
-        .set({ status: 'revoked', revokedAt: () => 'now()', revocationReason: reason })
-        .where("id = :id AND status = 'valid'", { id })
-        .execute();
-      if (!result.affected) throw new AlreadyRevokedError(id);
-      await manager.increment(CertificateAuthorityEntity, { id: certificate.issuerId }, 'revocationCount', 1);
-      await this.audit.record(manager, {
-        action: 'cert_revoke',
-        actor,
-        organizationId: certificate.organizationId,
-        resourceType: 'certificate',
-        resourceId: id,
-        detail: `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}${via}`,
-      });
+      if (!(await this.revokeIn(manager, certificate, reason, { actor, why }))) throw new AlreadyRevokedError(id);
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
-    this.metrics.certificatesRevoked.inc({ type: revoked.certificateType, reason: reasonLabel(reason) });
     this.ocsp.forgetCaStates();
     // The CRL is brought up to date now so it lists the revocation at once (concurrent revocations
     // share a rebuild); if that fails, the next fetch rebuilds it.
@@ -287,6 +284,53 @@ export class CertificateService {
       this.logger.error({ err: error, ca_id: revoked.issuerId }, 'CRL rebuild after revocation failed');
     });
     return revoked;
+  }
+
+  /**
+   * Revokes every valid certificate issued to an inventory device (reason cessationOfOperation), in
+   * the transaction that decommissions or deletes the device, each as `revoke` does (the CA's
+   * revocation count, an audit entry naming the platform user). The CRL and OCSP answers follow the
+   * count: the CRL is rebuilt on its next fetch, OCSP answers within a second. Returns how many.
+   */
+  async revokeIssuedToDevice(manager: EntityManager, deviceId: number, username: string): Promise<number> {
+    const issued = await manager.find(CertificateEntity, { where: { deviceId, status: 'valid' }, order: { id: 'ASC' } });
+    let count = 0;
+    for (const certificate of issued) {
+      if (await this.revokeIn(manager, certificate, DEVICE_DECOMMISSIONED, { username, why: `device #${deviceId} decommissioned` }))
+        count++;
+    }
+    if (count > 0) this.ocsp.forgetCaStates();
+    return count;
+  }
+
+  /** Marks a valid certificate revoked, counts it on its CA, audits it; false when it was no longer valid. */
+  private async revokeIn(
+    manager: EntityManager,
+    certificate: CertificateEntity,
+    reason: string | null,
+    by: { actor: Principal | null; why?: string } | { username: string; why: string },
+  ): Promise<boolean> {
+    const result = await manager
+      .createQueryBuilder()
+      .update(CertificateEntity)
+      .set({ status: 'revoked', revokedAt: () => 'now()', revocationReason: reason })
+      .where("id = :id AND status = 'valid'", { id: certificate.id })
+      .execute();
+    if (!result.affected) return false;
+    await manager.increment(CertificateAuthorityEntity, { id: certificate.issuerId }, 'revocationCount', 1);
+    await this.audit.record(manager, {
+      action: 'cert_revoke',
+      actor: 'actor' in by ? by.actor : null,
+      ...('username' in by ? { username: by.username } : {}),
+      organizationId: certificate.organizationId,
+      resourceType: 'certificate',
+      resourceId: certificate.id,
+      detail:
+        `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}` +
+        (by.why === undefined ? '' : `: ${by.why}`),
+    });
+    this.metrics.certificatesRevoked.inc({ type: certificate.certificateType, reason: reasonLabel(reason) });
+    return true;
   }
 
   async list(actor: Principal, caId: number | undefined, skip: number, limit: number): Promise<CertificateEntity[]> {
@@ -444,6 +488,7 @@ export class CertificateService {
       createdByUserId: actor.kind === 'user' ? actor.id : null,
       createdByServiceAccountId: actor.kind === 'service_account' ? actor.id : null,
       renewedFromId: request.renewedFromId,
+      deviceId: request.deviceId,
     };
     // The certificate and its audit row are written by one statement: one round trip, atomic.
     const inserted = await this.audit.insertAudited(

@@ -37,6 +37,16 @@ export class IssuancePolicyEntity {
   @Column({ name: 'max_validity_days', type: 'integer' })
   maxValidityDays: number;
 
+  /** Inventory binding (docs/service-accounts.md): devices by id, tag slug and role slug; all empty, unbound. */
+  @Column({ name: 'bound_device_ids', type: 'jsonb', default: () => "'[]'" })
+  boundDeviceIds: number[];
+
+  @Column({ name: 'bound_device_tags', type: 'jsonb', default: () => "'[]'" })
+  boundDeviceTags: string[];
+
+  @Column({ name: 'bound_device_roles', type: 'jsonb', default: () => "'[]'" })
+  boundDeviceRoles: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

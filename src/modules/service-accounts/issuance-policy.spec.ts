@@ -8,6 +8,9 @@ const OPEN: IssuancePolicy = {
   allowedCaIds: [1],
   allowedCertificateTypes: ['server', 'client', 'dual_purpose'],
   maxValidityDays: 90,
+  boundDeviceIds: [],
+  boundDeviceTags: [],
+  boundDeviceRoles: [],
 };
 
 const REQUEST: IssuanceRequest = {
@@ -118,6 +121,24 @@ describe('evaluatePolicy', () => {
       value: '10.0.0.1',
     });
     expect(evaluatePolicy({ ...OPEN, allowedCaIds: [] }, REQUEST)).toEqual({ field: 'allowed_ca_ids', value: 1 });
+  });
+
+  it('leaves the names of a policy bound to the inventory to the inventory, and still checks type, CA and validity', () => {
+    const bound: IssuancePolicy = {
+      ...OPEN,
+      cnPatterns: [],
+      sanDnsPatterns: [],
+      sanIpCidrs: [],
+      sanEmailDomains: [],
+      allowedCertificateTypes: ['server'],
+      boundDeviceTags: ['pki'],
+    };
+    expect(evaluatePolicy(bound, { ...REQUEST, ip: ['10.0.0.1'] })).toBeNull();
+    expect(evaluatePolicy(bound, { ...REQUEST, certificateType: 'client' })).toEqual({
+      field: 'allowed_certificate_types',
+      value: 'client',
+    });
+    expect(evaluatePolicy(bound, { ...REQUEST, validDays: 91 })).toEqual({ field: 'max_validity_days', value: 91 });
   });
 
   it('reports the first failing constraint in the documented order', () => {

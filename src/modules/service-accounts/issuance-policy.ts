@@ -10,6 +10,10 @@ export interface IssuancePolicy {
   allowedCaIds: number[];
   allowedCertificateTypes: CertificateType[];
   maxValidityDays: number;
+  /** Bound to inventory devices (any non-empty): the names are the devices' inventory names, not the patterns'. */
+  boundDeviceIds: number[];
+  boundDeviceTags: string[];
+  boundDeviceRoles: string[];
 }
 
 /** What a service account asks to issue (for renewals: what the certificate inherits). */
@@ -100,16 +104,25 @@ function addressBits(address: string, family: 'ipv4' | 'ipv6'): bigint {
   return [...left, ...zeros, ...right].reduce((acc, part) => (acc << 16n) | BigInt(parseInt(part || '0', 16)), 0n);
 }
 
+/** Whether the policy binds issuance to inventory devices (by id, tag or role). */
+export function isBoundToInventory(policy: IssuancePolicy): boolean {
+  return policy.boundDeviceIds.length + policy.boundDeviceTags.length + policy.boundDeviceRoles.length > 0;
+}
+
 /**
  * The first constraint the request breaks, checked in this order: certificate type, CA, common
  * name, each DNS SAN, each IP SAN, each email SAN, validity. A DNS SAN equal to the common name is
- * covered by the common-name check (the CN is what the service adds as DNS SAN by default).
+ * covered by the common-name check (the CN is what the service adds as DNS SAN by default). A policy
+ * bound to the inventory leaves the names to the inventory (IssuancePolicyEnforcer).
  */
 export function evaluatePolicy(policy: IssuancePolicy, request: IssuanceRequest): PolicyViolation | null {
   if (!policy.allowedCertificateTypes.includes(request.certificateType)) {
     return { field: 'allowed_certificate_types', value: request.certificateType };
   }
   if (!policy.allowedCaIds.includes(request.caId)) return { field: 'allowed_ca_ids', value: request.caId };
+  if (isBoundToInventory(policy)) {
+    return request.validDays > policy.maxValidityDays ? { field: 'max_validity_days', value: request.validDays } : null;
+  }
   const cnGlobs = policy.cnPatterns.map(compileGlob);
   if (!cnGlobs.some((glob) => glob.test(request.commonName))) return { field: 'cn_patterns', value: request.commonName };
   const dnsGlobs = policy.sanDnsPatterns.map(compileGlob);

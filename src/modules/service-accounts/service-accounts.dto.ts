@@ -191,6 +191,33 @@ export class IssuancePolicyDto {
   @Min(1)
   @Max(36500)
   max_validity_days: number;
+
+  @ApiPropertyOptional({
+    type: [Number],
+    description:
+      "Platform devices (dcim) the account enrolls. With bound_device_tags or bound_device_roles, binds issuance to the devices' inventory names in place of the name patterns",
+  })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_ENTRIES)
+  @IsDatabaseId({ each: true })
+  bound_device_ids?: number[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Tag slugs: every device carrying one is bound' })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_ENTRIES)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  bound_device_tags?: string[];
+
+  @ApiPropertyOptional({ type: [String], description: 'Device role slugs: every device of one is bound' })
+  @IsOptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_ENTRIES)
+  @IsString({ each: true })
+  @MaxLength(100, { each: true })
+  bound_device_roles?: string[];
 }
 
 export class IssuancePolicyResponseDto {
@@ -203,6 +230,9 @@ export class IssuancePolicyResponseDto {
   @ApiProperty({ type: [Number] }) allowed_ca_ids: number[];
   @ApiProperty({ enum: CERTIFICATE_TYPES, isArray: true }) allowed_certificate_types: CertificateType[];
   @ApiProperty() max_validity_days: number;
+  @ApiProperty({ type: [Number] }) bound_device_ids: number[];
+  @ApiProperty({ type: [String] }) bound_device_tags: string[];
+  @ApiProperty({ type: [String] }) bound_device_roles: string[];
   @ApiProperty({ type: String, format: 'date-time' }) created_at: Date;
   @ApiProperty({ type: String, format: 'date-time' }) updated_at: Date;
 
@@ -217,6 +247,9 @@ export class IssuancePolicyResponseDto {
       allowed_ca_ids: policy.allowedCaIds,
       allowed_certificate_types: policy.allowedCertificateTypes,
       max_validity_days: policy.maxValidityDays,
+      bound_device_ids: policy.boundDeviceIds,
+      bound_device_tags: policy.boundDeviceTags,
+      bound_device_roles: policy.boundDeviceRoles,
       created_at: policy.createdAt,
       updated_at: policy.updatedAt,
     };

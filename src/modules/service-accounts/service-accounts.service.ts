@@ -184,6 +184,9 @@ export class ServiceAccountsService {
       allowedCaIds: dto.allowed_ca_ids ?? [],
       allowedCertificateTypes: dto.allowed_certificate_types ?? [],
       maxValidityDays: dto.max_validity_days,
+      boundDeviceIds: [...new Set(dto.bound_device_ids ?? [])],
+      boundDeviceTags: [...new Set((dto.bound_device_tags ?? []).map((slug) => slug.trim().toLowerCase()))],
+      boundDeviceRoles: [...new Set((dto.bound_device_roles ?? []).map((slug) => slug.trim().toLowerCase()))],
     };
     validatePolicyEntries(values);
     return this.dataSource.transaction(async (manager) => {
@@ -252,11 +255,18 @@ async function assertNameFree(manager: EntityManager, organizationId: number, na
   if (await query.getExists()) throw nameTaken();
 }
 
+/** A tag or role slug as the platform spells them (letters, digits, `-`, `_`). */
+function slugProblem(slug: string): string | undefined {
+  return /^[-a-z0-9_]+$/.test(slug) ? undefined : 'is not a slug';
+}
+
 function validatePolicyEntries(values: {
   cnPatterns: string[];
   sanDnsPatterns: string[];
   sanIpCidrs: string[];
   sanEmailDomains: string[];
+  boundDeviceTags: string[];
+  boundDeviceRoles: string[];
 }): void {
   const problems: FieldProblem[] = [];
   const check = (field: string, entries: string[], problemOf: (entry: string) => string | undefined) =>
@@ -271,5 +281,7 @@ function validatePolicyEntries(values: {
     return typeof parsed === 'string' ? parsed : undefined;
   });
   check('san_email_domains', values.sanEmailDomains, (domain) => (EMAIL_DOMAIN.test(domain) ? undefined : 'is not a domain name'));
+  check('bound_device_tags', values.boundDeviceTags, slugProblem);
+  check('bound_device_roles', values.boundDeviceRoles, slugProblem);
   if (problems.length > 0) throw new RequestValidationError(problems);
 }

@@ -1,3 +1,4 @@
+import { deviceCertificatesProperty } from './device-certificates.property';
 import {
   boolean,
   choice,
@@ -361,7 +362,7 @@ export const DeviceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  extensions: [configContextProperty('device')],
+  extensions: [configContextProperty('device'), deviceCertificatesProperty()],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
