@@ -1,6 +1,7 @@
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
+import { AcmeRenewalInfo1796692819359 } from './1796692819359-AcmeRenewalInfo';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
@@ -41,6 +42,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   AcmeServer1796677295647,
   VpnModels1796677306856,
   InventoryBoundIssuance1796680000000,
+  AcmeRenewalInfo1796692819359,
 ];
 
 /**

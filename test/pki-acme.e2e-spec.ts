@@ -182,6 +182,7 @@ describe('ACME (RFC 8555)', () => {
       newOrder: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/new-order`,
       revokeCert: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/revoke-cert`,
       keyChange: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/key-change`,
+      renewalInfo: `${testApp.baseUrl}/acme/acme-issuing-${ca.id}/renewal-info`,
       meta: { externalAccountRequired: true },
     });
     const unknown = await fetch(`${testApp.baseUrl}/acme/acme-issuing-999/directory`);
@@ -872,6 +873,70 @@ describe('ACME (RFC 8555)', () => {
           body: { type: 'urn:ietf:params:acme:error:unauthorized', detail: 'The account is deactivated' },
         });
       }
+    });
+
+    /** RFC 9773 §4.1 certID of a PEM certificate of the test CA: base64url(AKI keyIdentifier) "." base64url(serial). */
+    function certId(pem: string): string {
+      const ski = ssl.run('x509', '-in', ssl.write('ari-ca.pem', ca.certificate), '-noout', '-ext', 'subjectKeyIdentifier').output;
+      const keyIdentifier = Buffer.from(/\n\s*([0-9A-F:]+)\s*$/.exec(ski)![1].replace(/:/g, ''), 'hex');
+      const serial = new X509Certificate(pem).serialNumber;
+      return `${b64u(keyIdentifier)}.${b64u(Buffer.from(serial.length % 2 ? `0${serial}` : serial, 'hex'))}`;
+    }
+
+    it('renewalInfo suggests the first half of the last third of validity, a window in the past once revoked, 404 for others', async () => {
+      const pem = readFileSync(join(scratch, 'certbot-ok', 'config', 'live', 'www.acme.test', 'cert.pem'), 'utf8');
+      const response = await fetch(url(`renewal-info/${certId(pem)}`));
+      expect(response.status).toBe(200);
+      expect(response.headers.get('retry-after')).toBe('21600');
+      const { validFrom, validTo } = new X509Certificate(pem);
+      const notBefore = Date.parse(validFrom);
+      const notAfter = Date.parse(validTo);
+      const at = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+      expect(await response.json()).toEqual({
+        suggestedWindow: {
+          start: at(notAfter - Math.floor((notAfter - notBefore) / 3)),
+          end: at(notAfter - Math.floor((notAfter - notBefore) / 6)),
+        },
+      });
+
+      const revokedPem = readFileSync(join(scratch, 'certbot-revoke', 'config', 'live', 'revoked.acme.test', 'cert.pem'), 'utf8');
+      const revoked = (await (await fetch(url(`renewal-info/${certId(revokedPem)}`))).json()) as {
+        suggestedWindow: { start: string; end: string };
+      };
+      expect(Date.parse(revoked.suggestedWindow.end)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(revoked.suggestedWindow.start)).toBeLessThan(Date.parse(revoked.suggestedWindow.end));
+
+      const [keyIdentifier] = certId(pem).split('.');
+      const unknown = await fetch(url(`renewal-info/${keyIdentifier}.${b64u(Buffer.from('7fffffff', 'hex'))}`));
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ type: 'urn:ietf:params:acme:error:malformed' });
+      const otherIssuer = await fetch(url(`renewal-info/${b64u(Buffer.alloc(20, 1))}.${certId(pem).split('.')[1]}`));
+      expect(otherIssuer.status).toBe(404);
+    });
+
+    it('a new order may replace a certificate the account ordered, once (alreadyReplaced), and no other account may', async () => {
+      const signer = new Signer();
+      const account = await register(signer);
+      const accountId = Number(account.split('/').pop());
+      const pem = readFileSync(join(scratch, 'certbot-dns', 'config', 'live', 'acme.test', 'cert.pem'), 'utf8');
+      // The account is made the orderer of an issued certificate (its issuance by certbot is tested above).
+      await db.query(
+        `INSERT INTO acme_orders (account_id, status, identifiers, expires, certificate_id)
+         SELECT $1, 'valid', '[]', now() + interval '1 day', id FROM certificates WHERE serial_number = $2`,
+        [accountId, new X509Certificate(pem).serialNumber.toLowerCase().replace(/^0+/, '')],
+      );
+      const order = (replaces: string) => ({ identifiers: [{ type: 'dns', value: 'dns.acme.test' }], replaces });
+      const renewal = await signed(signer, account, url('new-order'), order(certId(pem)));
+      expect(renewal).toMatchObject({ status: 201, body: { status: 'pending', replaces: certId(pem) } });
+      const again = await signed(signer, account, url('new-order'), order(certId(pem)));
+      expect(again).toMatchObject({ status: 409, body: { type: 'urn:ietf:params:acme:error:alreadyReplaced' } });
+
+      const stranger = new Signer();
+      const strangerAccount = await register(stranger);
+      const foreign = await signed(stranger, strangerAccount, url('new-order'), order(certId(pem)));
+      expect(foreign).toMatchObject({ status: 403, body: { type: 'urn:ietf:params:acme:error:unauthorized' } });
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM acme_orders WHERE replaces = $1`, [certId(pem)]);
+      expect(rows).toEqual([{ n: 1 }]);
     });
 
     it(

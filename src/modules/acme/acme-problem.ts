@@ -1,6 +1,7 @@
 /** The RFC 8555 §6.7 error types this server sends, with the HTTP status each is answered with. */
 const PROBLEM_STATUSES = {
   accountDoesNotExist: 400,
+  alreadyReplaced: 409,
   alreadyRevoked: 400,
   badCSR: 400,
   badNonce: 400,

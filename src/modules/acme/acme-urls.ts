@@ -21,6 +21,10 @@ export class AcmeUrls {
   get revokeCert(): string {
     return `${this.root}/revoke-cert`;
   }
+  /** RFC 9773 renewalInfo: GET <this>/<certID>. */
+  get renewalInfo(): string {
+    return `${this.root}/renewal-info`;
+  }
   get keyChange(): string {
     return `${this.root}/key-change`;
   }

@@ -72,6 +72,21 @@ export class AcmeController {
     await this.send(res, context, await this.acme.updateAccount(context, request, resourceId(id)));
   }
 
+  @Get('renewal-info/:certId')
+  @Public()
+  @AcmeOperation('getAcmeRenewalInfo', "A certificate's suggested renewal window (RFC 9773)", 400, 404)
+  @ApiParam({ name: 'certId', description: 'base64url(AKI keyIdentifier) "." base64url(serial number)' })
+  @AcmeResource(200, 'suggestedWindow {start, end}; Retry-After says when to ask again', ACME_SCHEMAS.renewalInfo)
+  async renewalInfo(
+    @Param('slug') slug: string,
+    @Param('certId') certId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const context = await this.context(slug, req);
+    await this.send(res, context, await this.acme.renewalInfo(context, certId));
+  }
+
   @Post('account/:id/orders')
   @Public()
   @AcmeOperation('listAcmeAccountOrders', 'The account\'s orders (§7.1.2.1), a page at a time with Link rel="next"', 400, 403, 404, 415)
@@ -215,6 +230,7 @@ export class AcmeController {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Link', [`<${context.urls.directory}>;rel="index"`, ...(reply.links ?? [])]);
     if (reply.location) res.setHeader('Location', reply.location);
+    if (reply.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(reply.retryAfterSeconds));
     res.status(reply.status);
     if (reply.body === undefined) {
       res.end();

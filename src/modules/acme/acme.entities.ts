@@ -104,6 +104,7 @@ export interface AcmeIdentifier {
 
 @Entity('acme_orders')
 @Index('acme_orders_account_id_idx', ['accountId'])
+@Index('acme_orders_replaces_certificate_id_key', ['replacesCertificateId'], { unique: true, where: "status <> 'invalid'" })
 export class AcmeOrderEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'acme_orders_pkey' })
   id: number;
@@ -133,6 +134,20 @@ export class AcmeOrderEntity {
 
   @Column({ type: 'jsonb', nullable: true })
   error: AcmeProblemDocument | null;
+
+  /**
+   * RFC 9773 `replaces`: the certificate this order renews, as the client named it (its certID) and by id. Of the
+   * orders that are not invalid, one at most replaces a given certificate.
+   */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  replaces: string | null;
+
+  @Column({ name: 'replaces_certificate_id', type: 'integer', nullable: true })
+  replacesCertificateId: number | null;
+
+  @ManyToOne(() => CertificateEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'replaces_certificate_id', foreignKeyConstraintName: 'acme_orders_replaces_certificate_id_fkey' })
+  replacesCertificate?: CertificateEntity | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

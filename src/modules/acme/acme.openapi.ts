@@ -71,10 +71,12 @@ export const ACME_SCHEMAS = {
     newOrder: STRING,
     revokeCert: STRING,
     keyChange: STRING,
+    renewalInfo: STRING,
     meta: { type: 'object', properties: { externalAccountRequired: { type: 'boolean' } } },
   },
   account: { status: STRING, contact: STRINGS, orders: STRING },
   orders: { orders: STRINGS },
+  renewalInfo: { suggestedWindow: { type: 'object', properties: { start: STRING, end: STRING } } },
   order: {
     status: STRING,
     expires: STRING,
@@ -83,6 +85,7 @@ export const ACME_SCHEMAS = {
     finalize: STRING,
     certificate: STRING,
     error: PROBLEM_SCHEMA,
+    replaces: STRING,
   },
   authorization: {
     identifier: { type: 'object', properties: { type: STRING, value: STRING } },

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes, type KeyObject, X509Certificate } from 'node:crypto';
-import { isDnsName, normalizeSerialNumber, parseCsr, type ParsedCsr } from '@libs/x509';
-import { DataSource, In, Repository } from 'typeorm';
+import { isDnsName, normalizeSerialNumber, parseCsr, type ParsedCsr, readCertificate } from '@libs/x509';
+import { DataSource, In, Not, Repository } from 'typeorm';
 import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { capabilitiesOf } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
@@ -45,6 +45,8 @@ import { AcmeProblem } from './acme-problem';
 import { AcmeUrls } from './acme-urls';
 
 const ORDER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** How long a client should wait before asking for a certificate's renewal information again (RFC 9773 §4.3). */
+const RENEWAL_INFO_RETRY_AFTER_SECONDS = 6 * 3600;
 /** Orders per page of an account's orders list. */
 export const ORDERS_PAGE_SIZE = 50;
 /** At most this many identifiers in one order (one authorization and challenge each). */
@@ -75,6 +77,8 @@ export interface AcmeReply {
   location?: string;
   links?: string[];
   contentType?: string;
+  /** Sent as Retry-After (renewalInfo). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -122,6 +126,7 @@ export class AcmeService {
       newOrder: urls.newOrder,
       revokeCert: urls.revokeCert,
       keyChange: urls.keyChange,
+      renewalInfo: urls.renewalInfo,
       meta: { externalAccountRequired: this.config.acme.eabRequired },
     };
   }
@@ -350,6 +355,7 @@ export class AcmeService {
       throw new AcmeProblem('malformed', "notBefore and notAfter are not supported: the validity is the issuance policy's");
     }
     const identifiers = readIdentifiers(payload.identifiers);
+    const replaced = payload.replaces === undefined ? undefined : await this.replacedCertificate(context, account, payload.replaces);
     const principal = await this.principalFor(account);
     await this.asAcmeProblem(() =>
       this.issuancePolicy.assertAllowed(principal, {
@@ -364,16 +370,23 @@ export class AcmeService {
     );
     const expires = new Date(Date.now() + ORDER_LIFETIME_MS);
     const order = await this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(
-        manager.create(AcmeOrderEntity, {
-          accountId: account.id,
-          status: 'pending',
-          identifiers,
-          expires,
-          certificateId: null,
-          error: null,
-        }),
-      );
+      const saved = await manager
+        .save(
+          manager.create(AcmeOrderEntity, {
+            accountId: account.id,
+            status: 'pending',
+            identifiers,
+            expires,
+            certificateId: null,
+            error: null,
+            replaces: replaced?.certId ?? null,
+            replacesCertificateId: replaced?.certificate.id ?? null,
+          }),
+        )
+        .catch((error: unknown) => {
+          if (violatedUniqueConstraint(error) === 'acme_orders_replaces_certificate_id_key') throw alreadyReplaced();
+          throw error;
+        });
       for (const identifier of identifiers) {
         const authorization = await manager.save(
           manager.create(AcmeAuthorizationEntity, { orderId: saved.id, identifierValue: identifier.value, status: 'pending', expires }),
@@ -485,7 +498,79 @@ export class AcmeService {
       finalize: context.urls.finalize(order.id),
       ...(order.certificateId !== null ? { certificate: context.urls.certificate(order.id) } : {}),
       ...(order.error ? { error: order.error } : {}),
+      ...(order.replaces !== null ? { replaces: order.replaces } : {}),
     };
+  }
+
+  // ---- renewal information (RFC 9773) -----------------------------------------------------------------------------
+
+  /**
+   * GET renewalInfo/<certID>: when to renew. A valid certificate's window is the first half of the last third of its
+   * validity (notAfter - lifetime/3 to notAfter - lifetime/6); a revoked one's lies in the past (the hour before the
+   * revocation), so a client renews at once.
+   */
+  async renewalInfo(context: AcmeDirectoryContext, certId: string): Promise<AcmeReply> {
+    const certificate = await this.certificateOf(context, certId);
+    let start: number;
+    let end: number;
+    if (certificate.status === 'revoked') {
+      end = (certificate.revokedAt ?? new Date()).getTime();
+      start = end - 3600_000;
+    } else {
+      const notAfter = certificate.notAfter.getTime();
+      const lifetime = notAfter - certificate.notBefore.getTime();
+      start = notAfter - Math.floor(lifetime / 3);
+      end = notAfter - Math.floor(lifetime / 6);
+    }
+    return {
+      status: 200,
+      body: { suggestedWindow: { start: isoSeconds(start), end: isoSeconds(end) } },
+      retryAfterSeconds: RENEWAL_INFO_RETRY_AFTER_SECONDS,
+    };
+  }
+
+  /** The certificate of this CA a certID (RFC 9773 §4.1: base64url AKI keyIdentifier "." base64url serial) names. */
+  private async certificateOf(context: AcmeDirectoryContext, certId: string): Promise<CertificateEntity> {
+    const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(certId);
+    if (!match) throw new AcmeProblem('malformed', 'A certID is base64url(AKI keyIdentifier) "." base64url(serial)');
+    const keyIdentifier = Buffer.from(match[1], 'base64url').toString('hex');
+    const serialBytes = Buffer.from(match[2], 'base64url');
+    if (
+      keyIdentifier !== readCertificate(context.ca.certificate).subjectKeyIdentifier ||
+      serialBytes.length === 0 ||
+      serialBytes.length > 20
+    ) {
+      throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    }
+    let serial: string;
+    try {
+      serial = normalizeSerialNumber(serialBytes.toString('hex'));
+    } catch {
+      throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    }
+    const certificate = await this.dataSource.manager.findOne(CertificateEntity, {
+      where: { issuerId: context.ca.id, serialNumber: serial },
+    });
+    if (!certificate) throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    return certificate;
+  }
+
+  /**
+   * newOrder's `replaces` (RFC 9773 §5): a certificate the account ordered, not already replaced by another order that
+   * is not invalid (alreadyReplaced; the partial unique index decides between concurrent orders).
+   */
+  private async replacedCertificate(
+    context: AcmeDirectoryContext,
+    account: AcmeAccountEntity,
+    value: unknown,
+  ): Promise<{ certId: string; certificate: CertificateEntity }> {
+    if (typeof value !== 'string' || value.length > 128) throw new AcmeProblem('malformed', 'replaces must be a certID string');
+    const certificate = await this.certificateOf(context, value);
+    const ordered = await this.orders.count({ where: { accountId: account.id, certificateId: certificate.id } });
+    if (ordered === 0) throw new AcmeProblem('unauthorized', 'replaces names a certificate this account did not order');
+    const replacing = await this.orders.count({ where: { replacesCertificateId: certificate.id, status: Not('invalid') } });
+    if (replacing > 0) throw alreadyReplaced();
+    return { certId: value, certificate };
   }
 
   // ---- authorizations and challenges ----------------------------------------------------------------------------
@@ -728,6 +813,11 @@ function readContact(value: unknown): string[] {
   }
   return contact;
 }
+
+const alreadyReplaced = (): AcmeProblem => new AcmeProblem('alreadyReplaced', 'Another order already replaces this certificate');
+
+/** RFC 3339 at whole seconds, as renewal windows are given. */
+const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 const isWildcard = (name: string): boolean => name.startsWith('*.');
 
