@@ -9,7 +9,7 @@
 //                                             fields and tags in one statement; the config contexts.
 //   GET /api/dcim/interfaces/<id>/trace/      the token; the interface; its stored path; per object
 //                                             type on the path its rows, and for ports their devices
-//                                             and cables.
+//                                             and cables (the types at once, as the product reads them).
 //
 // It serves what bench/dcim.js loads: nested references it does not read (platform, virtual
 // chassis, config template), a device face, airflow or position, and config context data answer
@@ -241,10 +241,11 @@ async function trace(request, response, base, id) {
         }
       : null;
   const shown = new Map();
-  for (const [type, ids] of byType) {
+  // Each type's rows and references at once with the others', as the product reads them.
+  const represent = async (type, ids) => {
     if (type === CABLE) {
       for (const cable of await query('cables', CABLES, [[...ids]])) shown.set(`${type}:${cable.id}`, cableBrief(cable));
-      continue;
+      return;
     }
     const port = PORTS[type];
     if (!port) throw new Unsupported(type);
@@ -273,7 +274,8 @@ async function trace(request, response, base, id) {
         description: row.description,
       });
     }
-  }
+  };
+  await Promise.all([...byType].map(([type, ids]) => represent(type, ids)));
   // NetBox's trace: [near ends, cable, far ends] per cable; an end point's path ending on a port
   // without a cable ends with [[that port], [], []].
   const objects = (nodes) => (nodes ?? []).map(([type, nodeId]) => shown.get(`${type}:${nodeId}`) ?? null);

@@ -3,6 +3,7 @@
 //
 //   npm run build && node bench/dcim.js
 //   BENCH_DEVICES=100000 BENCH_ROUNDS=5 BENCH_REQUESTS=50 node bench/dcim.js
+//   PGOPTIONS='-c jit=off' node bench/dcim.js     (the session settings of both servers and the SQL side)
 //
 // 1. GET /api/dcim/devices/?limit=50&offset=… over BENCH_DEVICES devices (inserted with SQL, each in a
 //    rack, with a site, location, role, type, manufacturer and tenant), against the same page read in
@@ -37,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 50);
 
 const SECRET_KEY = 'bench-secret-key-bench-secret-key-123456';
+/** PGOPTIONS (`-c jit=off`), when set, for both servers' PostgreSQL sessions alike. */
+const SESSION_OPTIONS = process.env.PGOPTIONS ? { PGOPTIONS: process.env.PGOPTIONS } : {};
 const HOST = 'inventory.bench';
 
 const ms = (started) => Number(process.hrtime.bigint() - started) / 1e6;
@@ -57,7 +60,7 @@ function bodyOf(base, path, headers) {
 async function startBare(databaseUrl) {
   const port = await freePort();
   const bare = fork(require.resolve('./bare-dcim-server'), [], {
-    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), SECRET_KEY },
+    env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, PORT: String(port), SECRET_KEY, ...SESSION_OPTIONS },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   await new Promise((resolve, reject) => {
@@ -69,7 +72,7 @@ async function startBare(databaseUrl) {
 
 async function main() {
   const database = await postgresDatabase();
-  const server = await startServer({ databaseUrl: database.url });
+  const server = await startServer({ databaseUrl: database.url, env: SESSION_OPTIONS });
   const db = new Client({ connectionString: database.url });
   await db.connect();
   let bare;
@@ -224,7 +227,8 @@ async function main() {
     console.log(`load average ${require('node:os').loadavg()[0].toFixed(1)}`);
     report(`GET /api/dcim/devices/?limit=50 (of ${DEVICES}, nested site, rack, role, type, tenant)`, list);
     report(`GET /api/dcim/interfaces/{id}/trace/ (${trace.length} cables)`, traced);
-    console.log(`command: BENCH_DEVICES=${DEVICES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} node bench/dcim.js`);
+    const sessionOptions = process.env.PGOPTIONS ? `PGOPTIONS='${process.env.PGOPTIONS}' ` : '';
+    console.log(`command: ${sessionOptions}BENCH_DEVICES=${DEVICES} BENCH_ROUNDS=${ROUNDS} BENCH_REQUESTS=${REQUESTS} node bench/dcim.js`);
   } finally {
     bare?.kill();
     await db.end();

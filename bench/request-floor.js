@@ -5,6 +5,7 @@
 //
 //   npm run bench:floor                      # npm run build && node bench/request-floor.js
 //   BENCH_ROUNDS=5 BENCH_SECONDS=5 node bench/request-floor.js
+//   BENCH_ONLY=tenant node bench/request-floor.js   # one request: me or tenant
 //
 // Two requests: GET /api/v1/users/me with a user's JWT (one statement), and GET
 // /api/tenancy/tenants/<id>/ with a platform API token (a tenant with a tag; the token, the row, its
@@ -97,18 +98,20 @@ async function main() {
 
     const scenarios = [
       {
+        name: 'me',
         title: 'GET /api/v1/users/me (JWT)',
         ours: `${base}/api/v1/users/me`,
         bare: `${bareBase}/users/me`,
         headers: { authorization: `Bearer ${jwt}` },
       },
       {
+        name: 'tenant',
         title: `GET /api/tenancy/tenants/${tenant.id}/ (token)`,
         ours: `${base}/api/tenancy/tenants/${tenant.id}/`,
         bare: `${bareBase}/tenants/${tenant.id}/`,
         headers: tokenAuth,
       },
-    ];
+    ].filter((scenario) => !process.env.BENCH_ONLY || scenario.name === process.env.BENCH_ONLY);
     for (const scenario of scenarios) {
       const [ours, floor] = [await body(scenario.ours, scenario.headers), await body(scenario.bare, scenario.headers)];
       if (ours !== floor) throw new Error(`${scenario.title}: the bare server's answer differs\n ours: ${ours}\n bare: ${floor}`);

@@ -3,6 +3,7 @@ import { RouterModule } from '@nestjs/core';
 import { Logger } from 'pino';
 import { APPLICATION_MIGRATIONS } from './application-migrations';
 import { AccessControlModule } from './common/auth/access-control.module';
+import { CREDENTIALS_CHANNEL } from './common/auth/credential-cache';
 import { AppConfig } from './common/config/app-config';
 import { AppConfigModule } from './common/config/config.module';
 import type { DatabaseConnection } from './common/database/database-connection';
@@ -60,6 +61,7 @@ export class AppModule {
           migrateOnStart: config.migrateOnStart,
           timeouts: config.databaseTimeouts,
           migrations: APPLICATION_MIGRATIONS,
+          notificationChannels: [CREDENTIALS_CHANNEL],
           logger,
         }),
         AccessControlModule,

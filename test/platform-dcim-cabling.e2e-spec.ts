@@ -1,4 +1,5 @@
-import { PlatformClient, startPlatformApp } from './support/platform-client';
+import { PASSWORD } from './support/api-client';
+import { PlatformClient, provisionToken, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 
 /**
@@ -140,6 +141,35 @@ describe('DCIM: instantiation, cabling, trace, render-config', () => {
     expect(longer.body).toHaveLength(2);
     expect(longer.body[1][1]).toMatchObject({ id: patch.id });
     expect(longer.body[1][2].map((end: { id: number }) => end.id)).toEqual([serverPort]);
+  });
+
+  it('shows in a trace only the objects the caller may view, the others as null', async () => {
+    const grant = async (name: string, objectTypes: string[], constraints?: Record<string, unknown>) =>
+      api.created('/api/users/permissions/', {
+        name,
+        object_types: objectTypes,
+        actions: ['view'],
+        users: [seeded.w.user1.id],
+        constraints,
+      });
+    await grant('ports of panel-a', ['dcim.frontport', 'dcim.rearport'], { device: ids.panelA });
+    await grant('cables', ['dcim.cable']);
+    const viewer = api.as(await provisionToken(seeded.api, seeded.w.user1.username, PASSWORD));
+    const frontA = (await api.get(`/api/dcim/front-ports/?device_id=${ids.panelA}&name=F17`)).body.results[0].id as number;
+    const full = (await api.get(`/api/dcim/front-ports/${frontA}/trace/`)).body;
+    const trace = await viewer.get(`/api/dcim/front-ports/${frontA}/trace/`);
+    expect(trace.status).toBe(200);
+    // Panel A's rear port and both cables are visible; panel B's and the server's ports are not.
+    expect(trace.body).toEqual([
+      [[full[0][0][0]], full[0][1], [null]],
+      [[null], full[1][1], [null]],
+    ]);
+    const paths = await viewer.get(`/api/dcim/rear-ports/${full[0][0][0].id}/paths/`);
+    expect(paths.status).toBe(200);
+    expect(paths.body.flatMap((path: { path: unknown[][] }) => path.path.flat()).filter((node: unknown) => node !== null)).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ id: full[0][2][0].id, name: 'R2' })]),
+    );
+    expect(await viewer.get(`/api/dcim/front-ports/${full[1][0][0].id}/trace/`)).toMatchObject({ status: 404 });
   });
 
   it('filters cables by the devices and sites their ends are on', async () => {

@@ -120,13 +120,66 @@ onServerDatabase('three replicas on one PostgreSQL behind a round-robin proxy', 
     expect(replicas.map((replica, index) => proxy.requestsTo(replica.port) - before[index])).toEqual([1, 1, 1]);
   });
 
+  /**
+   * Runs `change` on a replica and waits until PostgreSQL has delivered its credentials
+   * notification to a listener of the test's own, as it does to each replica's (each replica keeps
+   * passed credential checks until it hears one; src/common/auth/credential-cache.ts).
+   */
+  async function delivered<T>(change: () => Promise<T>): Promise<T> {
+    const watcher = new Client({ connectionString: database.url });
+    await watcher.connect();
+    try {
+      await watcher.query('LISTEN credentials_changed');
+      const notified = new Promise((resolve) => watcher.once('notification', resolve));
+      const result = await change();
+      await notified;
+      return result;
+    } finally {
+      await watcher.end();
+    }
+  }
+
   it('honours a logout on one replica at once on the others', async () => {
     const { access_token: token } = await api.tokens('root', PASSWORD);
     const [first, ...others] = replicas.map((replica) => new ApiClient(replica.baseUrl));
-    for (const replica of [first, ...others]) expect((await replica.get('/users/me', token)).status).toBe(200);
-    expect((await first.post('/auth/logout', undefined, token)).status).toBeLessThan(300);
+    // Twice each: the second is answered from the replica's credential cache.
+    for (const replica of [first, ...others, first, ...others]) expect((await replica.get('/users/me', token)).status).toBe(200);
+    expect((await delivered(() => first.post('/auth/logout', undefined, token))).status).toBeLessThan(300);
     for (const replica of others) expect((await replica.get('/users/me', token)).status).toBe(401);
     for (let i = 0; i < REPLICAS; i++) expect((await api.get('/users/me', token)).status).toBe(401);
+  });
+
+  it('refuses on another replica the very next request after a token deletion, a demotion, a password change or a deactivation on one', async () => {
+    const [a, b] = replicas.map((replica) => new ApiClient(replica.baseUrl));
+    const created = await a.post(
+      '/users/',
+      { username: 'replicated', email: 'replicated@example.com', password: PASSWORD, role: 'superuser', organization_id: null },
+      rootToken,
+    );
+    expect(created.status).toBe(201);
+    const userId = created.body.id as number;
+    const key = await provisionToken(api, 'replicated', PASSWORD);
+    const onA = new PlatformClient(replicas[0].baseUrl, key);
+    const onB = new PlatformClient(replicas[1].baseUrl, key);
+    const tokens = (await onA.get('/api/users/tokens/')).body.results as Array<{ id: number; display: string }>;
+    const tokenId = tokens.find((token) => token.display === `**********${key.slice(-4)}`)!.id;
+    for (let i = 0; i < 2; i++) expect((await onB.get('/api/plugins/fms/')).status).toBe(200);
+    expect((await delivered(() => onA.delete(`/api/users/tokens/${tokenId}/`))).status).toBe(204);
+    expect((await onB.get('/api/plugins/fms/')).status).toBe(403);
+
+    let jwt = await api.token('replicated', PASSWORD);
+    for (let i = 0; i < 2; i++) expect((await b.get('/users/', jwt)).status).toBe(200);
+    expect((await delivered(() => a.patch(`/users/${userId}`, { role: 'user' }, rootToken))).status).toBe(200);
+    expect((await b.get('/users/', jwt)).status).toBe(403);
+
+    for (let i = 0; i < 2; i++) expect((await b.get('/users/me', jwt)).status).toBe(200);
+    expect((await delivered(() => a.patch(`/users/${userId}`, { password: `${PASSWORD}-2` }, rootToken))).status).toBe(200);
+    expect((await b.get('/users/me', jwt)).status).toBe(401);
+
+    jwt = await api.token('replicated', `${PASSWORD}-2`);
+    for (let i = 0; i < 2; i++) expect((await b.get('/users/me', jwt)).status).toBe(200);
+    expect((await delivered(() => a.patch(`/users/${userId}`, { is_active: false }, rootToken))).status).toBe(200);
+    expect((await b.get('/users/me', jwt)).status).toBe(401);
   });
 
   it('serves a CRL rebuilt on another replica at once, though each replica keeps the CRL it served in memory', async () => {

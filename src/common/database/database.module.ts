@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Client } from 'pg';
 import { Logger } from 'pino';
 import { DataSource } from 'typeorm';
+import { DatabaseNotifications } from './database-notifications';
 import type { DatabaseTimeouts } from '../config/app-config';
 import { dataSourceOptions, MigrationClass } from './data-source-options';
 import { runPendingMigrations } from './migration-runner';
@@ -15,26 +17,37 @@ export interface DatabaseModuleOptions {
   timeouts: DatabaseTimeouts;
   /** Every migration of the application, the plugins' included (its entry point assembles the list). */
   migrations: readonly MigrationClass[];
+  /** Channels every pool connection LISTENs on (see DatabaseNotifications). */
+  notificationChannels: readonly string[];
   logger: Logger;
 }
 
 /**
  * The TypeORM connection; pending migrations are applied before any other module can query, on a
- * connection of their own that has none of the request timeouts.
+ * connection of their own that has none of the request timeouts. Also the process's
+ * {@link DatabaseNotifications}, which every pool connection delivers to.
  */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    const notifications = new DatabaseNotifications(options.url, options.notificationChannels, options.logger);
     return {
       module: DatabaseModule,
+      global: true,
+      providers: [{ provide: DatabaseNotifications, useValue: notifications }],
+      exports: [DatabaseNotifications],
       imports: [
         TypeOrmModule.forRootAsync({
-          useFactory: () => ({
-            ...dataSourceOptions(options.url, options.poolSize, options.migrations, options.timeouts),
-            autoLoadEntities: true,
-            retryAttempts: 3,
-            retryDelay: 2000,
-          }),
+          useFactory: () => {
+            const base = dataSourceOptions(options.url, options.poolSize, options.migrations, options.timeouts);
+            return {
+              ...base,
+              extra: { ...base.extra, onConnect: (client: Client) => notifications.attachPoolClient(client) },
+              autoLoadEntities: true,
+              retryAttempts: 3,
+              retryDelay: 2000,
+            };
+          },
           dataSourceFactory: async (typeOrmOptions) => {
             if (options.migrateOnStart) await migrate(options);
             return new DataSource(typeOrmOptions!).initialize();

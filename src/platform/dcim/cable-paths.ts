@@ -3,6 +3,7 @@ import type {
   ActionDocumentation,
   ObjectSerializer,
   ResourceAction,
+  ResourceActionContext,
   ResourceExtension,
   ResourceHookContext,
   ResourceRow,
@@ -272,7 +273,11 @@ interface StoredPath {
   is_split: boolean;
 }
 
-/** Brief representations of every node of these paths, by `type:id` (one query per object type). */
+/**
+ * Brief representations of every node of these paths, by `type:id`: each object type's rows and
+ * their references read at once with the others' (a GET reads on pooled connections), so the path
+ * costs two round trips after it is read, not two per type.
+ */
 async function representNodes(
   manager: EntityManager,
   serializer: ObjectSerializer,
@@ -282,9 +287,11 @@ async function representNodes(
   const byType = new Map<string, Set<number>>();
   for (const [type, id] of levels.flat()) byType.set(type, (byType.get(type) ?? new Set()).add(id));
   const shown = new Map<string, Record<string, unknown>>();
-  for (const [type, ids] of byType) {
-    for (const [id, object] of await serializer.briefByIds(manager, type, [...ids], baseUrl)) shown.set(`${type}:${id}`, object);
-  }
+  const types = [...byType];
+  const objects = await Promise.all(types.map(([type, ids]) => serializer.briefByIds(manager, type, [...ids], baseUrl)));
+  types.forEach(([type], index) => {
+    for (const [id, object] of objects[index]) shown.set(`${type}:${id}`, object);
+  });
   return shown;
 }
 
@@ -294,13 +301,11 @@ async function representNodes(
  * as NetBox pads an end point's stored path.
  */
 async function segments(
-  manager: EntityManager,
-  serializer: ObjectSerializer,
-  baseUrl: string,
+  { manager, serializer, scope, permittedIds }: ResourceActionContext,
   levels: PathNode[][],
   padEnd: boolean,
 ): Promise<unknown[]> {
-  const shown = await representNodes(manager, serializer, baseUrl, levels);
+  const shown = await viewableNodes(await representNodes(manager, serializer, scope.baseUrl, levels), permittedIds);
   const objects = (nodes: readonly PathNode[] | undefined) => (nodes ?? []).map((node) => shown.get(key(node)) ?? null);
   const result: unknown[] = [];
   let lastFar = 0;
@@ -311,6 +316,34 @@ async function segments(
   });
   if (padEnd && result.length > 0 && levels.length - 1 > lastFar) result.push([objects(levels.at(-1)), [], []]);
   return result;
+}
+
+/**
+ * The nodes the caller may view, the others left out (so shown as null): a trace or path list reaches
+ * objects beyond the one it was asked on, and each is checked as its own detail would be.
+ */
+async function viewableNodes(
+  shown: Map<string, Record<string, unknown>>,
+  permittedIds: ResourceActionContext['permittedIds'],
+): Promise<Map<string, Record<string, unknown>>> {
+  const byType = new Map<string, number[]>();
+  for (const node of shown.keys()) {
+    const [type, id] = splitKey(node);
+    byType.set(type, [...(byType.get(type) ?? []), id]);
+  }
+  const permitted = await Promise.all([...byType].map(async ([type, ids]) => [type, await permittedIds(type, 'view', ids)] as const));
+  const allowed = new Map(permitted);
+  return new Map(
+    [...shown].filter(([node]) => {
+      const [type, id] = splitKey(node);
+      return allowed.get(type)?.has(id) ?? false;
+    }),
+  );
+}
+
+function splitKey(node: string): [string, number] {
+  const separator = node.lastIndexOf(':');
+  return [node.slice(0, separator), Number(node.slice(separator + 1))];
 }
 
 const TRACE_OPENAPI: ActionDocumentation = {
@@ -342,16 +375,17 @@ export function traceAction(objectType: string): ResourceAction {
     method: 'GET',
     permission: 'view',
     openapi: TRACE_OPENAPI,
-    handle: async ({ manager, row, scope, serializer }) => {
+    handle: async (context) => {
+      const { manager, row } = context;
       if (PATH_ENDPOINT_TYPES.includes(objectType)) {
         const [stored] = (await manager.query(`SELECT path FROM ${CABLE_PATH_TABLE} WHERE origin_type = $1 AND origin_id = $2`, [
           objectType,
           row.id,
         ])) as Array<Pick<StoredPath, 'path'>>;
-        return segments(manager, serializer, scope.baseUrl, stored?.path ?? [[[objectType, row.id]]], true);
+        return segments(context, stored?.path ?? [[[objectType, row.id]]], true);
       }
       const [walked] = await walkPaths(manager, [[objectType, row.id]]);
-      return segments(manager, serializer, scope.baseUrl, walked.levels, false);
+      return segments(context, walked.levels, false);
     },
   };
 }
@@ -379,16 +413,19 @@ export function pathsAction(objectType: string): ResourceAction {
         },
       },
     },
-    handle: async ({ manager, row, scope, serializer }) => {
+    handle: async ({ manager, row, scope, serializer, permittedIds }) => {
       const paths = (await manager.query(
         `SELECT id, path, is_active, is_complete, is_split FROM ${CABLE_PATH_TABLE} WHERE nodes @> ARRAY[$1::text] ORDER BY id`,
         [`${objectType}:${row.id}`],
       )) as StoredPath[];
-      const shown = await representNodes(
-        manager,
-        serializer,
-        scope.baseUrl,
-        paths.flatMap((path) => path.path),
+      const shown = await viewableNodes(
+        await representNodes(
+          manager,
+          serializer,
+          scope.baseUrl,
+          paths.flatMap((path) => path.path),
+        ),
+        permittedIds,
       );
       return paths.map((path) => ({
         id: path.id,

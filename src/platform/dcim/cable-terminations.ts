@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { readObjectId } from '../framework/resource/field-input';
 import { ExtraFilter, ResourceExtension, ResourceRow } from '../framework/resource/resource-definition';
-import type { ObjectSerializer } from '../framework/resource/resource-declaration';
+import type { GraphqlUnionList, ObjectSerializer } from '../framework/resource/resource-declaration';
 import { columnIsSetFilter, idFilterProblem } from '../framework/resource/extra-filters';
 
 /** What a cable may end on, and the table holding each kind (each has `cable_id` and `cable_end`). */
@@ -146,6 +146,32 @@ export function cableTerminationsExtension(): ResourceExtension {
       }
     },
   };
+}
+
+/**
+ * A cable's `a_terminations` and `b_terminations` in GraphQL, as NetBox serves them: lists of the
+ * terminated objects themselves, typed as the union of everything a cable may end on. Both ends of
+ * every cable of a query level are read with one statement.
+ */
+export function cableEndsInGraphql(): Record<string, GraphqlUnionList> {
+  const read = async (manager: EntityManager, cableIds: readonly number[]) => {
+    const stored = await storedTerminations(manager, cableIds);
+    return new Map(
+      cableIds.map((id) => [
+        id,
+        Object.fromEntries(
+          ENDS.map(([end, key]) => [
+            key,
+            stored
+              .filter((termination) => termination.cable_id === id && termination.cable_end === end)
+              .map((termination) => ({ objectType: termination.object_type, id: termination.object_id })),
+          ]),
+        ),
+      ]),
+    );
+  };
+  const end = { union: 'CableTerminationTerminationType', objectTypes: CABLE_TERMINATION_TYPES, read };
+  return { a_terminations: end, b_terminations: end };
 }
 
 /** The cable ends of these cables, oldest first. */

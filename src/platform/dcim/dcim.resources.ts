@@ -25,7 +25,13 @@ import {
   ResourceRow,
 } from '../framework/resource/resource-definition';
 import { TenantResource } from '../tenancy/tenancy.resources';
-import { CABLE_FILTERS, CABLE_TERMINATION_TABLE, CABLED_FILTER, cableTerminationsExtension } from './cable-terminations';
+import {
+  CABLE_FILTERS,
+  CABLE_TERMINATION_TABLE,
+  CABLED_FILTER,
+  cableEndsInGraphql,
+  cableTerminationsExtension,
+} from './cable-terminations';
 import {
   linkPeersExtension,
   pathEndpointExtension,
@@ -54,6 +60,7 @@ import {
 import { instantiateComponents } from './component-instantiation';
 import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
 import { deviceRackRules } from './rack-rules';
+import { deviceAddressRules } from './device-addresses';
 import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
 
@@ -357,6 +364,9 @@ export const DeviceResource = defineResource({
     virtual_chassis: relation('dcim.virtualchassis', { onDelete: 'SET NULL', clearAlso: { vc_position: null, vc_priority: null } }),
     vc_position: integer({ min: 0, max: 255, nullable: true }),
     vc_priority: integer({ min: 0, max: 255, nullable: true }),
+    primary_ip4: relation('ipam.ipaddress', { onDelete: 'SET NULL', unique: true, label: 'primary IPv4' }),
+    primary_ip6: relation('ipam.ipaddress', { onDelete: 'SET NULL', unique: true, label: 'primary IPv6' }),
+    oob_ip: relation('ipam.ipaddress', { onDelete: 'SET NULL', unique: true, label: 'out-of-band IP' }),
     config_template: relation(() => ConfigTemplateResource, { onDelete: 'SET NULL' }),
     local_context_data: json({ validate: contextDataProblems, noFilter: true }),
     description: text({ maxLength: 200, search: true }),
@@ -367,7 +377,10 @@ export const DeviceResource = defineResource({
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }, ['virtual_chassis', 'vc_position']],
-  validateAsync: deviceRackRules,
+  validateAsync: async (manager, values) => ({
+    ...(await deviceRackRules(manager, values)),
+    ...(await deviceAddressRules(manager, values)),
+  }),
   actions: [
     {
       name: 'render-config',
@@ -582,6 +595,10 @@ export const CableResource = defineResource({
   brief: ['label', 'description'],
   ordering: ['id'],
   extensions: [cableTerminationsExtension()],
+  graphql: {
+    lists: { terminations: { objectType: 'dcim.cabletermination', field: 'cable' } },
+    unionLists: cableEndsInGraphql(),
+  },
   extraFilters: CABLE_FILTERS,
   afterCreate: (context: ResourceHookContext, row: ResourceRow) => recomputeForCable(context.manager, row.id),
   afterUpdate: (context: ResourceHookContext, _before: ResourceRow, after: ResourceRow) => recomputeForCable(context.manager, after.id),

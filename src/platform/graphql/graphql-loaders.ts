@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { EntityManager } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
 import type { QueryParameters } from '../framework/query/filter-parser';
+import type { GraphqlObjectReference, GraphqlUnionList } from '../framework/resource/resource-declaration';
 import {
   joinTableOf,
   quoteIdentifier,
@@ -25,6 +26,9 @@ export class GraphqlLoaders {
   private readonly manyLoaders = new Map<string, DataLoader<number, number[]>>();
   private readonly tagLoaders = new Map<ResourceDefinition, DataLoader<number, ResourceRow[]>>();
   private readonly childLoaders = new Map<string, DataLoader<number, ResourceRow[]>>();
+  private readonly unionLoaders = new Map<GraphqlUnionList['read'], DataLoader<number, Record<string, ResourceRow[]>>>();
+  /** The model of each row a union list resolved to, for the union's type resolution. */
+  private readonly unionMembers = new WeakMap<ResourceRow, ResourceDefinition>();
   private readonly computedLoaders = new Map<
     ResourceDefinition,
     Map<ResourceExtension, DataLoader<ResourceRow, Record<string, unknown>, number>>
@@ -94,6 +98,47 @@ export class GraphqlLoaders {
       this.childLoaders.set(key, loader);
     }
     return loader.load(parentId);
+  }
+
+  /**
+   * The objects of a row's union list `name` that the caller may view, in order: the references of
+   * every row of the level in one read, then the objects of each model in one statement, all of them
+   * before any list resolves (so the level below is batched as one, whatever models it mixes).
+   */
+  async unionList(list: GraphqlUnionList, name: string, rowId: number): Promise<ResourceRow[]> {
+    let loader = this.unionLoaders.get(list.read);
+    if (!loader) {
+      loader = new DataLoader(async (rowIds: readonly number[]) => {
+        const references = await list.read(this.manager, rowIds);
+        const members = new Map<string, ResourceRow | null>();
+        const keyOf = ({ objectType, id }: GraphqlObjectReference) => `${objectType}:${id}`;
+        const all = [...references.values()].flatMap((lists) => Object.values(lists).flat());
+        await Promise.all(
+          all.map(async (reference) => {
+            const definition = this.registry.definition(reference.objectType);
+            const row = definition ? await this.rowLoader(definition).load(reference.id) : null;
+            if (row && definition) this.unionMembers.set(row, definition);
+            members.set(keyOf(reference), row);
+          }),
+        );
+        return rowIds.map((id) =>
+          Object.fromEntries(
+            Object.entries(references.get(id) ?? {}).map(([listName, listed]) => [
+              listName,
+              listed.flatMap((reference) => members.get(keyOf(reference)) ?? []),
+            ]),
+          ),
+        );
+      });
+      this.unionLoaders.set(list.read, loader);
+    }
+    const rows = (await loader.load(rowId))[name] ?? [];
+    return rows.filter((row) => list.objectTypes.includes(this.unionMembers.get(row)!.objectType));
+  }
+
+  /** The model of a row a union list resolved to. */
+  unionMemberDefinition(row: ResourceRow): ResourceDefinition | undefined {
+    return this.unionMembers.get(row);
   }
 
   /** The properties an extension computes for a row, computed for every row of the level at once. */

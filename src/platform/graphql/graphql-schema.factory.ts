@@ -16,12 +16,13 @@ import {
   GraphQLScalarType,
   GraphQLSchema,
   GraphQLString,
+  GraphQLUnionType,
 } from 'graphql';
 import { supportedLookups } from '../framework/query/filter-fields';
 import type { QueryParameters } from '../framework/query/filter-parser';
 import { MAX_OBJECT_ID } from '../framework/resource/field-input';
 import { FieldSpec } from '../framework/resource/fields';
-import type { PropertySchema } from '../framework/resource/resource-declaration';
+import type { GraphqlUnionList, PropertySchema } from '../framework/resource/resource-declaration';
 import { genericColumns, ResourceDefinition, ResourceRow } from '../framework/resource/resource-definition';
 import { filterSetOf } from '../framework/resource/resource-filters';
 import { OBJECT_TYPE_OBJECT } from '../framework/resource/resource-serializer';
@@ -78,10 +79,29 @@ export function buildGraphqlSchema(
     if (!type) {
       type = new GraphQLObjectType<ResourceRow, GraphqlContext>({
         name: definition.graphql?.typeName ?? `${pascal(definition.graphqlQueryName)}Type`,
-        fields: () => objectFields(definition, typeOf, tagType, served),
+        fields: () => objectFields(definition, typeOf, tagType, served, unionOf),
       });
       types.set(definition, type);
     }
+    return type;
+  };
+  const unions = new Map<string, { type: GraphQLUnionType; objectTypes: string }>();
+  const unionOf = (list: GraphqlUnionList): GraphQLUnionType => {
+    const objectTypes = list.objectTypes.join(',');
+    const known = unions.get(list.union);
+    if (known) {
+      if (known.objectTypes !== objectTypes) throw new Error(`GraphQL union ${list.union} is declared with different models`);
+      return known.type;
+    }
+    const type = new GraphQLUnionType({
+      name: list.union,
+      types: () => list.objectTypes.map((objectType) => typeOf(served(objectType))),
+      resolveType: (row: ResourceRow, context: GraphqlContext) => {
+        const member = context.loaders.unionMemberDefinition(row);
+        return member && typeOf(member).name;
+      },
+    });
+    unions.set(list.union, { type, objectTypes });
     return type;
   };
   const tagDefinition = definitions.find((definition) => definition.objectType === 'extras.tag');
@@ -153,6 +173,7 @@ function objectFields(
   typeOf: (definition: ResourceDefinition) => GraphQLObjectType,
   tagType: () => GraphQLObjectType | undefined,
   served: (objectType: string) => ResourceDefinition,
+  unionOf: (list: GraphqlUnionList) => GraphQLUnionType,
 ): GraphQLFieldConfigMap<ResourceRow, GraphqlContext> {
   const fields: GraphQLFieldConfigMap<ResourceRow, GraphqlContext> = {
     id: { type: new GraphQLNonNull(GraphQLID) },
@@ -171,6 +192,12 @@ function objectFields(
     fields[name] = {
       type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(typeOf(target)))),
       resolve: (row, _args, context) => context.loaders.children(target, list.field, column, row.id),
+    };
+  }
+  for (const [name, list] of Object.entries(definition.graphql?.unionLists ?? {})) {
+    fields[name] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(unionOf(list)))),
+      resolve: (row, _args, context) => context.loaders.unionList(list, name, row.id),
     };
   }
   for (const extension of definition.extensions ?? []) {

@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../common/auth/principal';
 import { ApiTokenResolver } from '../../common/auth/api-token-resolver';
+import { CredentialCache } from '../../common/auth/credential-cache';
 import { PlatformAccessDenied } from '../../common/auth/platform-authenticator';
 import { UserCredentialRevocation } from '../../common/auth/user-credential-revocation';
 import { AppConfig } from '../../common/config/app-config';
@@ -23,6 +24,9 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 const KEY_PATTERN = /^[0-9a-f]{40}$/;
 const DAY_MS = 86_400_000;
 
+/** A token's row beside its user's: what authenticating by that token needs. */
+type ResolvedToken = UserRecordRow & { token_id: number } & Pick<ApiTokenRow, 'expires' | 'last_used' | 'write_enabled'>;
+
 type TokenInput = { expires?: Date | null; description?: string; write_enabled?: boolean; user_id?: number };
 
 /**
@@ -39,6 +43,7 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly auth: AuthService,
     private readonly credentials: UserCredentialRevocation,
+    private readonly cache: CredentialCache,
   ) {
     super();
   }
@@ -49,23 +54,39 @@ export class ApiTokensService extends ApiTokenResolver implements OnModuleInit {
     });
   }
 
-  /** The token and its user in one statement (the FK deletes a user's tokens with the user). */
+  /**
+   * The token and its user in one statement (the FK deletes a user's tokens with the user), kept in
+   * the {@link CredentialCache} under the key's digest: a change to the token or its user is
+   * notified by the database and drops it on every replica. Expiry is checked on every request.
+   */
   async resolve(key: string): Promise<Principal> {
     if (!KEY_PATTERN.test(key)) throw new PlatformAccessDenied('Invalid token');
+    const digest = this.digest(key);
+    const token = await this.cache.through(
+      `token:${digest}`,
+      () => this.check(digest),
+      (row) => row.id,
+    );
+    if (token.expires && token.expires.getTime() <= Date.now()) throw new PlatformAccessDenied('Token expired');
+    if (!token.last_used || Date.now() - token.last_used.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.dataSource.query(`UPDATE ${API_TOKEN_TABLE} SET last_used = now() WHERE id = $1`, [token.token_id]);
+      token.last_used = new Date();
+    }
+    return principalOfUser(userRecordOfRow(token), { apiToken: { id: token.token_id, writeEnabled: token.write_enabled } });
+  }
+
+  private async check(digest: string): Promise<ResolvedToken> {
     const [row] = (await preparedQuery(
       this.dataSource.manager,
       `SELECT t.id AS token_id, t.expires, t.last_used, t.write_enabled, ${USER_RECORD_COLUMNS}
          FROM ${API_TOKEN_TABLE} t JOIN users u ON u.id = t.user_id
         WHERE t.key_digest = $1`,
-      [this.digest(key)],
-    )) as Array<UserRecordRow & { token_id: number } & Pick<ApiTokenRow, 'expires' | 'last_used' | 'write_enabled'>>;
+      [digest],
+    )) as ResolvedToken[];
     if (!row) throw new PlatformAccessDenied('Invalid token');
     if (row.expires && row.expires.getTime() <= Date.now()) throw new PlatformAccessDenied('Token expired');
     if (!row.is_active) throw new PlatformAccessDenied('User inactive');
-    if (!row.last_used || Date.now() - row.last_used.getTime() >= LAST_USED_RESOLUTION_MS) {
-      await this.dataSource.query(`UPDATE ${API_TOKEN_TABLE} SET last_used = now() WHERE id = $1`, [row.token_id]);
-    }
-    return principalOfUser(userRecordOfRow(row), { apiToken: { id: row.token_id, writeEnabled: row.write_enabled } });
+    return row;
   }
 
   async list(query: QueryParameters, scope: RequestScope): Promise<ListEnvelope> {

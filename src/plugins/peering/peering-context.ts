@@ -50,7 +50,9 @@ interface SessionRow {
   description: string;
   status: string;
   enabled: boolean;
-  password: string;
+  password: string | null;
+  /** The session template the password is inherited from; null when it is the peer's own (or none). */
+  password_template_id: number | null;
   ttl: number | null;
   peer_id: number;
   local_asn: string | null;
@@ -88,11 +90,42 @@ interface FamilyRow {
 }
 
 /**
- * One row per session: the BGP peer and what it refers to. The local ASN is the peer's own, else its
- * router's; the remote one the peer's, else its peer group's. Addresses are read without the mask.
+ * Bounds every inheritance walk: cycles are refused on write, and a chain that loops all the same
+ * (written by two concurrent requests) ends here instead of looping the render.
+ */
+const MAX_TEMPLATE_DEPTH = 64;
+
+/**
+ * Each listed peer's session-template chain (`peer_id`, `template_id`, `depth` from 1 for the peer's
+ * own template): the template, its parent, that one's parent… A template met twice ends the chain.
+ */
+const SESSION_CHAIN = `
+  session_chain(peer_id, template_id, depth, seen) AS (
+    SELECT p.id, p.peer_session_id, 1, ARRAY[p.peer_session_id] FROM routing_bgppeer p
+     WHERE p.id IN (SELECT bgp_peer_id FROM peering_peeringsession WHERE id = ANY($1)) AND p.peer_session_id IS NOT NULL
+    UNION ALL
+    SELECT c.peer_id, t.parent_id, c.depth + 1, c.seen || t.parent_id
+      FROM session_chain c JOIN routing_bgpsessiontemplate t ON t.id = c.template_id
+     WHERE t.parent_id IS NOT NULL AND NOT (t.parent_id = ANY(c.seen)) AND c.depth < ${MAX_TEMPLATE_DEPTH}
+  )`;
+
+/** The nearest value of a session-template column along the peer `p`'s chain (null when none sets it). */
+const inheritedSession = (column: string) =>
+  `(SELECT t.${column} FROM session_chain c JOIN routing_bgpsessiontemplate t ON t.id = c.template_id
+     WHERE c.peer_id = p.id AND NULLIF(t.${column}::text, '') IS NOT NULL ORDER BY c.depth LIMIT 1)`;
+
+/**
+ * One row per session: the BGP peer and what it refers to. Each value is the peer's own, else the
+ * nearest along its session template's chain (the template, then its parent, …), else: the local ASN
+ * the router's, the remote one the peer group's. Addresses are read without the mask.
  */
 const SESSION_SELECT = `
-  SELECT s.id, s.service_reference, p.id AS peer_id, COALESCE(p.name, '') AS name, p.description, p.status, p.enabled, p.password, p.ttl,
+  WITH RECURSIVE ${SESSION_CHAIN}
+  SELECT s.id, s.service_reference, p.id AS peer_id, COALESCE(p.name, '') AS name, p.description, p.status, p.enabled,
+         COALESCE(NULLIF(p.password, ''), ${inheritedSession('password')}) AS password,
+         CASE WHEN NULLIF(p.password, '') IS NULL THEN (SELECT c.template_id FROM session_chain c JOIN routing_bgpsessiontemplate t ON t.id = c.template_id
+                WHERE c.peer_id = p.id AND NULLIF(t.password, '') IS NOT NULL ORDER BY c.depth LIMIT 1) END AS password_template_id,
+         COALESCE(p.ttl, ${inheritedSession('ttl')}) AS ttl,
          COALESCE(la.asn, ra_router.asn)::text AS local_asn, COALESCE(ra.asn, ta.asn)::text AS peer_asn, COALESCE(ra.description, ta.description) AS peer_asn_description,
          host(src.address) AS local_ip, host(dst.address) AS remote_ip, rel.name AS relationship,
          pa.irr_as_set, pa.ipv4_max_prefixes, pa.ipv6_max_prefixes,
@@ -103,17 +136,41 @@ const SESSION_SELECT = `
     JOIN routing_bgpscope sc ON sc.id = p.scope_id
     JOIN routing_bgprouter r ON r.id = sc.router_id
     JOIN ipam_asn ra_router ON ra_router.id = r.asn_id
-    LEFT JOIN ipam_asn la ON la.id = p.local_as_id
+    LEFT JOIN ipam_asn la ON la.id = COALESCE(p.local_as_id, ${inheritedSession('local_as_id')})
     LEFT JOIN routing_bgppeertemplate tpl ON tpl.id = p.peer_group_id
     LEFT JOIN ipam_asn ta ON ta.id = tpl.remote_as_id
-    LEFT JOIN ipam_asn ra ON ra.id = p.remote_as_id
+    LEFT JOIN ipam_asn ra ON ra.id = COALESCE(p.remote_as_id, ${inheritedSession('remote_as_id')})
     LEFT JOIN peering_peerasn pa ON pa.asn_id = COALESCE(ra.id, ta.id)
     LEFT JOIN ipam_ipaddress src ON src.id = p.source_id
     LEFT JOIN ipam_ipaddress dst ON dst.id = p.peer_id
     LEFT JOIN peering_relationship rel ON rel.id = s.relationship_id
-    LEFT JOIN routing_bfdprofile bfd ON bfd.id = p.bfd_profile_id
+    LEFT JOIN routing_bfdprofile bfd ON bfd.id = COALESCE(p.bfd_profile_id, ${inheritedSession('bfd_id')})
     LEFT JOIN peering_peeringnetwork net ON net.id = s.peering_network_id
     LEFT JOIN peering_peeringfabric fab ON fab.id = net.fabric_id`;
+
+/**
+ * Each address family's policy-template ancestry (`af_id`, `template_id`, `depth` from 1 for the
+ * family's own template): the template, its parents, theirs… A template reached along several
+ * routes counts at its smallest depth; the depth bound ends a chain that loops.
+ */
+const POLICY_CHAIN = `
+  policy_chain(af_id, template_id, depth) AS (
+    SELECT af.id, af.peer_policy_id, 1 FROM routing_bgppeeraddressfamily af
+     WHERE af.assigned_peer_id = ANY($1) AND af.peer_policy_id IS NOT NULL
+    UNION
+    SELECT c.af_id, j.to_bgppolicytemplate_id, c.depth + 1
+      FROM policy_chain c JOIN routing_bgppolicytemplate_parents j ON j.bgppolicytemplate_id = c.template_id
+     WHERE c.depth < ${MAX_TEMPLATE_DEPTH}
+  )`;
+
+/**
+ * The nearest value of a policy-template column along the family `af`'s ancestry: the nearer
+ * template first, and of two at the same depth the one with the lower id (upstream's parents are an
+ * unordered set).
+ */
+const inheritedPolicy = (column: string) =>
+  `(SELECT t.${column} FROM policy_chain c JOIN routing_bgppolicytemplate t ON t.id = c.template_id
+     WHERE c.af_id = af.id AND t.${column} IS NOT NULL ORDER BY c.depth, t.id LIMIT 1)`;
 
 const asNumber = (value: string | null): number | null => (value === null ? null : Number(value));
 
@@ -188,16 +245,24 @@ export async function sessionPeerIds(manager: EntityManager, sessionIds: readonl
   return new Map(rows.map((row) => [row.id, row.bgp_peer_id]));
 }
 
+/** The session templates whose password the sessions' peers inherit, by template id (to check who may see them). */
+export async function inheritedPasswordTemplateIds(manager: EntityManager, sessionIds: readonly number[]): Promise<number[]> {
+  const rows = (await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1)`, [sessionIds])) as SessionRow[];
+  return [...new Set(rows.map((row) => row.password_template_id).filter((id): id is number => id !== null))];
+}
+
 /**
  * The template context of render-config: the given sessions, in id order (peers without a session
- * never appear, disabled ones do), and the device when given. A session carries its BGP peer's
- * `password` only when the peer is among `secretPeerIds` (the caller may see its secrets).
+ * never appear, disabled ones do), and the device when given. A session carries its `password` only
+ * when its BGP peer is among `secretPeerIds` (the caller may see its secrets) and, for a password
+ * inherited from a session template, that template is among `secretTemplateIds`.
  */
 export async function peeringContext(
   manager: EntityManager,
   deviceId: number | null,
   sessionIds: readonly number[],
   secretPeerIds: ReadonlySet<number>,
+  secretTemplateIds: ReadonlySet<number>,
 ): Promise<PeeringTemplateContext> {
   let device: PeeringTemplateContext['device'] = null;
   if (deviceId !== null) {
@@ -222,13 +287,14 @@ export async function peeringContext(
   }
   const rows = (await manager.query(`${SESSION_SELECT} WHERE s.id = ANY($1) ORDER BY s.id`, [sessionIds])) as SessionRow[];
   const families = (await manager.query(
-    `SELECT af.assigned_peer_id AS peer_id, af.afi, rmi.id AS route_map_in_id, rmi.name AS route_map_in, rmo.id AS route_map_out_id, rmo.name AS route_map_out,
+    `WITH RECURSIVE ${POLICY_CHAIN}
+     SELECT af.assigned_peer_id AS peer_id, af.afi, rmi.id AS route_map_in_id, rmi.name AS route_map_in, rmo.id AS route_map_out_id, rmo.name AS route_map_out,
             pli.id AS prefix_list_in_id, pli.name AS prefix_list_in, plo.id AS prefix_list_out_id, plo.name AS prefix_list_out
        FROM routing_bgppeeraddressfamily af
-       LEFT JOIN routing_routemap rmi ON rmi.id = af.routemap_in_id
-       LEFT JOIN routing_routemap rmo ON rmo.id = af.routemap_out_id
-       LEFT JOIN routing_prefixlist pli ON pli.id = af.prefixlist_in_id
-       LEFT JOIN routing_prefixlist plo ON plo.id = af.prefixlist_out_id
+       LEFT JOIN routing_routemap rmi ON rmi.id = COALESCE(af.routemap_in_id, ${inheritedPolicy('routemap_in_id')})
+       LEFT JOIN routing_routemap rmo ON rmo.id = COALESCE(af.routemap_out_id, ${inheritedPolicy('routemap_out_id')})
+       LEFT JOIN routing_prefixlist pli ON pli.id = COALESCE(af.prefixlist_in_id, ${inheritedPolicy('prefixlist_in_id')})
+       LEFT JOIN routing_prefixlist plo ON plo.id = COALESCE(af.prefixlist_out_id, ${inheritedPolicy('prefixlist_out_id')})
       WHERE af.assigned_peer_id = ANY($1) ORDER BY af.assigned_peer_id, af.afi`,
     [rows.map((row) => row.peer_id)],
   )) as FamilyRow[];
@@ -238,7 +304,7 @@ export async function peeringContext(
       sessionEntry(
         row,
         families.filter((family) => family.peer_id === row.peer_id),
-        secretPeerIds.has(row.peer_id),
+        secretPeerIds.has(row.peer_id) && (row.password_template_id === null || secretTemplateIds.has(row.password_template_id)),
       ),
     ),
     peer_groups: distinct(rows.map((row) => (row.peer_group_id === null ? null : { id: row.peer_group_id, name: row.peer_group_name! }))),

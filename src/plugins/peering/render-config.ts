@@ -8,7 +8,7 @@ import {
   ResourceValidationError,
   RouteResponse,
 } from '../../platform/plugin-api';
-import { deviceSessionIds, peeringContext, sessionPeerIds } from './peering-context';
+import { deviceSessionIds, inheritedPasswordTemplateIds, peeringContext, sessionPeerIds } from './peering-context';
 import { PEERING_TEMPLATE_FILTERS_MODULE } from './peering-template-filters';
 
 interface RenderRequest {
@@ -51,6 +51,8 @@ interface Resolved {
   sessionIds: number[];
   /** BGP peers whose secrets (`password`) the caller may see. */
   secretPeerIds: Set<number>;
+  /** Session templates whose password (inherited by a peer) the caller may see. */
+  secretTemplateIds: Set<number>;
 }
 
 /**
@@ -58,7 +60,8 @@ interface Resolved {
  * are those the caller may view; a given one it may not view is answered as an unknown id (400), so
  * the answer tells nothing of what exists beyond the caller's view. With `requireView`, the template
  * and the device are checked so too. A password appears only where the caller may view the BGP peer
- * and holds `change` on it, the rule of `secret` fields.
+ * and holds `change` on it, the rule of `secret` fields; one the peer inherits from a session
+ * template also needs the same on that template.
  */
 async function resolve(context: PluginRouteContext, request: RenderRequest, requireView: boolean): Promise<Resolved> {
   const { manager } = context;
@@ -90,7 +93,10 @@ async function resolve(context: PluginRouteContext, request: RenderRequest, requ
   const peerIds = [...new Set((await sessionPeerIds(manager, sessionIds)).values())];
   const viewable = await context.permittedIds('routing.bgppeer', 'view', peerIds);
   const changeable = await context.permittedIds('routing.bgppeer', 'change', [...viewable]);
-  return { sessionIds, secretPeerIds: changeable };
+  const templateIds = await inheritedPasswordTemplateIds(manager, sessionIds);
+  const viewableTemplates = await context.permittedIds('routing.bgpsessiontemplate', 'view', templateIds);
+  const changeableTemplates = await context.permittedIds('routing.bgpsessiontemplate', 'change', [...viewableTemplates]);
+  return { sessionIds, secretPeerIds: changeable, secretTemplateIds: changeableTemplates };
 }
 
 /** Whether the Accept header prefers text/plain over JSON (JSON when absent, equal or `*\/*`). */
@@ -180,7 +186,11 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
   handle: async (context) => {
     const { manager, query, settings, serializer, scope, headers } = context;
     const request = parseBody(context.body);
-    const { sessionIds, secretPeerIds } = await resolve(context, request, settings.render_config_requires_view !== false);
+    const { sessionIds, secretPeerIds, secretTemplateIds } = await resolve(
+      context,
+      request,
+      settings.render_config_requires_view !== false,
+    );
     const text = wantsText(headers.accept);
     const [template] = (await manager.query('SELECT template_code, environment_params FROM extras_configtemplate WHERE id = $1', [
       request.template,
@@ -188,7 +198,7 @@ export const RENDER_CONFIG_ROUTE: PluginRoute = {
       template_code: string;
       environment_params: unknown;
     }>;
-    const templateContext = await peeringContext(manager, request.device, sessionIds, secretPeerIds);
+    const templateContext = await peeringContext(manager, request.device, sessionIds, secretPeerIds, secretTemplateIds);
     const includeContext =
       String(Array.isArray(query.include_context) ? query.include_context.at(-1) : (query.include_context ?? '')).toLowerCase() === 'true';
     const configtemplate = (await serializer.briefByIds(manager, 'extras.configtemplate', [request.template], scope.baseUrl)).get(

@@ -2,9 +2,16 @@ import type { EntityManager } from 'typeorm';
 import type { ActionDocumentation, OpenApiSchema } from '../../platform/plugin-api';
 
 /**
- * Wavelength paths: a channel's chain through its node's port mappings to the line rear ports, the
- * cables on them, and the far node's channel mapped to the far rear port at the same position
- * (reference §4.3 trace). Paths are derived: rebuilt whenever a node's mappings are written.
+ * Wavelength paths. Two channels are linked when one's mux or demux port is mapped to a cabled line
+ * rear port of its node and the cable's far rear port is mapped, at the same position, to a port of
+ * a channel of the far node's line port (reference §4.3 trace). The links of one wavelength form a
+ * graph; a channel with several links (a ROADM degree each) is where paths branch. Paths are derived
+ * and stored in the through table `wdm_wdmwavelengthpathchannel` (path, channel, sequence), so a
+ * channel may lie on several paths, as upstream's WdmWavelengthPathChannel.
+ *
+ * The graph is read set-based: one recursive statement finds every channel linked to the changed
+ * ones however many hops away, one reads their links, one their rows, so a rebuild costs the same
+ * number of statements for a chain of 2 nodes as for 20.
  */
 
 interface ChannelRow {
@@ -16,118 +23,164 @@ interface ChannelRow {
   status: string;
   mux_front_port_id: number | null;
   demux_front_port_id: number | null;
-  wavelength_path_id: number | null;
 }
 
-/** The cable between two consecutive channels of a chain: near rear port, cable, far rear port. */
+/** A cable between two linked channels, seen from the first: near rear port (on its node), cable, far rear port. */
 interface Hop {
-  channel: ChannelRow;
   nearRearPortId: number;
   cableId: number;
   farRearPortId: number;
 }
 
+interface Link extends Hop {
+  to: number;
+  nearRole: string;
+}
+
 const CHANNEL_COLUMNS =
-  'c.id, c.wdm_node_id, c.grid_position, c.label, c.wavelength_nm, c.status, c.mux_front_port_id, c.demux_front_port_id, c.wavelength_path_id';
+  'c.id, c.wdm_node_id, c.grid_position, c.label, c.wavelength_nm, c.status, c.mux_front_port_id, c.demux_front_port_id';
 
-async function channelById(manager: EntityManager, id: number): Promise<ChannelRow | null> {
-  const [row] = (await manager.query(`SELECT ${CHANNEL_COLUMNS} FROM wdm_wdmchannel c WHERE c.id = $1`, [id])) as ChannelRow[];
-  return row ?? null;
+/** From channel `c` to a linked channel `fc`: its port's mapping to a cabled line port, the cable, the far mapping at the same position. */
+const LINK_JOINS = `
+  JOIN dcim_portmapping pm ON pm.front_port_id IN (c.mux_front_port_id, c.demux_front_port_id)
+  JOIN dcim_rearport rear ON rear.id = pm.rear_port_id AND rear.cable_id IS NOT NULL
+  JOIN wdm_wdmlineport line ON line.rear_port_id = rear.id AND line.wdm_node_id = c.wdm_node_id
+  JOIN dcim_cabletermination far ON far.cable_id = rear.cable_id AND far.cable_end <> rear.cable_end
+   AND far.termination_type_id = (SELECT id FROM core_objecttype WHERE app_label = 'dcim' AND model = 'rearport')
+  JOIN dcim_portmapping fpm ON fpm.rear_port_id = far.termination_id AND fpm.rear_port_position = pm.rear_port_position
+  JOIN wdm_wdmchannel fc ON fc.id <> c.id AND (fc.mux_front_port_id = fpm.front_port_id OR fc.demux_front_port_id = fpm.front_port_id)
+  JOIN wdm_wdmlineport fl ON fl.wdm_node_id = fc.wdm_node_id AND fl.rear_port_id = fpm.rear_port_id`;
+
+/** Every channel linked to these, directly or through others (one recursive statement). */
+async function reachable(manager: EntityManager, seeds: readonly number[]): Promise<number[]> {
+  const rows = (await manager.query(
+    `WITH RECURSIVE reach(id) AS (
+       SELECT c.id FROM wdm_wdmchannel c WHERE c.id = ANY($1::integer[])
+       UNION
+       SELECT fc.id FROM reach JOIN wdm_wdmchannel c ON c.id = reach.id ${LINK_JOINS}
+     )
+     SELECT id FROM reach`,
+    [[...seeds]],
+  )) as Array<{ id: number }>;
+  return rows.map((row) => row.id);
 }
 
-/** The cabled line ports of its node a channel's mux/demux ports are mapped to, with the position and the cable's far rear port. */
-async function cabledLines(
-  manager: EntityManager,
-  channel: ChannelRow,
-): Promise<Array<{ rear_port_id: number; rear_port_position: number; cable_id: number; far_rear_port_id: number }>> {
-  return (await manager.query(
-    `SELECT DISTINCT pm.rear_port_id, pm.rear_port_position, rear.cable_id, far.termination_id AS far_rear_port_id
-       FROM dcim_portmapping pm
-       JOIN dcim_rearport rear ON rear.id = pm.rear_port_id AND rear.cable_id IS NOT NULL
-       JOIN wdm_wdmlineport line ON line.rear_port_id = rear.id AND line.wdm_node_id = $2
-       JOIN dcim_cabletermination far ON far.cable_id = rear.cable_id AND far.cable_end <> rear.cable_end
-       JOIN core_objecttype ot ON ot.id = far.termination_type_id AND ot.app_label = 'dcim' AND ot.model = 'rearport'
-      WHERE pm.front_port_id = ANY($1)
-      ORDER BY pm.rear_port_id`,
-    [[channel.mux_front_port_id, channel.demux_front_port_id].filter((id) => id !== null), channel.wdm_node_id],
-  )) as Array<{ rear_port_id: number; rear_port_position: number; cable_id: number; far_rear_port_id: number }>;
-}
-
-/** The far node's channel on a rear port at a position: the one whose mux or demux port is mapped there. */
-async function channelOnRearPort(manager: EntityManager, rearPortId: number, position: number): Promise<ChannelRow | null> {
-  const [row] = (await manager.query(
-    `SELECT ${CHANNEL_COLUMNS}
-       FROM dcim_portmapping pm
-       JOIN wdm_wdmchannel c ON c.mux_front_port_id = pm.front_port_id OR c.demux_front_port_id = pm.front_port_id
-       JOIN wdm_wdmlineport l ON l.wdm_node_id = c.wdm_node_id AND l.rear_port_id = pm.rear_port_id
-      WHERE pm.rear_port_id = $1 AND pm.rear_port_position = $2
-      ORDER BY c.id LIMIT 1`,
-    [rearPortId, position],
-  )) as ChannelRow[];
-  return row ?? null;
-}
-
-/** Follows cables from a channel away from `arrivedOn`, one hop per node, until no cabled line port leads to an unseen channel. */
-async function walk(manager: EntityManager, start: ChannelRow, arrivedOn: number | null, seen: Set<number>): Promise<Hop[]> {
-  const hops: Hop[] = [];
-  let current = start;
-  let arrival = arrivedOn;
-  for (;;) {
-    let next: Hop | null = null;
-    for (const line of await cabledLines(manager, current)) {
-      if (line.rear_port_id === arrival) continue;
-      const far = await channelOnRearPort(manager, line.far_rear_port_id, line.rear_port_position);
-      if (!far || seen.has(far.id)) continue;
-      next = { channel: far, nearRearPortId: line.rear_port_id, cableId: line.cable_id, farRearPortId: line.far_rear_port_id };
-      break;
-    }
-    if (!next) return hops;
-    seen.add(next.channel.id);
-    hops.push(next);
-    current = next.channel;
-    arrival = next.farRearPortId;
+/** The graph of these channels: their rows and, for each, its links in a stable order (near rear port, then channel). */
+async function graphOf(manager: EntityManager, channelIds: readonly number[]) {
+  const rows = (await manager.query(`SELECT ${CHANNEL_COLUMNS} FROM wdm_wdmchannel c WHERE c.id = ANY($1::integer[])`, [
+    [...channelIds],
+  ])) as ChannelRow[];
+  const linkRows = (await manager.query(
+    `SELECT DISTINCT c.id AS from_id, fc.id AS to_id, pm.rear_port_id AS near, rear.cable_id AS cable, far.termination_id AS far, line.role
+       FROM wdm_wdmchannel c ${LINK_JOINS}
+      WHERE c.id = ANY($1::integer[])
+      ORDER BY c.id, pm.rear_port_id, fc.id`,
+    [[...channelIds]],
+  )) as Array<{ from_id: number; to_id: number; near: number; cable: number; far: number; role: string }>;
+  const channels = new Map(rows.map((row) => [row.id, row]));
+  const links = new Map<number, Link[]>(rows.map((row) => [row.id, []]));
+  for (const link of linkRows) {
+    const from = links.get(link.from_id);
+    if (!from || !channels.has(link.to_id) || from.some((known) => known.to === link.to_id)) continue;
+    from.push({ to: link.to_id, nearRearPortId: link.near, cableId: link.cable, farRearPortId: link.far, nearRole: link.role });
   }
+  return { channels, links };
 }
 
-/** A channel's whole chain, from one end to the other: the channels in order and the cable hop before each but the first. */
+/** A path: its channels in order and the hop between each two consecutive ones. */
 export interface Chain {
   channels: ChannelRow[];
   /** hops[i] joins channels[i] and channels[i + 1]: near rear port on channels[i]'s node. */
-  hops: Array<{ nearRearPortId: number; cableId: number; farRearPortId: number }>;
+  hops: Hop[];
 }
 
-export async function chainOf(manager: EntityManager, channel: ChannelRow): Promise<Chain> {
-  const seen = new Set([channel.id]);
-  const forward = await walk(manager, channel, null, seen);
-  // The other direction leaves through a line port the forward walk did not take.
-  const firstLine = forward[0]?.nearRearPortId ?? null;
-  const backward = await walk(manager, channel, firstLine, seen);
-  const channels = [...backward.map((hop) => hop.channel).reverse(), channel, ...forward.map((hop) => hop.channel)];
-  const hops = [
-    ...backward.map((hop) => ({ nearRearPortId: hop.farRearPortId, cableId: hop.cableId, farRearPortId: hop.nearRearPortId })).reverse(),
-    ...forward.map((hop) => ({ nearRearPortId: hop.nearRearPortId, cableId: hop.cableId, farRearPortId: hop.farRearPortId })),
-  ];
-  return (await againstTheLight(manager, hops)) ? reversed({ channels, hops }) : { channels, hops };
+/** Bound the branching walk of one group of linked channels (a mesh could otherwise hold exponentially many paths). */
+const MAX_PATHS_PER_GROUP = 64;
+const MAX_WALK_STEPS_PER_GROUP = 100_000;
+
+/**
+ * The paths of one group of linked channels. The ends are the channels with one link (else, in a
+ * mesh without them, those with three or more). From each end the walk follows every link to a
+ * channel it has not passed, branching where a channel has several, and each walk that reaches
+ * another end is a path; a path and its reverse are one. A group of channels with two links each
+ * (a ring) is one path around it, from its lowest id. Each path runs with the light: one whose
+ * first cable leaves through an RX line port is reversed.
+ */
+function pathsOfGroup(group: number[], graph: Awaited<ReturnType<typeof graphOf>>): number[][] {
+  if (group.length < 2) return [];
+  const degree = (id: number) => graph.links.get(id)!.length;
+  const leaves = group.filter((id) => degree(id) === 1);
+  const ends = leaves.length > 0 ? leaves : group.filter((id) => degree(id) >= 3);
+  const found: number[][] = [];
+  if (ends.length === 0) {
+    const ring = [group[0]];
+    for (;;) {
+      const next = graph.links.get(ring[ring.length - 1])!.find((link) => !ring.includes(link.to));
+      if (!next) break;
+      ring.push(next.to);
+    }
+    found.push(ring);
+  } else {
+    const isEnd = new Set(ends);
+    let steps = 0;
+    for (const start of ends) {
+      const walk = (trail: number[]) => {
+        if (found.length >= MAX_PATHS_PER_GROUP || ++steps > MAX_WALK_STEPS_PER_GROUP) return;
+        const here = trail[trail.length - 1];
+        if (trail.length > 1 && isEnd.has(here)) {
+          if (start < here) found.push([...trail]);
+          return;
+        }
+        for (const link of graph.links.get(here)!) {
+          if (trail.includes(link.to)) continue;
+          trail.push(link.to);
+          walk(trail);
+          trail.pop();
+        }
+      };
+      walk([start]);
+    }
+  }
+  return found.map((ids) => (graph.links.get(ids[0])!.find((link) => link.to === ids[1])?.nearRole === 'rx' ? [...ids].reverse() : ids));
 }
 
-/** Whether a chain runs against the light: its first cable leaves through an RX line port (light goes TX → RX). */
-async function againstTheLight(manager: EntityManager, hops: Chain['hops']): Promise<boolean> {
-  if (hops.length === 0) return false;
-  const [line] = (await manager.query('SELECT role FROM wdm_wdmlineport WHERE rear_port_id = $1 LIMIT 1', [
-    hops[0].nearRearPortId,
-  ])) as Array<{
-    role: string;
-  }>;
-  return line?.role === 'rx';
+/** The groups of linked channels among these (connected components), each sorted by id, in order of their lowest id. */
+function groupsOf(graph: Awaited<ReturnType<typeof graphOf>>): number[][] {
+  const groupOf = new Map<number, number[]>();
+  const groups: number[][] = [];
+  for (const id of [...graph.channels.keys()].sort((a, b) => a - b)) {
+    if (groupOf.has(id)) continue;
+    const group: number[] = [];
+    const stack = [id];
+    groupOf.set(id, group);
+    while (stack.length > 0) {
+      const current = stack.pop()!;
+      group.push(current);
+      for (const link of graph.links.get(current)!) {
+        if (groupOf.has(link.to)) continue;
+        groupOf.set(link.to, group);
+        stack.push(link.to);
+      }
+    }
+    groups.push(group.sort((a, b) => a - b));
+  }
+  return groups;
 }
 
-function reversed(chain: Chain): Chain {
+function chainOf(ids: number[], graph: Awaited<ReturnType<typeof graphOf>>): Chain {
   return {
-    channels: [...chain.channels].reverse(),
-    hops: chain.hops
-      .map((hop) => ({ nearRearPortId: hop.farRearPortId, cableId: hop.cableId, farRearPortId: hop.nearRearPortId }))
-      .reverse(),
+    channels: ids.map((id) => graph.channels.get(id)!),
+    hops: ids.slice(1).map((to, index) => {
+      const link = graph.links.get(ids[index])!.find((candidate) => candidate.to === to)!;
+      return { nearRearPortId: link.nearRearPortId, cableId: link.cableId, farRearPortId: link.farRearPortId };
+    }),
   };
+}
+
+/** The live paths of the channels linked to these, as chains. */
+async function livePaths(manager: EntityManager, seeds: readonly number[]) {
+  const graph = await graphOf(manager, await reachable(manager, seeds));
+  return { graph, paths: groupsOf(graph).flatMap((group) => pathsOfGroup(group, graph)) };
 }
 
 function pathFlags(chain: Chain) {
@@ -139,91 +192,150 @@ function pathFlags(chain: Chain) {
   };
 }
 
-/**
- * Rebuilds the paths of these channels (and of every channel on their chains): a chain of two or more
- * channels is one path, keeping the id of a path one of its channels already had (so circuits that
- * use it keep it); a lone channel is on no path; paths left without channels are deleted.
- */
-export async function rebuildPaths(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
-  const done = new Set<number>();
-  const touchedPaths = new Set<number>();
-  // Channels a rebuilt chain leaves behind on its old paths are rebuilt in turn (they may now be alone or form another chain).
-  const queue = [...channelIds];
-  const leftBehind = async (pathIds: number[]) => {
-    if (pathIds.length === 0) return;
-    const rows = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE wavelength_path_id = ANY($1) AND NOT (id = ANY($2))', [
-      pathIds,
-      [...done],
-    ])) as Array<{ id: number }>;
-    queue.push(...rows.map((row) => row.id));
-  };
-  while (queue.length > 0) {
-    const id = queue.shift()!;
-    if (done.has(id)) continue;
-    const channel = await channelById(manager, id);
-    if (!channel) continue;
-    const chain = await chainOf(manager, channel);
-    const oldPaths = [...new Set(chain.channels.map((member) => member.wavelength_path_id).filter((pathId) => pathId !== null))];
-    for (const member of chain.channels) done.add(member.id);
-    for (const pathId of oldPaths) touchedPaths.add(pathId);
-    if (chain.channels.length < 2) {
-      await manager.query('UPDATE wdm_wdmchannel SET wavelength_path_id = NULL, path_sequence = NULL WHERE id = $1', [channel.id]);
-      await leftBehind(oldPaths);
-      continue;
-    }
-    const flags = pathFlags(chain);
-    let pathId = oldPaths.length > 0 ? Math.min(...oldPaths) : null;
-    if (pathId === null) {
-      const [created] = (await manager.query(
-        `INSERT INTO wdm_wdmwavelengthpath (grid_position, wavelength_nm, is_complete, is_active, is_valid) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-        [channel.grid_position, channel.wavelength_nm, flags.is_complete, flags.is_active, flags.is_valid],
-      )) as Array<{ id: number }>;
-      pathId = created.id;
-    } else {
-      await manager.query(
-        `UPDATE wdm_wdmwavelengthpath SET grid_position = $2, wavelength_nm = $3, is_complete = $4, is_active = $5, is_valid = $6, last_updated = now() WHERE id = $1`,
-        [pathId, channel.grid_position, channel.wavelength_nm, flags.is_complete, flags.is_active, flags.is_valid],
-      );
-    }
-    const members = chain.channels.map((member) => member.id);
-    await leftBehind(oldPaths);
-    await manager.query(
-      'UPDATE wdm_wdmchannel SET wavelength_path_id = NULL, path_sequence = NULL WHERE wavelength_path_id = $1 AND NOT (id = ANY($2))',
-      [pathId, members],
-    );
-    await manager.query(
-      `UPDATE wdm_wdmchannel c SET wavelength_path_id = $1, path_sequence = m.sequence - 1
-         FROM unnest($2::integer[]) WITH ORDINALITY AS m(id, sequence) WHERE c.id = m.id`,
-      [pathId, members],
-    );
-  }
-  if (touchedPaths.size > 0) {
-    await manager.query(
-      'DELETE FROM wdm_wdmwavelengthpath p WHERE p.id = ANY($1) AND NOT EXISTS (SELECT 1 FROM wdm_wdmchannel c WHERE c.wavelength_path_id = p.id)',
-      [[...touchedPaths]],
-    );
-  }
+/** The stored paths (with their channels in order) that hold any of these channels. */
+async function storedPathsOf(manager: EntityManager, channelIds: readonly number[]): Promise<Map<number, number[]>> {
+  const rows = (await manager.query(
+    `SELECT path_id, channel_id FROM wdm_wdmwavelengthpathchannel
+      WHERE path_id IN (SELECT path_id FROM wdm_wdmwavelengthpathchannel WHERE channel_id = ANY($1::integer[]))
+      ORDER BY path_id, sequence`,
+    [[...channelIds]],
+  )) as Array<{ path_id: number; channel_id: number }>;
+  const paths = new Map<number, number[]>();
+  for (const row of rows) paths.set(row.path_id, [...(paths.get(row.path_id) ?? []), row.channel_id]);
+  return paths;
 }
 
-/** After a channel is deleted (also by its node's or device's deletion): the rest of its path is rebuilt, an emptied path deleted. */
-export async function rebuildAfterChannelDeleted(manager: EntityManager, pathId: number | null): Promise<void> {
-  if (pathId === null) return;
-  const rest = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE wavelength_path_id = $1', [pathId])) as Array<{ id: number }>;
+const sameSequence = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
+
+/**
+ * Rebuilds the paths of these channels and of every channel linked to them. The stored paths they
+ * were on are matched to the new ones (same channels in the same or reverse order first, then the
+ * most channels in common, lowest id first), so a path keeps its id, and the circuits using it,
+ * across a change that extends, shortens or reorders it; channels that a stored path held but that
+ * are no longer linked are rebuilt too. Stored paths left unmatched are deleted.
+ */
+export async function rebuildPaths(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
+  if (channelIds.length === 0) return;
+  let seeds = [...new Set(channelIds)];
+  let members: number[];
+  let stored: Map<number, number[]>;
+  // Channels that shared a stored path with the linked ones belong to the rebuild as well (a cable removed splits a path).
+  for (;;) {
+    members = await reachable(manager, seeds);
+    stored = await storedPathsOf(manager, members);
+    const known = new Set(members);
+    const more = [...new Set([...stored.values()].flat())].filter((id) => !known.has(id));
+    if (more.length === 0) break;
+    seeds = [...members, ...more];
+  }
+  const graph = await graphOf(manager, members);
+  const fresh = groupsOf(graph)
+    .flatMap((group) => pathsOfGroup(group, graph))
+    .map((ids) => chainOf(ids, graph));
+  const unmatched = new Map(stored);
+  const ids: Array<number | null> = fresh.map((chain) => {
+    const sequence = chain.channels.map((channel) => channel.id);
+    for (const [pathId, held] of unmatched) {
+      if (sameSequence(held, sequence) || sameSequence([...held].reverse(), sequence)) {
+        unmatched.delete(pathId);
+        return pathId;
+      }
+    }
+    return null;
+  });
+  fresh.forEach((chain, index) => {
+    if (ids[index] !== null) return;
+    const sequence = new Set(chain.channels.map((channel) => channel.id));
+    let best: { pathId: number; shared: number } | null = null;
+    for (const [pathId, held] of [...unmatched].sort(([a], [b]) => a - b)) {
+      const shared = held.filter((id) => sequence.has(id)).length;
+      if (shared > 0 && (best === null || shared > best.shared)) best = { pathId, shared };
+    }
+    if (best) {
+      unmatched.delete(best.pathId);
+      ids[index] = best.pathId;
+    }
+  });
+  const created = ids.filter((id) => id === null).length;
+  const newIds =
+    created === 0
+      ? []
+      : (
+          (await manager.query(
+            `SELECT nextval(pg_get_serial_sequence('wdm_wdmwavelengthpath', 'id'))::integer AS id FROM generate_series(1, $1)`,
+            [created],
+          )) as Array<{ id: number }>
+        ).map((row) => row.id);
+  const pathIds = ids.map((id) => id ?? newIds.shift()!);
+  if (stored.size > 0) {
+    await manager.query('DELETE FROM wdm_wdmwavelengthpathchannel WHERE path_id = ANY($1::integer[])', [[...stored.keys()]]);
+  }
+  if (unmatched.size > 0) await manager.query('DELETE FROM wdm_wdmwavelengthpath WHERE id = ANY($1::integer[])', [[...unmatched.keys()]]);
+  if (fresh.length === 0) return;
+  const flags = fresh.map(pathFlags);
+  const columns = [
+    pathIds,
+    fresh.map((chain) => chain.channels[0].grid_position),
+    fresh.map((chain) => chain.channels[0].wavelength_nm),
+    flags.map((flag) => flag.is_complete),
+    flags.map((flag) => flag.is_active),
+    flags.map((flag) => flag.is_valid),
+  ];
+  await manager.query(
+    `INSERT INTO wdm_wdmwavelengthpath (id, grid_position, wavelength_nm, is_complete, is_active, is_valid)
+     SELECT * FROM unnest($1::integer[], $2::integer[], $3::numeric[], $4::boolean[], $5::boolean[], $6::boolean[])
+     ON CONFLICT (id) DO UPDATE SET grid_position = EXCLUDED.grid_position, wavelength_nm = EXCLUDED.wavelength_nm,
+       is_complete = EXCLUDED.is_complete, is_active = EXCLUDED.is_active, is_valid = EXCLUDED.is_valid, last_updated = now()`,
+    columns,
+  );
+  const entries = fresh.flatMap((chain, index) => chain.channels.map((channel, sequence) => [pathIds[index], channel.id, sequence]));
+  await manager.query(
+    `INSERT INTO wdm_wdmwavelengthpathchannel (path_id, channel_id, sequence)
+     SELECT * FROM unnest($1::integer[], $2::integer[], $3::integer[])`,
+    [entries.map((entry) => entry[0]), entries.map((entry) => entry[1]), entries.map((entry) => entry[2])],
+  );
+}
+
+/** Channels sharing a path with channels about to be deleted, noted before the deletion (the through rows go with the channels). */
+const pathsBeforeDelete = new WeakMap<EntityManager, { channels: Set<number>; paths: Set<number> }>();
+
+export async function noteChannelPathsBeforeDelete(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
+  const stored = await storedPathsOf(manager, channelIds);
+  const noted = pathsBeforeDelete.get(manager) ?? { channels: new Set<number>(), paths: new Set<number>() };
+  const deleted = new Set(channelIds);
+  for (const [pathId, held] of stored) {
+    noted.paths.add(pathId);
+    for (const id of held) if (!deleted.has(id)) noted.channels.add(id);
+  }
+  for (const id of deleted) noted.channels.delete(id);
+  pathsBeforeDelete.set(manager, noted);
+}
+
+/** After channels are deleted (also with their node or device): the rest of their paths is rebuilt, an emptied path deleted. */
+export async function rebuildAfterChannelsDeleted(manager: EntityManager): Promise<void> {
+  const noted = pathsBeforeDelete.get(manager);
+  if (!noted) return;
+  pathsBeforeDelete.delete(manager);
+  const survivors = (await manager.query('SELECT id FROM wdm_wdmchannel WHERE id = ANY($1::integer[])', [[...noted.channels]])) as Array<{
+    id: number;
+  }>;
   await rebuildPaths(
     manager,
-    rest.map((row) => row.id),
+    survivors.map((row) => row.id),
   );
   await manager.query(
-    'DELETE FROM wdm_wdmwavelengthpath p WHERE p.id = $1 AND NOT EXISTS (SELECT 1 FROM wdm_wdmchannel c WHERE c.wavelength_path_id = p.id)',
-    [pathId],
+    `DELETE FROM wdm_wdmwavelengthpath p WHERE p.id = ANY($1::integer[])
+        AND NOT EXISTS (SELECT 1 FROM wdm_wdmwavelengthpathchannel t WHERE t.path_id = p.id)`,
+    [[...noted.paths]],
   );
 }
 
 /** Recomputes `is_active` of the paths these channels lie on (after a status change). */
 export async function refreshPathActivity(manager: EntityManager, channelIds: readonly number[]): Promise<void> {
   await manager.query(
-    `UPDATE wdm_wdmwavelengthpath p SET is_active = NOT EXISTS (SELECT 1 FROM wdm_wdmchannel c WHERE c.wavelength_path_id = p.id AND c.status <> 'active')
-      WHERE p.id IN (SELECT wavelength_path_id FROM wdm_wdmchannel WHERE id = ANY($1) AND wavelength_path_id IS NOT NULL)`,
+    `UPDATE wdm_wdmwavelengthpath p SET is_active = NOT EXISTS (
+        SELECT 1 FROM wdm_wdmwavelengthpathchannel t JOIN wdm_wdmchannel c ON c.id = t.channel_id WHERE t.path_id = p.id AND c.status <> 'active')
+      WHERE p.id IN (SELECT path_id FROM wdm_wdmwavelengthpathchannel WHERE channel_id = ANY($1::integer[]))`,
     [[...channelIds]],
   );
 }
@@ -232,7 +344,8 @@ export async function refreshPathActivity(manager: EntityManager, channelIds: re
 export async function freeCircuitChannels(manager: EntityManager, circuitId: number): Promise<void> {
   const channels = (await manager.query(
     `UPDATE wdm_wdmchannel SET status = 'available', last_updated = now()
-      WHERE wavelength_path_id IN (SELECT wdmwavelengthpath_id FROM wdm_wdmcircuit_wavelength_paths WHERE wdmcircuit_id = $1)
+      WHERE id IN (SELECT t.channel_id FROM wdm_wdmwavelengthpathchannel t
+                     JOIN wdm_wdmcircuit_wavelength_paths link ON link.wdmwavelengthpath_id = t.path_id WHERE link.wdmcircuit_id = $1)
       RETURNING id`,
     [circuitId],
   )) as [Array<{ id: number }>, number] | Array<{ id: number }>;
@@ -337,43 +450,74 @@ async function describeCableSegments(manager: EntityManager, chain: Chain, baseU
   });
 }
 
-/** `GET wdm-channels/{id}/trace/`: the channel's path end to end; a channel on no path answers empty lists. */
+/**
+ * `GET wdm-channels/{id}/trace/`: the channel's path followed live through the cables. A channel on
+ * several paths answers the first of them (lowest id); one on no path answers empty lists.
+ */
 export async function traceChannel(manager: EntityManager, channelId: number, baseUrl: string) {
-  const channel = (await channelById(manager, channelId))!;
-  const chain = await chainOf(manager, channel);
+  const { graph, paths } = await livePaths(manager, [channelId]);
+  const channel = graph.channels.get(channelId)!;
+  const through = paths.filter((ids) => ids.includes(channelId));
+  const stored = [...(await storedPathsOf(manager, [channelId]))].sort(([a], [b]) => a - b);
+  let chosen: { pathId: number | null; ids: number[] } | null = null;
+  for (const [pathId, held] of stored) {
+    const live = through.find((ids) => sameSequence(ids, held));
+    if (live) {
+      chosen = { pathId, ids: live };
+      break;
+    }
+  }
+  if (!chosen && through.length > 0) chosen = { pathId: null, ids: through[0] };
+  if (!chosen) {
+    return {
+      channel_id: channel.id,
+      wavelength_path_id: null,
+      wavelength_nm: null,
+      grid_position: channel.grid_position,
+      is_complete: false,
+      is_active: false,
+      is_valid: true,
+      elements: [],
+      cable_segments: [],
+    };
+  }
+  const chain = chainOf(chosen.ids, graph);
   const flags = pathFlags(chain);
-  const onPath = chain.channels.length >= 2;
   return {
     channel_id: channel.id,
-    wavelength_path_id: onPath ? channel.wavelength_path_id : null,
-    wavelength_nm: onPath && channel.wavelength_nm !== null ? Number(channel.wavelength_nm) : null,
+    wavelength_path_id: chosen.pathId,
+    wavelength_nm: channel.wavelength_nm !== null ? Number(channel.wavelength_nm) : null,
     grid_position: channel.grid_position,
-    is_complete: onPath && flags.is_complete,
-    is_active: onPath && flags.is_active,
-    is_valid: !onPath || flags.is_valid,
-    elements: onPath ? await describeElements(manager, chain, baseUrl) : [],
-    cable_segments: onPath ? await describeCableSegments(manager, chain, baseUrl) : [],
+    is_complete: flags.is_complete,
+    is_active: flags.is_active,
+    is_valid: flags.is_valid,
+    elements: await describeElements(manager, chain, baseUrl),
+    cable_segments: await describeCableSegments(manager, chain, baseUrl),
   };
 }
 
-/** `GET wdm-circuits/{id}/stitch/`: the circuit's paths, each with its elements from end to end. */
+/** `GET wdm-circuits/{id}/stitch/`: the circuit's paths, each with its stored channels from end to end. */
 export async function stitchCircuit(manager: EntityManager, circuit: { id: number; [column: string]: unknown }, baseUrl: string) {
   const paths = (await manager.query(
-    `SELECT p.id, p.wavelength_nm, p.is_complete, p.is_active,
-            (SELECT c.id FROM wdm_wdmchannel c WHERE c.wavelength_path_id = p.id ORDER BY c.path_sequence LIMIT 1) AS first_channel_id
+    `SELECT p.id, p.wavelength_nm, p.is_complete, p.is_active
        FROM wdm_wdmcircuit_wavelength_paths link JOIN wdm_wdmwavelengthpath p ON p.id = link.wdmwavelengthpath_id
       WHERE link.wdmcircuit_id = $1 ORDER BY p.id`,
     [circuit.id],
-  )) as Array<{ id: number; wavelength_nm: string | null; is_complete: boolean; is_active: boolean; first_channel_id: number | null }>;
+  )) as Array<{ id: number; wavelength_nm: string | null; is_complete: boolean; is_active: boolean }>;
+  const entries = (await manager.query(
+    `SELECT t.path_id, ${CHANNEL_COLUMNS} FROM wdm_wdmwavelengthpathchannel t JOIN wdm_wdmchannel c ON c.id = t.channel_id
+      WHERE t.path_id = ANY($1::integer[]) ORDER BY t.path_id, t.sequence`,
+    [paths.map((path) => path.id)],
+  )) as Array<ChannelRow & { path_id: number }>;
   const described = [];
   for (const path of paths) {
-    const first = path.first_channel_id === null ? null : await channelById(manager, path.first_channel_id);
+    const channels = entries.filter((entry) => entry.path_id === path.id);
     described.push({
       wavelength_path_id: path.id,
       wavelength_nm: path.wavelength_nm === null ? null : Number(path.wavelength_nm),
       is_complete: path.is_complete,
       is_active: path.is_active,
-      elements: first ? await describeElements(manager, await chainOf(manager, first), baseUrl) : [],
+      elements: channels.length > 0 ? await describeElements(manager, { channels, hops: [] }, baseUrl) : [],
     });
   }
   return { service_id: circuit.id, service_name: String(circuit.name), status: String(circuit.status), paths: described };

@@ -284,7 +284,8 @@ export async function syncPorts({ manager, row, query, create }: ResourceActionC
       : ((await manager.query(
           `SELECT DISTINCT ci.id, ci.name AS display FROM wdm_wdmcircuit ci
              JOIN wdm_wdmcircuit_wavelength_paths link ON link.wdmcircuit_id = ci.id
-             JOIN wdm_wdmchannel c ON c.wavelength_path_id = link.wdmwavelengthpath_id
+             JOIN wdm_wdmwavelengthpathchannel t ON t.path_id = link.wdmwavelengthpath_id
+             JOIN wdm_wdmchannel c ON c.id = t.channel_id
             WHERE c.wdm_node_id = $1 ORDER BY ci.id`,
           [row.id],
         )) as Array<{ id: number; display: string }>);

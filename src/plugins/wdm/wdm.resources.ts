@@ -23,7 +23,13 @@ import {
   TenantResource,
   text,
 } from '../../platform/plugin-api';
-import { freeCircuitChannels, rebuildAfterChannelDeleted, rebuildPaths, refreshPathActivity } from './wavelength-paths';
+import {
+  freeCircuitChannels,
+  noteChannelPathsBeforeDelete,
+  rebuildAfterChannelsDeleted,
+  rebuildPaths,
+  refreshPathActivity,
+} from './wavelength-paths';
 import { generateNodeComponents } from './node-generation';
 import { refreshPortSync } from './port-sync';
 import { refreshNode } from './automation';
@@ -323,9 +329,6 @@ export const WdmChannelResource = defineResource({
     mux_front_port: relation(() => FrontPortResource, { onDelete: 'SET NULL' }),
     demux_front_port: relation(() => FrontPortResource, { onDelete: 'SET NULL' }),
     status: choice(CHANNEL_STATUS_CHOICES, { default: 'available' }),
-    // The path's through table folded into the channel: a channel lies on at most one path, at one place in it.
-    wavelength_path: relation('wdm.wdmwavelengthpath', { onDelete: 'SET NULL', readOnly: true }),
-    path_sequence: integer({ min: 0, max: 10000, nullable: true, readOnly: true }),
   },
   display: (row) => String(row.label || `position ${String(row.grid_position)}`),
   brief: ['grid_position', 'label', 'wavelength_nm', 'status'],
@@ -370,7 +373,13 @@ export const WdmChannelResource = defineResource({
   extensions: [gridValuesOnCreate('wdm_wdmchannel', async (manager, row) => (await nodeOf(manager, row.wdm_node_id))?.grid ?? null)],
   // Created through the API (a module's generation included): it may complete a chain at once.
   afterCreate: ({ manager }, row) => rebuildPaths(manager, [row.id]),
-  afterDelete: ({ manager }, row) => rebuildAfterChannelDeleted(manager, (row.wavelength_path_id as number | null) ?? null),
+  // The through rows go with the channels: the paths they were on are read first, rebuilt after.
+  beforeDeleteAll: ({ manager }, rows) =>
+    noteChannelPathsBeforeDelete(
+      manager,
+      rows.map((row) => row.id),
+    ),
+  afterDelete: ({ manager }) => rebuildAfterChannelsDeleted(manager),
   afterUpdate: async ({ manager }, before, after) => {
     if (before.status !== after.status) await refreshPathActivity(manager, [after.id]);
     // Ports changed here, not through apply-mapping: the device's mappings no longer match until sync-ports.

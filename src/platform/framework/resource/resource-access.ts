@@ -135,7 +135,9 @@ export class ResourceAccess {
       const builder = (await this.queries.filteredQuery(manager, definition, {}, restriction))
         .select(selectList(definition, ROW_ALIAS))
         .andWhere(`${qualified('id')} = :objectId`, { objectId: id });
-      const raw = (await builder.getRawOne()) as Record<string, unknown> | undefined;
+      // Straight on the pool (or the transaction's connection), as lists read: one row needs no TypeORM result handling.
+      const [text, values] = builder.getQueryAndParameters();
+      const [raw] = await directQuery<Record<string, unknown>>(manager, text, values);
       if (raw) return normalizeRow(definition, raw);
     }
     throw new NotFoundError('Not found.');

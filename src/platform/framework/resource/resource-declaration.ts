@@ -437,6 +437,28 @@ export interface UniqueGroup {
  * left out, its type's name, the filter inputs of its list, lists of the rows that point at it, former
  * query names, and the type of the single-object `id` argument.
  */
+/** One object of a union list: its model (`dcim.interface`) and id. */
+export interface GraphqlObjectReference {
+  objectType: string;
+  id: number;
+}
+
+/** A nested list whose objects are of several models (see `GraphqlShape.unionLists`). */
+export interface GraphqlUnionList {
+  /** The union type's name; lists naming the same union share it (and must name the same models). */
+  union: string;
+  /** The models the union admits. */
+  objectTypes: readonly string[];
+  /**
+   * For every row of a query level at once (one statement, not one per row): each row's objects, in
+   * order, by list name. Lists naming the same function (a cable's two ends) share one read per level.
+   */
+  read: (
+    manager: EntityManager,
+    rowIds: readonly number[],
+  ) => Promise<ReadonlyMap<number, Readonly<Record<string, readonly GraphqlObjectReference[]>>>>;
+}
+
 export interface GraphqlShape {
   /** false: no type and no queries (relations to it are left out of other types too). */
   exposed?: boolean;
@@ -448,6 +470,11 @@ export interface GraphqlShape {
   filters?: readonly string[];
   /** Nested lists of the rows of another model whose relation `field` points at this object (`channels` of a node). */
   lists?: Readonly<Record<string, { objectType: string; field: string }>>;
+  /**
+   * Nested lists of objects of several models, typed as one GraphQL union (a cable's `a_terminations`
+   * of `CableTerminationTerminationType`); each object is shown only to a caller who may view it.
+   */
+  unionLists?: Readonly<Record<string, GraphqlUnionList>>;
   /**
    * Former query names still served, marked deprecated in the schema (`fms_fiber_strand` and its
    * `_list` beside `fiber_strand`), so queries written against them keep working.

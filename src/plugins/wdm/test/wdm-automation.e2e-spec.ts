@@ -1,5 +1,7 @@
+import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { countRows, PlatformClient, startPlatformApp } from '../../../../test/support/platform-client';
 import type { SeededApp } from '../../../../test/support/seeded-app';
+import { SETUP_HOOK_TIMEOUT_MS } from '../../../../test/support/timing';
 
 const W = '/api/plugins/wdm';
 const PROFILES = `${W}/wdm-profiles/`;
@@ -9,6 +11,7 @@ const NODES = `${W}/wdm-nodes/`;
 const LINE_PORTS = `${W}/wdm-line-ports/`;
 const CHANNELS = `${W}/wdm-channels/`;
 const PATHS = `${W}/wdm-wavelength-paths/`;
+const CIRCUITS = `${W}/wdm-circuits/`;
 const CABLES = '/api/dcim/cables/';
 
 /**
@@ -28,6 +31,14 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
     expect(response.status).toBe(200);
     return [...response.body.results].reverse();
   };
+  /** The stored wavelength paths a channel lies on (the through table), lowest id first, with its place in each. */
+  const pathsOf = async (channelId: number) =>
+    (
+      await seeded.db.query<{ path_id: number; sequence: number }>(
+        'SELECT path_id, sequence FROM wdm_wdmwavelengthpathchannel WHERE channel_id = $1 ORDER BY path_id',
+        [channelId],
+      )
+    ).rows;
   const nodesOf = async (deviceId: number) => (await root.get(`${NODES}?device_id=${deviceId}`)).body.results;
   const rearPort = async (deviceId: number, name: string) =>
     (await root.get(`/api/dcim/rear-ports/?device_id=${deviceId}&name=${name}`)).body.results[0];
@@ -218,37 +229,33 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
     });
 
     it('a TX-to-RX cable builds the wavelength path of the channels on both ends; deleting it removes the path', async () => {
-      expect((await root.get(`${CHANNELS}${fx.channelA.id}/`)).body.wavelength_path).toBeNull();
+      expect(await pathsOf(fx.channelA.id)).toEqual([]);
       const created = await cable(fx.aTx.id, fx.bRx.id);
       expect(created.status).toBe(201);
       const trace = (await root.get(`${CHANNELS}${fx.channelA.id}/trace/`)).body;
       expect(trace.wavelength_path_id).toEqual(expect.any(Number));
       expect(trace.elements.map((element: any) => element.channel_id)).toEqual([fx.channelA.id, fx.channelB.id]);
-      const stored = (await root.get(`${CHANNELS}${fx.channelB.id}/`)).body;
-      expect(stored.wavelength_path.id).toBe(trace.wavelength_path_id);
-      expect(stored.path_sequence).toBe(1);
+      expect(await pathsOf(fx.channelB.id)).toEqual([{ path_id: trace.wavelength_path_id, sequence: 1 }]);
       expect((await root.get(`${PATHS}${trace.wavelength_path_id}/`)).body).toMatchObject({ grid_position: 1, is_complete: true });
       // A channel's ports changed by PATCH: its chain changes at once (here: it leads nowhere), and back.
       const ports = { mux_front_port: fx.channelB.mux_front_port.id, demux_front_port: fx.channelB.demux_front_port.id };
       expect((await root.patch(`${CHANNELS}${fx.channelB.id}/`, { mux_front_port: null, demux_front_port: null })).status).toBe(200);
-      expect((await root.get(`${CHANNELS}${fx.channelA.id}/`)).body.wavelength_path).toBeNull();
+      expect(await pathsOf(fx.channelA.id)).toEqual([]);
       expect((await root.patch(`${CHANNELS}${fx.channelB.id}/`, ports)).status).toBe(200);
       // The dissolved path was deleted; the chain is a path again.
       expect((await root.get(`${PATHS}${trace.wavelength_path_id}/`)).status).toBe(404);
-      const rebuilt = (await root.get(`${CHANNELS}${fx.channelA.id}/`)).body.wavelength_path.id;
-      expect((await root.get(`${CHANNELS}${fx.channelB.id}/`)).body.wavelength_path.id).toBe(rebuilt);
+      const [{ path_id: rebuilt }] = await pathsOf(fx.channelA.id);
+      expect((await pathsOf(fx.channelB.id)).map((entry) => entry.path_id)).toEqual([rebuilt]);
 
       expect((await root.delete(`${CABLES}${created.body.id}/`)).status).toBe(204);
       expect((await root.get(`${PATHS}${rebuilt}/`)).status).toBe(404);
-      for (const channel of [fx.channelA, fx.channelB]) {
-        expect((await root.get(`${CHANNELS}${channel.id}/`)).body.wavelength_path).toBeNull();
-      }
+      for (const channel of [fx.channelA, fx.channelB]) expect(await pathsOf(channel.id)).toEqual([]);
     });
 
     it('port mappings, line ports and ports changed outside the plugin rebuild the paths and recheck port_sync_valid', async () => {
       const created = await cable(fx.aTx.id, fx.bRx.id);
       expect(created.status).toBe(201);
-      const pathOf = async (channelId: number) => (await root.get(`${CHANNELS}${channelId}/`)).body.wavelength_path?.id ?? null;
+      const pathOf = async (channelId: number) => (await pathsOf(channelId))[0]?.path_id ?? null;
       expect(await pathOf(fx.channelA.id)).toEqual(expect.any(Number));
       // The far channel's mapping deleted through the DCIM API: the path goes, and node B is out of sync.
       const mappings = (await root.get(`/api/dcim/port-mappings/?device_id=${fx.b.id}&front_port_id=${fx.channelB.demux_front_port.id}`))
@@ -303,7 +310,7 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
         b_terminations: [{ object_type: 'dcim.rearport', object_id: (await rearPort(c.id, 'LINE-RX')).id }],
       });
       expect(moved.status).toBe(200);
-      expect((await root.get(`${CHANNELS}${fx.channelB.id}/`)).body.wavelength_path).toBeNull();
+      expect(await pathsOf(fx.channelB.id)).toEqual([]);
       const trace = (await root.get(`${CHANNELS}${fx.channelA.id}/trace/`)).body;
       expect(trace.elements.map((element: any) => element.channel_id)).toEqual([fx.channelA.id, channelC.id]);
       // A cable re-terminated onto a same-role port is refused like a new one.
@@ -313,5 +320,154 @@ describe('platform wdm plugin: automation on devices, modules and cables', () =>
       expect(wrong.status).toBe(400);
       expect(wrong.body.non_field_errors[0]).toContain('are both TX line ports');
     });
+  });
+
+  /**
+   * Nodes built by hand on a type without a profile: one bidirectional line port per degree (rear
+   * ports DEG1…DEGn) and a channel at grid position 1 whose mux port is mapped to DEG1 and DEG3…DEGn
+   * (one front position each) and whose demux port to DEG2. A node of three degrees is a ROADM
+   * where the channel's paths branch.
+   */
+  describe('paths through nodes of several degrees', () => {
+    const DIRECTIONS = ['east', 'west', 'common'];
+    const opticalNode = async (name: string, degrees: number) => {
+      const dev = await root.created('/api/dcim/devices/', { name, device_type: fx.plainType.id, role: fx.role.id, site: fx.site.id });
+      const node = await root.created(NODES, { device: dev.id, node_type: 'roadm', grid: 'dwdm_c_100ghz' });
+      const rears = [];
+      for (let degree = 1; degree <= degrees; degree++) {
+        const rear = await root.created('/api/dcim/rear-ports/', { device: dev.id, name: `DEG${degree}`, type: 'lc', positions: 1 });
+        await root.created(LINE_PORTS, { wdm_node: node.id, rear_port: rear.id, direction: DIRECTIONS[degree - 1], role: 'bidi' });
+        rears.push(rear);
+      }
+      const muxRears = rears.filter((_, index) => index !== 1);
+      const mux = await root.created('/api/dcim/front-ports/', { device: dev.id, name: 'X', type: 'lc', positions: muxRears.length });
+      const demux = degrees > 1 ? await root.created('/api/dcim/front-ports/', { device: dev.id, name: 'Y', type: 'lc' }) : null;
+      const mapping = (front: number, frontPosition: number, rear: number) =>
+        root.created('/api/dcim/port-mappings/', {
+          device: dev.id,
+          front_port: front,
+          front_port_position: frontPosition,
+          rear_port: rear,
+          rear_port_position: 1,
+        });
+      for (const [index, rear] of muxRears.entries()) await mapping(mux.id, index + 1, rear.id);
+      if (demux) await mapping(demux.id, 1, rears[1].id);
+      const channel = await root.created(CHANNELS, {
+        wdm_node: node.id,
+        grid_position: 1,
+        mux_front_port: mux.id,
+        ...(demux ? { demux_front_port: demux.id } : {}),
+      });
+      return { device: dev, node, channel, rears };
+    };
+    /** Every stored path and its channels in order, by path id. */
+    const storedPaths = async () => {
+      const rows = (
+        await seeded.db.query<{ path_id: number; channel_id: number }>(
+          'SELECT path_id, channel_id FROM wdm_wdmwavelengthpathchannel ORDER BY path_id, sequence',
+        )
+      ).rows;
+      const paths = new Map<number, number[]>();
+      for (const row of rows) paths.set(row.path_id, [...(paths.get(row.path_id) ?? []), row.channel_id]);
+      return paths;
+    };
+
+    beforeAll(async () => {
+      await seeded.db.query('DELETE FROM wdm_wdmwavelengthpath');
+      fx.plainType = await root.created('/api/dcim/device-types/', { manufacturer: fx.maker.id, model: 'HAND-BUILT', slug: 'hand-built' });
+    });
+
+    it('a ROADM of three degrees puts its channel on three paths and each terminal channel on two; a cable removed keeps the remaining path and its circuit', async () => {
+      const a = await opticalNode('deg-a', 1);
+      const r = await opticalNode('deg-r', 3);
+      const b = await opticalNode('deg-b', 1);
+      const d = await opticalNode('deg-d', 1);
+      expect((await cable(a.rears[0].id, r.rears[0].id)).status).toBe(201);
+      expect((await cable(r.rears[1].id, b.rears[0].id)).status).toBe(201);
+      // A chain so far: one path.
+      expect([...(await storedPaths()).values()]).toEqual([[a.channel.id, r.channel.id, b.channel.id]]);
+      const [kept] = (await storedPaths()).keys();
+      const toD = await cable(r.rears[2].id, d.rears[0].id);
+      expect(toD.status).toBe(201);
+      const paths = await storedPaths();
+      // The walk branches at the ROADM: one path between each two ends, the existing one keeping its id.
+      expect([...paths.values()]).toEqual([
+        [a.channel.id, r.channel.id, b.channel.id],
+        [a.channel.id, r.channel.id, d.channel.id],
+        [b.channel.id, r.channel.id, d.channel.id],
+      ]);
+      expect(paths.get(kept)).toEqual([a.channel.id, r.channel.id, b.channel.id]);
+      expect((await pathsOf(a.channel.id)).map((entry) => entry.sequence)).toEqual([0, 0]);
+      expect((await pathsOf(r.channel.id)).map((entry) => entry.sequence)).toEqual([1, 1, 1]);
+      expect(await pathsOf(d.channel.id)).toHaveLength(2);
+      for (const pathId of paths.keys()) {
+        expect((await root.get(`${PATHS}${pathId}/`)).body).toMatchObject({ grid_position: 1, is_complete: true, is_valid: true });
+      }
+      // The trace of a channel on several paths follows the first of them.
+      const trace = (await root.get(`${CHANNELS}${a.channel.id}/trace/`)).body;
+      expect(trace.wavelength_path_id).toBe(kept);
+      expect(trace.elements.map((element: any) => element.channel_id)).toEqual([a.channel.id, r.channel.id, b.channel.id]);
+      expect(trace.cable_segments.map((segment: any) => segment.items[0].name)).toEqual(['DEG1', 'DEG2']);
+      // A circuit over two of the paths stitches each from its stored channels.
+      const [toB, toDPath] = [...paths.keys()];
+      const circuit = await root.created(CIRCUITS, { name: 'roadm-branch', wavelength_paths: [toB, toDPath] });
+      const stitched = (await root.get(`${CIRCUITS}${circuit.id}/stitch/`)).body.paths;
+      expect(stitched.map((path: any) => path.elements.map((element: any) => element.node_name))).toEqual([
+        ['deg-a', 'deg-r', 'deg-b'],
+        ['deg-a', 'deg-r', 'deg-d'],
+      ]);
+      // Activating the ROADM's channel touches all three paths' is_active; all channels active makes a path active.
+      for (const channel of [a, r, b]) {
+        expect((await root.patch(`${CHANNELS}${channel.channel.id}/`, { status: 'active' })).status).toBe(200);
+      }
+      const activity = await seeded.db.query<{ id: number; is_active: boolean }>(
+        'SELECT id, is_active FROM wdm_wdmwavelengthpath ORDER BY id',
+      );
+      expect(activity.rows.map((row) => row.is_active)).toEqual([true, false, false]);
+      // The cable to D removed: the two paths through it go; the first keeps its id and its circuit.
+      expect((await root.delete(`${CABLES}${toD.body.id}/`)).status).toBe(204);
+      expect([...(await storedPaths()).entries()]).toEqual([[kept, [a.channel.id, r.channel.id, b.channel.id]]]);
+      expect((await root.get(`${CIRCUITS}${circuit.id}/`)).body.wavelength_paths.map((path: any) => path.id)).toEqual([kept]);
+      expect(await pathsOf(d.channel.id)).toEqual([]);
+      // The ROADM deleted: its channel with it, and with it every path (no two channels are linked any more).
+      expect((await root.delete(`/api/dcim/devices/${r.device.id}/`)).status).toBe(204);
+      expect((await storedPaths()).size).toBe(0);
+      expect(await count('wdm_wdmwavelengthpath')).toBe(0);
+    });
+
+    it(
+      'rebuilds a path of 6 nodes in as many statements as a path of 3',
+      async () => {
+        /** The plugin's statements while the last cable of a chain of `length` nodes is created (the rebuild among them). */
+        const statementsClosing = async (prefix: string, length: number) => {
+          const nodes: Array<Awaited<ReturnType<typeof opticalNode>>> = [];
+          for (let index = 0; index < length; index++)
+            nodes.push(await opticalNode(`${prefix}-${index}`, index === 0 || index === length - 1 ? 1 : 2));
+          const east = (index: number) => (index === 0 ? nodes[0].rears[0] : nodes[index].rears[1]);
+          const west = (index: number) => nodes[index].rears[0];
+          for (let index = 0; index < length - 2; index++) expect((await cable(east(index).id, west(index + 1).id)).status).toBe(201);
+          // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
+          const query = PostgresQueryRunner.prototype.query;
+          const statements: string[] = [];
+          const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
+            statements.push(String(args[0]));
+            return query.apply(this, args);
+          });
+          try {
+            expect((await cable(east(length - 2).id, west(length - 1).id)).status).toBe(201);
+          } finally {
+            spy.mockRestore();
+          }
+          const [path] = await pathsOf(nodes[0].channel.id);
+          expect((await storedPaths()).get(path.path_id)).toEqual(nodes.map((node) => node.channel.id));
+          return statements.filter((sql) => sql.includes('wdm_'));
+        };
+        const three = await statementsClosing('short', 3);
+        const six = await statementsClosing('long', 6);
+        expect(six.length).toBe(three.length);
+        expect(six.filter((sql) => sql.includes('WITH RECURSIVE'))).toHaveLength(1);
+      },
+      SETUP_HOOK_TIMEOUT_MS,
+    );
   });
 });

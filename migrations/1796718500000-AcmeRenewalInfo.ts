@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AcmeRenewalInfo1796692819359 implements MigrationInterface {
-  name = 'AcmeRenewalInfo1796692819359';
+export class AcmeRenewalInfo1796718500000 implements MigrationInterface {
+  name = 'AcmeRenewalInfo1796718500000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "acme_orders" ADD "replaces" character varying(128)`);
