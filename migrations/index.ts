@@ -7,6 +7,7 @@ import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
 import { CredentialChangeNotifications1796718412000 } from './1796718412000-CredentialChangeNotifications';
+import { AcmeRenewalInfo1796718500000 } from './1796718500000-AcmeRenewalInfo';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
 import { NetboxCoreModels1796669138511 } from './1796669138511-NetboxCoreModels';
 import { WebhookOwners1795900001100 } from './1795900001100-WebhookOwners';
@@ -53,6 +54,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   Owners1796692744725,
   DevicePrimaryAddresses1796693133512,
   CredentialChangeNotifications1796718412000,
+  AcmeRenewalInfo1796718500000,
 ];
 
 /**

@@ -89,6 +89,8 @@ describe('readConfig', () => {
     ['BOOTSTRAP_TOKEN', 'too-short', 'BOOTSTRAP_TOKEN must be at least 16 characters long (got 9)'],
     ['EGRESS_ALLOW', '10.0.0.0/33', 'EGRESS_ALLOW must list addresses, CIDRs and host names: "10.0.0.0/33" is not an address or CIDR'],
     ['EGRESS_ALLOW', 'http://hooks.example', 'EGRESS_ALLOW must list addresses, CIDRs and host names'],
+    ['ACME_DNS_RESOLVERS', 'dns.example', 'ACME_DNS_RESOLVERS "dns.example": must be an IP address, optionally with :port'],
+    ['ACME_DNS_RESOLVERS', '10.0.0.53:70000', 'ACME_DNS_RESOLVERS "10.0.0.53:70000": the port must be 1-65535'],
     ['WEBHOOK_CA_DIR', 'relative/cas', 'WEBHOOK_CA_DIR must be an absolute path'],
     ['WEBHOOK_CA_DIR', '/nonexistent/cas', 'WEBHOOK_CA_DIR /nonexistent/cas does not exist or cannot be read'],
   ])('rejects %s=%s naming the variable', (name, value, expected) => {
@@ -168,6 +170,12 @@ describe('readConfig', () => {
     expect(readConfig({}).config.egress).toEqual({ allow: [], caDirectory: undefined });
     const { config } = readConfig({ EGRESS_ALLOW: '10.0.0.0/8, mail-worker,::1', WEBHOOK_CA_DIR: tmpdir() });
     expect(config.egress).toEqual({ allow: ['10.0.0.0/8', 'mail-worker', '::1'], caDirectory: realpathSync(tmpdir()) });
+  });
+
+  it('reads ACME_DNS_RESOLVERS as addresses with optional ports, the system resolvers by default', () => {
+    expect(readConfig({}).config.acme.dnsResolvers).toEqual([]);
+    const { config } = readConfig({ ACME_DNS_RESOLVERS: '10.0.0.53, 127.0.0.1:5353,[::1]:53,fd00::53' });
+    expect(config.acme.dnsResolvers).toEqual(['10.0.0.53', '127.0.0.1:5353', '[::1]:53', 'fd00::53']);
   });
 
   it('treats empty values as unset', () => {

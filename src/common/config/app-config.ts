@@ -495,6 +495,8 @@ export interface AcmeSettings {
   readonly http01Port: number;
   /** ACME_VALIDATION_ADDRESS: connect validations to this address instead of the identifier's (test rigs only). */
   readonly validationAddress: string | undefined;
+  /** ACME_DNS_RESOLVERS: the resolvers dns-01 asks (`address` or `address:port`, `[v6]:port`); empty: the system's. */
+  readonly dnsResolvers: readonly string[];
 }
 
 function readAcmeSettings(r: EnvReader): AcmeSettings {
@@ -507,7 +509,28 @@ function readAcmeSettings(r: EnvReader): AcmeSettings {
   if (validationAddress !== undefined && isIP(validationAddress) === 0) {
     r.problem('ACME_VALIDATION_ADDRESS', `must be an IPv4 or IPv6 address (got ${JSON.stringify(validationAddress)})`);
   }
-  return { eabRequired, defaultServiceAccountId, http01Port: r.int('ACME_HTTP01_PORT', 80, { min: 1, max: 65535 }), validationAddress };
+  const dnsResolvers = r.list('ACME_DNS_RESOLVERS');
+  for (const resolver of dnsResolvers) {
+    if (resolverAddressProblem(resolver) !== undefined) {
+      r.problem('ACME_DNS_RESOLVERS', `${JSON.stringify(resolver)}: ${resolverAddressProblem(resolver)}`);
+    }
+  }
+  return {
+    eabRequired,
+    defaultServiceAccountId,
+    http01Port: r.int('ACME_HTTP01_PORT', 80, { min: 1, max: 65535 }),
+    validationAddress,
+    dnsResolvers,
+  };
+}
+
+/** Why a resolver entry is not an IP address with an optional port (as node:dns setServers takes it). */
+function resolverAddressProblem(entry: string): string | undefined {
+  const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:]+)(?::(\d+))?$/.exec(entry) ?? /^([^[\]]+)()$/.exec(entry);
+  if (!match || isIP(match[1]) === 0) return 'must be an IP address, optionally with :port (IPv6 with a port as [address]:port)';
+  const port = match[2] ? Number(match[2]) : 53;
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return 'the port must be 1-65535';
+  return undefined;
 }
 
 function readTrustProxy(r: EnvReader): TrustProxy {

@@ -153,6 +153,40 @@ export function parsePayload(payloadText: string): Record<string, unknown> {
   return parseJsonObject(Buffer.from(payloadText, 'utf8'), 'The payload');
 }
 
+/** What a keyChange request's inner JWS (§7.3.5) says, once its signature by the new key has been checked. */
+export interface KeyChangeRequest {
+  newKey: KeyObject;
+  url: string;
+  account: unknown;
+  oldKey: unknown;
+}
+
+/**
+ * The inner JWS of keyChange (§7.3.5): flattened, its protected header with alg, url and the new key as jwk, and no
+ * nonce and no kid; signed by that new key; its payload `{account, oldKey}`.
+ */
+export function readKeyChange(value: unknown): KeyChangeRequest {
+  const jws = parseJws(value);
+  const header = parseJsonObject(base64UrlDecode(jws.protected, 'The inner JWS protected header'), 'The inner JWS protected header');
+  const { alg, url, jwk } = header;
+  if (typeof alg !== 'string' || !(ACME_SIGNATURE_ALGORITHMS as readonly string[]).includes(alg)) {
+    throw new AcmeProblem(
+      'badSignatureAlgorithm',
+      `inner JWS alg ${JSON.stringify(alg)} is not supported`,
+      undefined,
+      ACME_SIGNATURE_ALGORITHMS,
+    );
+  }
+  if ('nonce' in header) throw new AcmeProblem('malformed', 'The inner JWS must not carry a nonce');
+  if ('kid' in header) throw new AcmeProblem('malformed', 'The inner JWS must carry the new key as jwk, not a kid');
+  if (jwk === null || typeof jwk !== 'object' || Array.isArray(jwk)) throw new AcmeProblem('malformed', 'The inner JWS has no jwk');
+  if (typeof url !== 'string') throw new AcmeProblem('malformed', 'The inner JWS has no url');
+  const newKey = importJwk(jwk as Record<string, unknown>);
+  verifySignature(jws, alg as AcmeSignatureAlgorithm, newKey);
+  const payload = parseJsonObject(base64UrlDecode(jws.payload, 'The inner JWS payload'), 'The inner JWS payload');
+  return { newKey, url, account: payload.account, oldKey: payload.oldKey };
+}
+
 /** The parts of an externalAccountBinding JWS (§7.3.4) the server checks against a stored key. */
 export interface ExternalAccountBinding {
   keyId: string;

@@ -29,6 +29,7 @@ export class AcmeProblemFilter implements ExceptionFilter {
       this.logger.error({ err: error }, 'ACME: no nonce for an error answer');
     }
     response.setHeader('Cache-Control', 'no-store');
+    if (problem.location !== undefined) response.setHeader('Location', problem.location);
     response.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.document()));
   }
 

@@ -1,6 +1,7 @@
 /** The RFC 8555 §6.7 error types this server sends, with the HTTP status each is answered with. */
 const PROBLEM_STATUSES = {
   accountDoesNotExist: 400,
+  alreadyReplaced: 409,
   alreadyRevoked: 400,
   badCSR: 400,
   badNonce: 400,
@@ -41,6 +42,8 @@ export class AcmeProblem extends Error {
     private readonly statusOverride?: number,
     /** badSignatureAlgorithm: the algorithms the server accepts. */
     readonly algorithms?: readonly string[],
+    /** Sent as Location: the resource the problem is about (keyChange's 409 names the account that has the key). */
+    readonly location?: string,
   ) {
     super(detail);
   }

@@ -18,8 +18,22 @@ export class AcmeUrls {
   get newOrder(): string {
     return `${this.root}/new-order`;
   }
+  get revokeCert(): string {
+    return `${this.root}/revoke-cert`;
+  }
+  /** RFC 9773 renewalInfo: GET <this>/<certID>. */
+  get renewalInfo(): string {
+    return `${this.root}/renewal-info`;
+  }
+  get keyChange(): string {
+    return `${this.root}/key-change`;
+  }
   account(id: number): string {
     return `${this.root}/account/${id}`;
+  }
+  /** The account's orders list; `after` is the last order id of the previous page. */
+  accountOrders(id: number, after?: number): string {
+    return `${this.root}/account/${id}/orders${after === undefined ? '' : `?after=${after}`}`;
   }
   order(id: number): string {
     return `${this.root}/order/${id}`;

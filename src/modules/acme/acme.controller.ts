@@ -1,5 +1,5 @@
-import { Controller, Get, Head, Param, Post, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiParam, ApiResponse } from '@nestjs/swagger';
+import { Controller, Get, Head, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiParam, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/authenticated.decorator';
 import { PublicBaseUrl } from '../pki/public-base-url';
@@ -70,6 +70,60 @@ export class AcmeController {
     const context = await this.context(slug, req);
     const request = await this.acme.verify(context, jwsBody(req), this.requestUrl(context, req), 'kid');
     await this.send(res, context, await this.acme.updateAccount(context, request, resourceId(id)));
+  }
+
+  @Get('renewal-info/:certId')
+  @Public()
+  @AcmeOperation('getAcmeRenewalInfo', "A certificate's suggested renewal window (RFC 9773)", 400, 404)
+  @ApiParam({ name: 'certId', description: 'base64url(AKI keyIdentifier) "." base64url(serial number)' })
+  @AcmeResource(200, 'suggestedWindow {start, end}; Retry-After says when to ask again', ACME_SCHEMAS.renewalInfo)
+  async renewalInfo(
+    @Param('slug') slug: string,
+    @Param('certId') certId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const context = await this.context(slug, req);
+    await this.send(res, context, await this.acme.renewalInfo(context, certId));
+  }
+
+  @Post('account/:id/orders')
+  @Public()
+  @AcmeOperation('listAcmeAccountOrders', 'The account\'s orders (§7.1.2.1), a page at a time with Link rel="next"', 400, 403, 404, 415)
+  @ApiParam({ name: 'id', description: 'The account id, from its URL' })
+  @ApiQuery({ name: 'after', required: false, description: 'The last order id of the previous page (from the next link)' })
+  @AcmeJwsBody('empty (POST-as-GET)')
+  @AcmeResource(200, 'Order URLs, oldest first; invalid orders are left out', ACME_SCHEMAS.orders)
+  async accountOrders(
+    @Param('slug') slug: string,
+    @Param('id') id: string,
+    @Query('after') after: string | undefined,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const context = await this.context(slug, req);
+    const request = await this.acme.verify(context, jwsBody(req), this.requestUrl(context, req), 'kid');
+    const cursor = after === undefined ? 0 : resourceId(after);
+    await this.send(res, context, await this.acme.accountOrders(context, request, resourceId(id), cursor));
+  }
+
+  @Post('key-change')
+  @Public()
+  @AcmeOperation(
+    'changeAcmeAccountKey',
+    'Roll the account key over (§7.3.5): the payload is a JWS signed by the new key',
+    400,
+    403,
+    404,
+    409,
+    415,
+  )
+  @AcmeJwsBody('A flattened JWS: protected {alg, jwk: new key, url: this URL}, payload {account: account URL, oldKey: current jwk}')
+  @AcmeResource(200, 'The account, now known by the new key', ACME_SCHEMAS.account)
+  async keyChange(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const context = await this.context(slug, req);
+    const request = await this.acme.verify(context, jwsBody(req), this.requestUrl(context, req), 'kid');
+    await this.send(res, context, await this.acme.keyChange(context, request));
   }
 
   @Post('new-order')
@@ -143,6 +197,24 @@ export class AcmeController {
     await this.send(res, context, await this.acme.certificate(request, resourceId(id)));
   }
 
+  @Post('revoke-cert')
+  @Public()
+  @AcmeOperation(
+    'revokeAcmeCertificate',
+    "Revoke a certificate (§7.6): signed with kid by the account that ordered it, or with jwk by the certificate's key",
+    400,
+    403,
+    404,
+    415,
+  )
+  @AcmeJwsBody('{certificate: base64url DER, reason?: RFC 5280 code 0, 1, 3, 4, 5 or 9}')
+  @ApiResponse({ status: 200, description: 'Revoked: listed in the CRL and answered revoked by OCSP' })
+  async revokeCert(@Param('slug') slug: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const context = await this.context(slug, req);
+    const request = await this.acme.verify(context, jwsBody(req), this.requestUrl(context, req), 'jwk-or-kid');
+    await this.send(res, context, await this.acme.revokeCert(context, request));
+  }
+
   private context(slug: string, req: Request): Promise<AcmeDirectoryContext> {
     return this.acme.context(slug, this.baseUrl.for(req));
   }
@@ -158,6 +230,7 @@ export class AcmeController {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Link', [`<${context.urls.directory}>;rel="index"`, ...(reply.links ?? [])]);
     if (reply.location) res.setHeader('Location', reply.location);
+    if (reply.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(reply.retryAfterSeconds));
     res.status(reply.status);
     if (reply.body === undefined) {
       res.end();

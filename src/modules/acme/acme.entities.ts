@@ -104,6 +104,7 @@ export interface AcmeIdentifier {
 
 @Entity('acme_orders')
 @Index('acme_orders_account_id_idx', ['accountId'])
+@Index('acme_orders_replaces_certificate_id_key', ['replacesCertificateId'], { unique: true, where: "status <> 'invalid'" })
 export class AcmeOrderEntity {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'acme_orders_pkey' })
   id: number;
@@ -134,6 +135,20 @@ export class AcmeOrderEntity {
   @Column({ type: 'jsonb', nullable: true })
   error: AcmeProblemDocument | null;
 
+  /**
+   * RFC 9773 `replaces`: the certificate this order renews, as the client named it (its certID) and by id. Of the
+   * orders that are not invalid, one at most replaces a given certificate.
+   */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  replaces: string | null;
+
+  @Column({ name: 'replaces_certificate_id', type: 'integer', nullable: true })
+  replacesCertificateId: number | null;
+
+  @ManyToOne(() => CertificateEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'replaces_certificate_id', foreignKeyConstraintName: 'acme_orders_replaces_certificate_id_fkey' })
+  replacesCertificate?: CertificateEntity | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }
@@ -153,6 +168,7 @@ export class AcmeAuthorizationEntity {
   @JoinColumn({ name: 'order_id', foreignKeyConstraintName: 'acme_authorizations_order_id_fkey' })
   order?: AcmeOrderEntity;
 
+  /** The order's name; a wildcard keeps its `*.` here and is answered as `{value: base name, wildcard: true}`. */
   @Column({ name: 'identifier_value', type: 'varchar', length: 253 })
   identifierValue: string;
 
@@ -179,7 +195,7 @@ export class AcmeChallengeEntity {
   authorization?: AcmeAuthorizationEntity;
 
   @Column({ type: 'varchar', length: 16 })
-  type: 'http-01';
+  type: 'http-01' | 'dns-01';
 
   @Column({ type: 'varchar', length: 64 })
   token: string;

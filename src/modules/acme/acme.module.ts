@@ -16,6 +16,7 @@ import {
 import { AcmeController } from './acme.controller';
 import { AcmeEabController } from './acme-eab.controller';
 import { AcmeEabService } from './acme-eab.service';
+import { AcmeDns01Validator } from './acme-dns01.validator';
 import { AcmeHttp01Validator } from './acme-http01.validator';
 import { AcmeNonces } from './acme-nonces';
 import { AcmeProblemFilter } from './acme-problem.filter';
@@ -27,7 +28,7 @@ const ENTITIES = [AcmeNonceEntity, AcmeEabKeyEntity, AcmeAccountEntity, AcmeOrde
 @Module({
   imports: [TypeOrmModule.forFeature([...ENTITIES, ServiceAccountEntity]), PkiModule, ServiceAccountsModule, AuditModule],
   controllers: [AcmeController],
-  providers: [AcmeService, AcmeNonces, AcmeHttp01Validator, AcmeProblemFilter, PublicBaseUrl],
+  providers: [AcmeService, AcmeNonces, AcmeHttp01Validator, AcmeDns01Validator, AcmeProblemFilter, PublicBaseUrl],
 })
 export class AcmeModule {}
 

@@ -16,6 +16,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   400: 'An RFC 8555 problem document (badNonce, malformed, badSignatureAlgorithm, badCSR, rejectedIdentifier, …)',
   403: 'unauthorized or orderNotReady',
   404: 'No such CA directory or resource (malformed)',
+  409: 'keyChange: another account has the new key; Location names it',
   415: 'The body is not application/jose+json (malformed)',
 };
 
@@ -68,9 +69,14 @@ export const ACME_SCHEMAS = {
     newNonce: STRING,
     newAccount: STRING,
     newOrder: STRING,
+    revokeCert: STRING,
+    keyChange: STRING,
+    renewalInfo: STRING,
     meta: { type: 'object', properties: { externalAccountRequired: { type: 'boolean' } } },
   },
-  account: { status: STRING, contact: STRINGS },
+  account: { status: STRING, contact: STRINGS, orders: STRING },
+  orders: { orders: STRINGS },
+  renewalInfo: { suggestedWindow: { type: 'object', properties: { start: STRING, end: STRING } } },
   order: {
     status: STRING,
     expires: STRING,
@@ -79,12 +85,14 @@ export const ACME_SCHEMAS = {
     finalize: STRING,
     certificate: STRING,
     error: PROBLEM_SCHEMA,
+    replaces: STRING,
   },
   authorization: {
     identifier: { type: 'object', properties: { type: STRING, value: STRING } },
     status: STRING,
     expires: STRING,
     challenges: { type: 'array', items: { type: 'object' } },
+    wildcard: { type: 'boolean' },
   },
   challenge: { type: STRING, url: STRING, token: STRING, status: STRING, validated: STRING, error: PROBLEM_SCHEMA },
 };

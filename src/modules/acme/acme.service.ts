@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { randomBytes, type KeyObject } from 'node:crypto';
-import { isDnsName, parseCsr, type ParsedCsr } from '@libs/x509';
-import { DataSource, In, Repository } from 'typeorm';
+import { randomBytes, type KeyObject, X509Certificate } from 'node:crypto';
+import { isDnsName, normalizeSerialNumber, parseCsr, type ParsedCsr, readCertificate } from '@libs/x509';
+import { DataSource, In, Not, Repository } from 'typeorm';
+import { violatedUniqueConstraint } from '../../common/database/unique-violation';
 import { capabilitiesOf } from '../../common/auth/capability-columns';
 import type { Principal } from '../../common/auth/principal';
 import { AppConfig } from '../../common/config/app-config';
@@ -24,6 +25,7 @@ import {
   type AcmeIdentifier,
   AcmeOrderEntity,
 } from './acme.entities';
+import { AcmeDns01Validator } from './acme-dns01.validator';
 import { AcmeHttp01Validator } from './acme-http01.validator';
 import {
   base64UrlDecode,
@@ -33,6 +35,7 @@ import {
   parsePayload,
   publicJwk,
   readExternalAccountBinding,
+  readKeyChange,
   readProtectedHeader,
   verifySignature,
   type ProtectedHeader,
@@ -42,6 +45,10 @@ import { AcmeProblem } from './acme-problem';
 import { AcmeUrls } from './acme-urls';
 
 const ORDER_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** How long a client should wait before asking for a certificate's renewal information again (RFC 9773 §4.3). */
+const RENEWAL_INFO_RETRY_AFTER_SECONDS = 6 * 3600;
+/** Orders per page of an account's orders list. */
+export const ORDERS_PAGE_SIZE = 50;
 /** At most this many identifiers in one order (one authorization and challenge each). */
 const MAX_IDENTIFIERS = 100;
 /** RFC 5280's upper bound on a CN: longer names go in the SANs only. */
@@ -70,6 +77,8 @@ export interface AcmeReply {
   location?: string;
   links?: string[];
   contentType?: string;
+  /** Sent as Retry-After (renewalInfo). */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -94,6 +103,7 @@ export class AcmeService {
     private readonly audit: AuditService,
     private readonly nonces: AcmeNonces,
     private readonly http01: AcmeHttp01Validator,
+    private readonly dns01: AcmeDns01Validator,
     private readonly config: AppConfig,
   ) {}
 
@@ -114,6 +124,9 @@ export class AcmeService {
       newNonce: urls.newNonce,
       newAccount: urls.newAccount,
       newOrder: urls.newOrder,
+      revokeCert: urls.revokeCert,
+      keyChange: urls.keyChange,
+      renewalInfo: urls.renewalInfo,
       meta: { externalAccountRequired: this.config.acme.eabRequired },
     };
   }
@@ -126,7 +139,12 @@ export class AcmeService {
    * Checks a POST per RFC 8555 §6.2–6.5: flattened JWS, supported alg, url equal to the request's URL, a fresh
    * nonce, jwk (newAccount) or kid of a valid account of this directory (everything else), and the signature.
    */
-  async verify(context: AcmeDirectoryContext, body: unknown, requestUrl: string, keyBy: 'jwk' | 'kid'): Promise<AcmeRequest> {
+  async verify(
+    context: AcmeDirectoryContext,
+    body: unknown,
+    requestUrl: string,
+    keyBy: 'jwk' | 'kid' | 'jwk-or-kid',
+  ): Promise<AcmeRequest> {
     const jws = parseJws(body);
     const header = readProtectedHeader(jws);
     if (header.url !== requestUrl) {
@@ -135,7 +153,7 @@ export class AcmeService {
     if (!(await this.nonces.consume(header.nonce))) throw new AcmeProblem('badNonce', 'The nonce is unknown, expired or already used');
     let key: KeyObject;
     let account: AcmeAccountEntity | undefined;
-    if (keyBy === 'jwk') {
+    if (keyBy === 'jwk' || (keyBy === 'jwk-or-kid' && header.jwk !== undefined)) {
       if (header.jwk === undefined) throw new AcmeProblem('malformed', 'This request must carry the account key as jwk, not kid');
       key = importJwk(header.jwk);
     } else {
@@ -156,7 +174,7 @@ export class AcmeService {
     const payload = parsePayload(request.payloadText);
     const thumbprint = jwkThumbprint(request.key);
     const existing = await this.accounts.findOne({ where: { caId: context.ca.id, keyThumbprint: thumbprint } });
-    if (existing) return { status: 200, body: this.accountBody(existing), location: context.urls.account(existing.id) };
+    if (existing) return { status: 200, body: this.accountBody(context, existing), location: context.urls.account(existing.id) };
     if (payload.onlyReturnExisting === true) throw new AcmeProblem('accountDoesNotExist', 'No account exists with this key');
     const contact = readContact(payload.contact);
     const binding =
@@ -200,7 +218,7 @@ export class AcmeService {
       });
       return saved;
     });
-    return { status: 201, body: this.accountBody(account), location: context.urls.account(account.id) };
+    return { status: 201, body: this.accountBody(context, account), location: context.urls.account(account.id) };
   }
 
   /** POST to the account URL: POST-as-GET, a contact update, or deactivation (§7.3.2, §7.3.6). */
@@ -209,17 +227,116 @@ export class AcmeService {
     if (request.payloadText !== '') {
       const payload = parsePayload(request.payloadText);
       if (payload.contact !== undefined) account.contact = readContact(payload.contact);
-      if (payload.status !== undefined) {
-        if (payload.status !== 'deactivated') throw new AcmeProblem('malformed', 'An account status may only be set to "deactivated"');
-        account.status = 'deactivated';
+      if (payload.status !== undefined && payload.status !== 'deactivated') {
+        throw new AcmeProblem('malformed', 'An account status may only be set to "deactivated"');
       }
-      await this.accounts.update({ id: account.id }, { contact: account.contact, status: account.status });
+      const deactivate = payload.status === 'deactivated';
+      await this.dataSource.transaction(async (manager) => {
+        await manager.update(
+          AcmeAccountEntity,
+          { id: account.id },
+          { contact: account.contact, ...(deactivate ? { status: 'deactivated' } : {}) },
+        );
+        if (!deactivate) return;
+        account.status = 'deactivated';
+        // §7.3.6: the account's pending orders end with it.
+        await manager.update(AcmeOrderEntity, { accountId: account.id, status: In(['pending', 'ready']) }, { status: 'invalid' });
+        const serviceAccount = await manager.findOne(ServiceAccountEntity, { where: { id: account.serviceAccountId ?? 0 } });
+        await this.audit.record(manager, {
+          action: 'acme_account_deactivate',
+          actor: serviceAccount ? principalOf(serviceAccount) : null,
+          organizationId: serviceAccount?.organizationId ?? null,
+          resourceType: 'acme_account',
+          resourceId: account.id,
+          detail: `Deactivated ACME account #${account.id} on CA '${context.ca.name}'`,
+        });
+      });
     }
-    return { status: 200, body: this.accountBody(account), location: context.urls.account(account.id) };
+    return { status: 200, body: this.accountBody(context, account), location: context.urls.account(account.id) };
   }
 
-  private accountBody(account: AcmeAccountEntity): Record<string, unknown> {
-    return { status: account.status, contact: account.contact };
+  /**
+   * keyChange (§7.3.5): the outer JWS is signed by the account's current key (kid); its payload is a JWS signed by
+   * the new key (jwk, no nonce) with the same url, naming the account and its current key. The key is swapped only
+   * if it is still the one the request was checked against; a new key another account of the directory has is 409
+   * with that account's URL.
+   */
+  async keyChange(context: AcmeDirectoryContext, request: AcmeRequest): Promise<AcmeReply> {
+    const account = request.account!;
+    const inner = readKeyChange(parsePayload(request.payloadText));
+    if (inner.url !== request.header.url) throw new AcmeProblem('malformed', 'The inner JWS url must be the outer JWS url');
+    if (inner.account !== request.header.kid) throw new AcmeProblem('malformed', 'The inner payload account must be the outer kid');
+    if (inner.oldKey === null || typeof inner.oldKey !== 'object' || Array.isArray(inner.oldKey)) {
+      throw new AcmeProblem('malformed', 'The inner payload has no oldKey');
+    }
+    if (jwkThumbprint(importJwk(inner.oldKey as Record<string, unknown>)) !== account.keyThumbprint) {
+      throw new AcmeProblem('malformed', "oldKey is not the account's current key");
+    }
+    const thumbprint = jwkThumbprint(inner.newKey);
+    const conflict = () => this.accounts.findOne({ where: { caId: context.ca.id, keyThumbprint: thumbprint } });
+    const holder = await conflict();
+    if (holder) throw new AcmeProblem('malformed', 'Another account has this key', 409, undefined, context.urls.account(holder.id));
+    try {
+      const swapped = await this.dataSource.transaction(async (manager) => {
+        const result = await manager.update(
+          AcmeAccountEntity,
+          { id: account.id, keyThumbprint: account.keyThumbprint, status: 'valid' },
+          { keyThumbprint: thumbprint, jwk: publicJwk(inner.newKey) },
+        );
+        if (!result.affected) return false;
+        const serviceAccount = await manager.findOne(ServiceAccountEntity, { where: { id: account.serviceAccountId ?? 0 } });
+        await this.audit.record(manager, {
+          action: 'acme_account_key_change',
+          actor: serviceAccount ? principalOf(serviceAccount) : null,
+          organizationId: serviceAccount?.organizationId ?? null,
+          resourceType: 'acme_account',
+          resourceId: account.id,
+          detail: `Rolled over the key of ACME account #${account.id} on CA '${context.ca.name}' to ${thumbprint}`,
+        });
+        return true;
+      });
+      if (!swapped) throw new AcmeProblem('unauthorized', 'The account key or status changed while this request was processed');
+    } catch (error) {
+      if (violatedUniqueConstraint(error) !== 'acme_accounts_ca_id_key_thumbprint_key') throw error;
+      const winner = await conflict();
+      throw new AcmeProblem(
+        'malformed',
+        'Another account has this key',
+        409,
+        undefined,
+        winner ? context.urls.account(winner.id) : undefined,
+      );
+    }
+    Object.assign(account, { keyThumbprint: thumbprint, jwk: publicJwk(inner.newKey) });
+    return { status: 200, body: this.accountBody(context, account), location: context.urls.account(account.id) };
+  }
+
+  /**
+   * The account's orders (§7.1.2.1), oldest first, a page at a time with Link rel="next": every order but the
+   * invalid ones (and those that expired before they were finalized), which the RFC says to leave out.
+   */
+  async accountOrders(context: AcmeDirectoryContext, request: AcmeRequest, id: number, after: number): Promise<AcmeReply> {
+    assertPostAsGet(request);
+    const account = this.ownAccount(request, id);
+    const page = await this.orders
+      .createQueryBuilder('o')
+      .select('o.id')
+      .where('o.account_id = :accountId AND o.id > :after', { accountId: account.id, after })
+      .andWhere("(o.status = 'valid' OR (o.status <> 'invalid' AND o.expires > now()))")
+      .orderBy('o.id', 'ASC')
+      .limit(ORDERS_PAGE_SIZE + 1)
+      .getMany();
+    const more = page.length > ORDERS_PAGE_SIZE;
+    const shown = page.slice(0, ORDERS_PAGE_SIZE);
+    return {
+      status: 200,
+      body: { orders: shown.map((order) => context.urls.order(order.id)) },
+      links: more ? [`<${context.urls.accountOrders(account.id, shown[shown.length - 1].id)}>;rel="next"`] : [],
+    };
+  }
+
+  private accountBody(context: AcmeDirectoryContext, account: AcmeAccountEntity): Record<string, unknown> {
+    return { status: account.status, contact: account.contact, orders: context.urls.accountOrders(account.id) };
   }
 
   private ownAccount(request: AcmeRequest, id: number): AcmeAccountEntity {
@@ -238,6 +355,7 @@ export class AcmeService {
       throw new AcmeProblem('malformed', "notBefore and notAfter are not supported: the validity is the issuance policy's");
     }
     const identifiers = readIdentifiers(payload.identifiers);
+    const replaced = payload.replaces === undefined ? undefined : await this.replacedCertificate(context, account, payload.replaces);
     const principal = await this.principalFor(account);
     await this.asAcmeProblem(() =>
       this.issuancePolicy.assertAllowed(principal, {
@@ -252,30 +370,41 @@ export class AcmeService {
     );
     const expires = new Date(Date.now() + ORDER_LIFETIME_MS);
     const order = await this.dataSource.transaction(async (manager) => {
-      const saved = await manager.save(
-        manager.create(AcmeOrderEntity, {
-          accountId: account.id,
-          status: 'pending',
-          identifiers,
-          expires,
-          certificateId: null,
-          error: null,
-        }),
-      );
+      const saved = await manager
+        .save(
+          manager.create(AcmeOrderEntity, {
+            accountId: account.id,
+            status: 'pending',
+            identifiers,
+            expires,
+            certificateId: null,
+            error: null,
+            replaces: replaced?.certId ?? null,
+            replacesCertificateId: replaced?.certificate.id ?? null,
+          }),
+        )
+        .catch((error: unknown) => {
+          if (violatedUniqueConstraint(error) === 'acme_orders_replaces_certificate_id_key') throw alreadyReplaced();
+          throw error;
+        });
       for (const identifier of identifiers) {
         const authorization = await manager.save(
           manager.create(AcmeAuthorizationEntity, { orderId: saved.id, identifierValue: identifier.value, status: 'pending', expires }),
         );
-        await manager.save(
-          manager.create(AcmeChallengeEntity, {
-            authorizationId: authorization.id,
-            type: 'http-01',
-            token: randomBytes(32).toString('base64url'),
-            status: 'pending',
-            validatedAt: null,
-            error: null,
-          }),
-        );
+        // A wildcard name can only be proven by its DNS zone (§7.1.3): dns-01 alone.
+        const types = isWildcard(identifier.value) ? (['dns-01'] as const) : (['http-01', 'dns-01'] as const);
+        for (const type of types) {
+          await manager.save(
+            manager.create(AcmeChallengeEntity, {
+              authorizationId: authorization.id,
+              type,
+              token: randomBytes(32).toString('base64url'),
+              status: 'pending',
+              validatedAt: null,
+              error: null,
+            }),
+          );
+        }
       }
       return saved;
     });
@@ -369,7 +498,79 @@ export class AcmeService {
       finalize: context.urls.finalize(order.id),
       ...(order.certificateId !== null ? { certificate: context.urls.certificate(order.id) } : {}),
       ...(order.error ? { error: order.error } : {}),
+      ...(order.replaces !== null ? { replaces: order.replaces } : {}),
     };
+  }
+
+  // ---- renewal information (RFC 9773) -----------------------------------------------------------------------------
+
+  /**
+   * GET renewalInfo/<certID>: when to renew. A valid certificate's window is the first half of the last third of its
+   * validity (notAfter - lifetime/3 to notAfter - lifetime/6); a revoked one's lies in the past (the hour before the
+   * revocation), so a client renews at once.
+   */
+  async renewalInfo(context: AcmeDirectoryContext, certId: string): Promise<AcmeReply> {
+    const certificate = await this.certificateOf(context, certId);
+    let start: number;
+    let end: number;
+    if (certificate.status === 'revoked') {
+      end = (certificate.revokedAt ?? new Date()).getTime();
+      start = end - 3600_000;
+    } else {
+      const notAfter = certificate.notAfter.getTime();
+      const lifetime = notAfter - certificate.notBefore.getTime();
+      start = notAfter - Math.floor(lifetime / 3);
+      end = notAfter - Math.floor(lifetime / 6);
+    }
+    return {
+      status: 200,
+      body: { suggestedWindow: { start: isoSeconds(start), end: isoSeconds(end) } },
+      retryAfterSeconds: RENEWAL_INFO_RETRY_AFTER_SECONDS,
+    };
+  }
+
+  /** The certificate of this CA a certID (RFC 9773 §4.1: base64url AKI keyIdentifier "." base64url serial) names. */
+  private async certificateOf(context: AcmeDirectoryContext, certId: string): Promise<CertificateEntity> {
+    const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(certId);
+    if (!match) throw new AcmeProblem('malformed', 'A certID is base64url(AKI keyIdentifier) "." base64url(serial)');
+    const keyIdentifier = Buffer.from(match[1], 'base64url').toString('hex');
+    const serialBytes = Buffer.from(match[2], 'base64url');
+    if (
+      keyIdentifier !== readCertificate(context.ca.certificate).subjectKeyIdentifier ||
+      serialBytes.length === 0 ||
+      serialBytes.length > 20
+    ) {
+      throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    }
+    let serial: string;
+    try {
+      serial = normalizeSerialNumber(serialBytes.toString('hex'));
+    } catch {
+      throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    }
+    const certificate = await this.dataSource.manager.findOne(CertificateEntity, {
+      where: { issuerId: context.ca.id, serialNumber: serial },
+    });
+    if (!certificate) throw new AcmeProblem('malformed', 'The certID names no certificate of this CA', 404);
+    return certificate;
+  }
+
+  /**
+   * newOrder's `replaces` (RFC 9773 §5): a certificate the account ordered, not already replaced by another order that
+   * is not invalid (alreadyReplaced; the partial unique index decides between concurrent orders).
+   */
+  private async replacedCertificate(
+    context: AcmeDirectoryContext,
+    account: AcmeAccountEntity,
+    value: unknown,
+  ): Promise<{ certId: string; certificate: CertificateEntity }> {
+    if (typeof value !== 'string' || value.length > 128) throw new AcmeProblem('malformed', 'replaces must be a certID string');
+    const certificate = await this.certificateOf(context, value);
+    const ordered = await this.orders.count({ where: { accountId: account.id, certificateId: certificate.id } });
+    if (ordered === 0) throw new AcmeProblem('unauthorized', 'replaces names a certificate this account did not order');
+    const replacing = await this.orders.count({ where: { replacesCertificateId: certificate.id, status: Not('invalid') } });
+    if (replacing > 0) throw alreadyReplaced();
+    return { certId: value, certificate };
   }
 
   // ---- authorizations and challenges ----------------------------------------------------------------------------
@@ -415,7 +616,11 @@ export class AcmeService {
     const claimed = await this.challenges.update({ id: challenge.id, status: 'pending' }, { status: 'processing' });
     if (!claimed.affected) return;
     const keyAuthorization = `${challenge.token}.${account.keyThumbprint}`;
-    const problem = await this.http01.validate(authorization.identifierValue, challenge.token, keyAuthorization);
+    const domain = baseName(authorization.identifierValue);
+    const problem =
+      challenge.type === 'dns-01'
+        ? await this.dns01.validate(domain, keyAuthorization)
+        : await this.http01.validate(domain, challenge.token, keyAuthorization);
     await this.dataSource.transaction(async (manager) => {
       if (problem === undefined) {
         Object.assign(challenge, { status: 'valid', validatedAt: new Date(), error: null });
@@ -453,10 +658,11 @@ export class AcmeService {
   private async authorizationBody(context: AcmeDirectoryContext, authorization: AcmeAuthorizationEntity): Promise<Record<string, unknown>> {
     const challenges = await this.challenges.find({ where: { authorizationId: authorization.id }, order: { id: 'ASC' } });
     return {
-      identifier: { type: 'dns', value: authorization.identifierValue },
+      identifier: { type: 'dns', value: baseName(authorization.identifierValue) },
       status: authorization.status,
       expires: authorization.expires.toISOString(),
       challenges: challenges.map((challenge) => this.challengeBody(context, challenge)),
+      ...(isWildcard(authorization.identifierValue) ? { wildcard: true } : {}),
     };
   }
 
@@ -469,6 +675,56 @@ export class AcmeService {
       ...(challenge.validatedAt ? { validated: challenge.validatedAt.toISOString() } : {}),
       ...(challenge.error ? { error: challenge.error } : {}),
     };
+  }
+
+  // ---- revocation ------------------------------------------------------------------------------------------------
+
+  /**
+   * revokeCert (§7.6): signed with kid by the account whose order issued the certificate, or with jwk by the
+   * certificate's own key. The revocation is the REST API's (CRL rebuilt, OCSP answers re-signed, `cert_revoke` in the
+   * audit log), entitled by the protocol instead of the `can_revoke_cert` capability.
+   */
+  async revokeCert(context: AcmeDirectoryContext, request: AcmeRequest): Promise<AcmeReply> {
+    const payload = parsePayload(request.payloadText);
+    if (typeof payload.certificate !== 'string') throw new AcmeProblem('malformed', 'The payload has no certificate');
+    const der = base64UrlDecode(payload.certificate, 'certificate');
+    const reason = readRevocationReason(payload.reason);
+    let submitted: X509Certificate;
+    try {
+      submitted = new X509Certificate(der);
+    } catch {
+      throw new AcmeProblem('malformed', 'certificate is not a DER X.509 certificate');
+    }
+    const certificate = await this.dataSource.manager.findOne(CertificateEntity, {
+      where: { issuerId: context.ca.id, serialNumber: normalizeSerialNumber(submitted.serialNumber) },
+    });
+    if (!certificate || !new X509Certificate(certificate.certificate).raw.equals(der)) {
+      throw new AcmeProblem('malformed', 'This CA did not issue the certificate', 404);
+    }
+    let actor: Principal | null = null;
+    let why: string;
+    if (request.account !== undefined) {
+      const ordered = await this.orders.count({ where: { accountId: request.account.id, certificateId: certificate.id } });
+      if (ordered === 0) throw new AcmeProblem('unauthorized', 'The account did not order this certificate');
+      actor = await this.principalFor(request.account);
+      why = `ACME revokeCert by account #${request.account.id}`;
+    } else {
+      const certificateKey = submitted.publicKey.export({ type: 'spki', format: 'der' });
+      if (!request.key.export({ type: 'spki', format: 'der' }).equals(certificateKey)) {
+        throw new AcmeProblem('unauthorized', "The jwk is not the certificate's public key");
+      }
+      why = "ACME revokeCert signed by the certificate's key";
+    }
+    if (certificate.status === 'revoked') throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
+    try {
+      await this.certificates.revokeEntitled(certificate, actor, reason, why);
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'certificate_already_revoked') {
+        throw new AcmeProblem('alreadyRevoked', 'The certificate is already revoked');
+      }
+      throw error;
+    }
+    return { status: 200, body: undefined };
   }
 
   // ---- issuing principal ----------------------------------------------------------------------------------------
@@ -514,6 +770,32 @@ function assertPostAsGet(request: AcmeRequest): void {
   if (request.payloadText !== '') throw new AcmeProblem('malformed', 'This resource is read with POST-as-GET (an empty payload)');
 }
 
+/**
+ * The RFC 5280 reason codes an ACME client may give, stored under their RFC 5280 names (which the CRL and OCSP map
+ * back to the code). 0 and no reason are stored as none: RFC 5280 §5.3.1 prefers no reasonCode to unspecified. The
+ * CA-level reasons (cACompromise, aACompromise), certificateHold (revocation here is final) and removeFromCRL are
+ * badRevocationReason.
+ */
+const ACME_REVOCATION_REASONS: Record<number, string | null> = {
+  0: null,
+  1: 'keyCompromise',
+  3: 'affiliationChanged',
+  4: 'superseded',
+  5: 'cessationOfOperation',
+  9: 'privilegeWithdrawn',
+};
+
+function readRevocationReason(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (typeof value !== 'number' || !Number.isInteger(value) || !(value in ACME_REVOCATION_REASONS)) {
+    throw new AcmeProblem(
+      'badRevocationReason',
+      `reason ${JSON.stringify(value)} is not allowed (allowed: ${Object.keys(ACME_REVOCATION_REASONS).join(', ')})`,
+    );
+  }
+  return ACME_REVOCATION_REASONS[value];
+}
+
 /** `mailto:` contacts only (§7.3); the list is stored as given. */
 function readContact(value: unknown): string[] {
   if (value === undefined) return [];
@@ -532,7 +814,17 @@ function readContact(value: unknown): string[] {
   return contact;
 }
 
-/** The order's identifiers: DNS names only (no wildcards: they need dns-01), lower-cased, without duplicates. */
+const alreadyReplaced = (): AcmeProblem => new AcmeProblem('alreadyReplaced', 'Another order already replaces this certificate');
+
+/** RFC 3339 at whole seconds, as renewal windows are given. */
+const isoSeconds = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+const isWildcard = (name: string): boolean => name.startsWith('*.');
+
+/** The name a challenge proves control of: a wildcard's base name (§7.1.3), else the name itself. */
+const baseName = (name: string): string => (isWildcard(name) ? name.slice(2) : name);
+
+/** The order's identifiers: DNS names (a wildcard only as a leading `*.`), lower-cased, without duplicates. */
 function readIdentifiers(value: unknown): AcmeIdentifier[] {
   if (!Array.isArray(value) || value.length === 0) throw new AcmeProblem('malformed', 'identifiers must be a non-empty array');
   if (value.length > MAX_IDENTIFIERS)
@@ -543,8 +835,6 @@ function readIdentifiers(value: unknown): AcmeIdentifier[] {
     if (type !== 'dns')
       throw new AcmeProblem('unsupportedIdentifier', `Identifier type ${JSON.stringify(type)} is not supported (dns only)`);
     if (typeof name !== 'string') throw new AcmeProblem('malformed', 'An identifier value must be a string');
-    if (name.startsWith('*.'))
-      throw new AcmeProblem('rejectedIdentifier', `${name}: wildcard names need dns-01, which this server does not offer`);
     if (!isDnsName(name)) throw new AcmeProblem('rejectedIdentifier', `${JSON.stringify(name)} is not a DNS name`);
     names.add(name.toLowerCase());
   }

@@ -27,5 +27,7 @@ export const AUDIT_ACTIONS = [
   'service_account_token_revoke',
   'acme_eab_key_create',
   'acme_account_create',
+  'acme_account_key_change',
+  'acme_account_deactivate',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -258,9 +258,23 @@ export class CertificateService {
   /** Revokes once: of concurrent revocations exactly one succeeds, the rest get 409. */
   async revoke(actor: Principal, id: number, dto: RevokeCertificateDto | undefined): Promise<CertificateEntity> {
     const certificate = await this.findAuthorized(actor, id, 'can_revoke_cert');
-    const reason = dto?.reason ?? null;
+    return this.revokeEntitled(certificate, actor, dto?.reason ?? null);
+  }
+
+  /**
+   * Revokes a certificate whose revocation the caller has already entitled by other means than the capability (the
+   * ACME account that ordered it, or a request signed by the certificate's own key). `actor` is null when no
+   * principal stands behind the request; `why` ends the audit detail.
+   */
+  async revokeEntitled(
+    certificate: CertificateEntity,
+    actor: Principal | null,
+    reason: string | null,
+    why?: string,
+  ): Promise<CertificateEntity> {
+    const id = certificate.id;
     const revoked = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.revokeIn(manager, certificate, reason, { actor }))) throw new AlreadyRevokedError(id);
+      if (!(await this.revokeIn(manager, certificate, reason, { actor, why }))) throw new AlreadyRevokedError(id);
       return manager.findOneByOrFail(CertificateEntity, { id });
     });
     this.ocsp.forgetCaStates();
@@ -294,7 +308,7 @@ export class CertificateService {
     manager: EntityManager,
     certificate: CertificateEntity,
     reason: string | null,
-    by: { actor: Principal } | { username: string; why: string },
+    by: { actor: Principal | null; why?: string } | { username: string; why: string },
   ): Promise<boolean> {
     const result = await manager
       .createQueryBuilder()
@@ -313,7 +327,7 @@ export class CertificateService {
       resourceId: certificate.id,
       detail:
         `Revoked certificate '${certificate.commonName}'${reason === null ? '' : ` (reason: ${JSON.stringify(reason)})`}` +
-        ('why' in by ? `: ${by.why}` : ''),
+        (by.why === undefined ? '' : `: ${by.why}`),
     });
     this.metrics.certificatesRevoked.inc({ type: certificate.certificateType, reason: reasonLabel(reason) });
     return true;
