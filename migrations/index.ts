@@ -1,3 +1,4 @@
+import { DeviceBays1796689989235 } from './1796689989235-DeviceBays';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { DcimRacksPowerConsoleCablePaths1796665800013 } from './1796665800013-DcimRacksPowerConsoleCablePaths';
@@ -39,6 +40,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   NetboxCoreModels1796669138511,
   AcmeServer1796677295647,
   VpnModels1796677306856,
+  DeviceBays1796689989235,
 ];
 
 /**

@@ -4,7 +4,7 @@ type Row = Record<string, unknown> & { id: number };
 
 /**
  * NetBox's component instantiation: a new device (or module) gets a component for each component
- * template of its type (console, console server, power ports and outlets, interfaces, front and rear ports), a module bay for each bay template, and a port mapping for each template mapping, in the
+ * template of its type (console, console server, power ports and outlets, interfaces, front and rear ports), a module bay and a device bay for each bay template, and a port mapping for each template mapping, in the
  * creating transaction and each recorded in the change log. On a module, `{module}` in a template
  * name becomes the bay's position (or name), as in NetBox.
  */
@@ -92,6 +92,10 @@ export async function instantiateComponents(
         position: bay.position,
         description: bay.description,
       })),
+    );
+    await context.createChildren(
+      'dcim.devicebay',
+      (await templates('dcim_devicebaytemplate')).map((bay) => ({ device: parent.device, name: bay.name, label: bay.label })),
     );
   }
   const rearByTemplate = byTemplate(rearTemplates, rearPorts);

@@ -49,12 +49,16 @@ import {
   MODULE_STATUS_CHOICES,
   PORT_TYPE_CHOICES,
   STATUS_CHOICES,
+  SUBDEVICE_ROLE_CHOICES,
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
 import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
 import { deviceRackRules } from './rack-rules';
+import { parentDeviceExtension } from './parent-device';
+import { throughFilter } from '../framework/resource/extra-filters';
 import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
+import type { EntityManager } from 'typeorm';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
 
@@ -176,6 +180,7 @@ export const DeviceTypeResource = defineResource({
     part_number: text({ maxLength: 50, search: true }),
     u_height: decimal({ precision: 4, scale: 1, min: 0, max: 100, default: 1 }),
     is_full_depth: boolean({ default: true }),
+    subdevice_role: choice(SUBDEVICE_ROLE_CHOICES, { blank: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
@@ -186,6 +191,17 @@ export const DeviceTypeResource = defineResource({
     ['manufacturer', 'model'],
     ['manufacturer', 'slug'],
   ],
+  validate: (values): Record<string, string[]> =>
+    values.subdevice_role === 'child' && Number(values.u_height ?? 1) !== 0 ? { u_height: ['Child device types must be 0U.'] } : {},
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    if (values.subdevice_role === 'parent' || values.id === undefined) return {};
+    const [template] = (await manager.query('SELECT 1 FROM dcim_devicebaytemplate WHERE device_type_id = $1 LIMIT 1', [
+      values.id,
+    ])) as unknown[];
+    return template
+      ? { subdevice_role: ['Must delete all device bay templates associated with this device before declassifying it as a parent device.'] }
+      : {};
+  },
 });
 
 export const ModuleTypeResource = defineResource({
@@ -361,12 +377,19 @@ export const DeviceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  extensions: [configContextProperty('device')],
+  extensions: [configContextProperty('device'), parentDeviceExtension()],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }, ['virtual_chassis', 'vc_position']],
-  validateAsync: deviceRackRules,
+  validateAsync: async (manager, values) => {
+    const child = await childDeviceRules(manager, values);
+    return Object.keys(child).length > 0 ? child : deviceRackRules(manager, values);
+  },
+  extraFilters: {
+    parent_device_id: throughFilter('id', 'SELECT installed_device_id FROM dcim_devicebay WHERE device_id IN (:values)'),
+    parent_bay_id: throughFilter('id', 'SELECT installed_device_id FROM dcim_devicebay WHERE id IN (:values)'),
+  },
   actions: [
     {
       name: 'render-config',
@@ -391,6 +414,18 @@ export const DeviceResource = defineResource({
   afterCreate: (context: ResourceHookContext, row: ResourceRow) =>
     instantiateComponents(context, { device: row.id }, { column: 'device_type_id', id: row.device_type_id as number }),
 });
+
+/** A child device's rack face and position are its parent's: it takes neither itself. */
+async function childDeviceRules(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+  if (values.rack_id == null || (!values.face && values.position == null)) return {};
+  const [type] = (await manager.query('SELECT subdevice_role FROM dcim_devicetype WHERE id = $1', [values.device_type_id])) as Array<{
+    subdevice_role: string | null;
+  }>;
+  if (type?.subdevice_role !== 'child') return {};
+  return values.face
+    ? { face: ['Child device types cannot be assigned to a rack face. This is an attribute of the parent device.'] }
+    : { position: ['Child device types cannot be assigned to a rack position. This is an attribute of the parent device.'] };
+}
 
 export const ModuleBayResource = defineResource({
   appLabel: 'dcim',

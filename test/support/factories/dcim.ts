@@ -74,6 +74,28 @@ export function dcimFactories(api: PlatformClient) {
         ...fields,
         device_type: await idOr(fields, 'device_type', () => factories.deviceType()),
       }),
+    /** A device bay template on a new parent device type unless `device_type` is given. */
+    deviceBayTemplate: async (fields: Fields = {}) =>
+      make('device-bay-templates', {
+        name: unique('device-bay'),
+        ...fields,
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType({ subdevice_role: 'parent' })),
+      }),
+    /** A device bay in a new parent device unless `device` is given. */
+    deviceBay: async (fields: Fields = {}) =>
+      make('device-bays', {
+        name: unique('device-bay'),
+        ...fields,
+        device: await idOr(fields, 'device', async () =>
+          factories.device({ device_type: (await factories.deviceType({ subdevice_role: 'parent' })).id }),
+        ),
+      }),
+    /** A device of a new 0U child device type unless `device_type` is given: one a device bay can hold. */
+    childDevice: async (fields: Fields = {}) =>
+      factories.device({
+        ...fields,
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType({ subdevice_role: 'child', u_height: 0 })),
+      }),
     moduleBay: async (fields: Fields = {}) =>
       make('module-bays', { name: unique('bay'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),
     /** A module of a new module type in a new bay of `device` (or of a new device). */
