@@ -1,3 +1,4 @@
+import { ModuleBayTemplatesOnModuleTypes1796691279924 } from './1796691279924-ModuleBayTemplatesOnModuleTypes';
 import { DeviceBays1796689989235 } from './1796689989235-DeviceBays';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
@@ -41,6 +42,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   AcmeServer1796677295647,
   VpnModels1796677306856,
   DeviceBays1796689989235,
+  ModuleBayTemplatesOnModuleTypes1796691279924,
 ];
 
 /**

@@ -9,9 +9,10 @@ const D = '/api/dcim';
  * Device bays and their templates as NetBox 4.5 has them: the REST and GraphQL contract of both
  * models, and the parent/child rules of a device type's `subdevice_role` (only a parent has bays,
  * only a child is installed, one device per bay and one bay per device), instantiation from the
- * templates, a child's read-only `parent_device`, and what deletes do to an installation.
+ * templates, a child's read-only `parent_device`, and what deletes do to an installation. Module
+ * bay templates of a module type become bays inside the module when it is installed.
  */
-describe('platform DCIM: device bays and device bay templates', () => {
+describe('platform DCIM: device bays and their templates, module bays of module types', () => {
   const app = usePlatformApp();
 
   describeResourceApi<{ parentType: Created; otherParentType: Created; childType: Created }>({
@@ -189,6 +190,30 @@ describe('platform DCIM: device bays and device bay templates', () => {
       expect((await api().delete(`${D}/devices/${bay.device.id}/`)).status).toBe(204);
       expect((await api().get(`${D}/device-bays/${bay.id}/`)).status).toBe(404);
       expect((await api().get(`${D}/devices/${next.id}/`)).body.parent_device).toBeNull();
+    });
+
+    it("installs a module type's bay templates as bays of the device inside the module, with {module} resolved, gone with the module", async () => {
+      const device = await f().device();
+      const outer = await f().moduleBay({ device: device.id, name: 'slot', position: '3' });
+      const moduleType = await f().moduleType();
+      await f().moduleBayTemplate({ module_type: moduleType.id, name: 'sub-{module}', label: 'L{module}', position: '{module}/1' });
+      const module = await f().module({ device: device.id, module_bay: outer.id, module_type: moduleType.id });
+
+      const bays = await api().get(`${D}/module-bays/?device_id=${device.id}&ordering=name`);
+      expect(bays.body.results.map((bay: any) => [bay.name, bay.label, bay.position, bay.module?.id ?? null])).toEqual([
+        ['slot', '', '3', null],
+        ['sub-3', 'L3', '3/1', module.id],
+      ]);
+      expect((await api().get(`${D}/module-bays/?module_id=${module.id}`)).body.count).toBe(1);
+
+      // A bay's module is installed in the bay's own device.
+      const other = await f().device();
+      const foreign = await api().post(`${D}/module-bays/`, { device: other.id, module: module.id, name: 'foreign' });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body).toEqual({ module: ['The module is installed in another device.'] });
+
+      expect((await api().delete(`${D}/modules/${module.id}/`)).status).toBe(204);
+      expect(await api().listed(`${D}/module-bays/?device_id=${device.id}`, 'name')).toEqual(['slot']);
     });
 
     it('serves a bay and its installed device in GraphQL', async () => {

@@ -52,7 +52,7 @@ import {
   SUBDEVICE_ROLE_CHOICES,
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
-import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
+import { exactlyOneOf, locationRules, moduleBayOnDevice, moduleOnDevice, portMappingRules } from './dcim.rules';
 import { deviceRackRules } from './rack-rules';
 import { parentDeviceExtension } from './parent-device';
 import { throughFilter } from '../framework/resource/extra-filters';
@@ -328,6 +328,7 @@ export const PortTemplateMappingResource = portMapping({
   validateAsync: portMappingRules('dcim_frontporttemplate', 'dcim_rearporttemplate', ['device_type_id', 'module_type_id']),
 });
 
+/** A module bay of a device type, or of a module type (a bay in a module, made when the module is installed). */
 export const ModuleBayTemplateResource = defineResource({
   appLabel: 'dcim',
   model: 'modulebaytemplate',
@@ -335,7 +336,7 @@ export const ModuleBayTemplateResource = defineResource({
   verboseName: 'module bay template',
   table: 'dcim_modulebaytemplate',
   fields: {
-    device_type: relation(() => DeviceTypeResource, { onDelete: 'CASCADE', required: true }),
+    ...templateParents,
     name: text({ maxLength: 64, required: true, search: true }),
     label: text({ maxLength: 64, search: true }),
     position: text({ maxLength: 30 }),
@@ -344,7 +345,11 @@ export const ModuleBayTemplateResource = defineResource({
   display: templateDisplay,
   brief: ['name', 'description'],
   ordering: ['name'],
-  uniqueTogether: [['device_type', 'name']],
+  uniqueTogether: [
+    ['device_type', 'name'],
+    ['module_type', 'name'],
+  ],
+  validate: exactlyOneOf('device_type', 'module_type'),
   standard: { tags: false, customFields: false },
 });
 
@@ -435,6 +440,7 @@ export const ModuleBayResource = defineResource({
   table: 'dcim_modulebay',
   fields: {
     device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    module: relation('dcim.module', { onDelete: 'CASCADE' }),
     name: text({ maxLength: 64, required: true, search: true }),
     label: text({ maxLength: 64, search: true }),
     position: text({ maxLength: 30 }),
@@ -445,6 +451,7 @@ export const ModuleBayResource = defineResource({
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',
+  validateAsync: moduleOnDevice,
   extensions: [installedModuleExtension()],
 });
 

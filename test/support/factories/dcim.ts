@@ -68,12 +68,9 @@ export function dcimFactories(api: PlatformClient) {
       make('rear-port-templates', { name: unique('rear'), type: 'mpo', ...(await templateParent(fields)) }),
     frontPortTemplate: async (fields: Fields = {}) =>
       make('front-port-templates', { name: unique('front'), type: 'lc', ...(await templateParent(fields)) }),
+    /** A module bay template: on a new device type unless `device_type` or `module_type` is given. */
     moduleBayTemplate: async (fields: Fields = {}) =>
-      make('module-bay-templates', {
-        name: unique('bay'),
-        ...fields,
-        device_type: await idOr(fields, 'device_type', () => factories.deviceType()),
-      }),
+      make('module-bay-templates', { name: unique('bay'), ...(await templateParent(fields)) }),
     /** A device bay template on a new parent device type unless `device_type` is given. */
     deviceBayTemplate: async (fields: Fields = {}) =>
       make('device-bay-templates', {
