@@ -1,3 +1,4 @@
+import { DeviceCluster1796692283516 } from './1796692283516-DeviceCluster';
 import { ModuleBayTemplatesOnModuleTypes1796691279924 } from './1796691279924-ModuleBayTemplatesOnModuleTypes';
 import { DeviceBays1796689989235 } from './1796689989235-DeviceBays';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
@@ -43,6 +44,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   VpnModels1796677306856,
   DeviceBays1796689989235,
   ModuleBayTemplatesOnModuleTypes1796691279924,
+  DeviceCluster1796692283516,
 ];
 
 /**

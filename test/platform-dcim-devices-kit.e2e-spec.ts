@@ -30,7 +30,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { part_number: 'PN-2', u_height: 4, comments: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description'],
+      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'device_count'],
       filters: ({ maker, other }) => ({
         [`manufacturer_id=${maker.id}`]: [0, 1],
         [`manufacturer=${other.slug}`]: [2],
@@ -57,7 +57,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { part_number: 'X2', comments: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'description'],
+      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'description', 'module_count'],
       filters: ({ maker }) => ({ [`manufacturer_id=${maker.id}`]: [0, 1], 'model=MT-A': [0, 2], 'part_number=X1': [0] }),
       invalid: [{ body: { model: 'No maker' }, field: 'manufacturer' }],
     });
@@ -239,7 +239,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { label: 'changed', description: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'name', 'description'],
+      brief: ['id', 'url', 'display', 'installed_module', 'name', 'description'],
       filters: ({ device }) => ({ [`device_id=${device.id}`]: [0, 1], 'label=two': [1], 'name=bay-1': [0, 2] }),
       invalid: [{ body: ({ device }) => ({ device: device.id, name: '' }), field: 'name' }],
     });

@@ -58,6 +58,7 @@ import { parentDeviceExtension } from './parent-device';
 import { throughFilter } from '../framework/resource/extra-filters';
 import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
+import { countsOf } from '../framework/resource/computed-properties';
 import type { EntityManager } from 'typeorm';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
@@ -147,6 +148,14 @@ export const ManufacturerResource = defineOrganizationalResource({
   path: 'manufacturers',
   verboseName: 'manufacturer',
   table: 'dcim_manufacturer',
+  extensions: [
+    countsOf({
+      devicetype_count: { table: 'dcim_devicetype', column: 'manufacturer_id' },
+      moduletype_count: { table: 'dcim_moduletype', column: 'manufacturer_id' },
+      inventoryitem_count: { table: 'dcim_inventoryitem', column: 'manufacturer_id' },
+      platform_count: { table: 'dcim_platform', column: 'manufacturer_id' },
+    }),
+  ],
 });
 
 export const DeviceRoleResource = defineOrganizationalResource({
@@ -156,6 +165,8 @@ export const DeviceRoleResource = defineOrganizationalResource({
   verboseName: 'device role',
   table: 'dcim_devicerole',
   fields: { color: color({ default: '9e9e9e' }), vm_role: boolean({ default: true }) },
+  brief: ['name', 'slug', 'description', 'device_count', 'virtualmachine_count'],
+  extensions: [hostedCounts('role_id')],
 });
 
 export const PlatformResource = defineOrganizationalResource({
@@ -165,7 +176,45 @@ export const PlatformResource = defineOrganizationalResource({
   verboseName: 'platform',
   table: 'dcim_platform',
   fields: { manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT' }) },
+  brief: ['name', 'slug', 'description', 'device_count', 'virtualmachine_count'],
+  extensions: [hostedCounts('platform_id')],
 });
+
+/** The devices and virtual machines naming a role or platform in `column`. */
+function hostedCounts(column: string) {
+  return countsOf({
+    device_count: { table: 'dcim_device', column },
+    virtualmachine_count: { table: 'virtualization_virtualmachine', column },
+  });
+}
+
+/** A device or module type's component templates, counted as NetBox's `<component>_template_count`. */
+function templateCounts(column: string, tables: readonly string[]) {
+  const names: Record<string, string> = {
+    consoleporttemplate: 'console_port_template_count',
+    consoleserverporttemplate: 'console_server_port_template_count',
+    powerporttemplate: 'power_port_template_count',
+    poweroutlettemplate: 'power_outlet_template_count',
+    interfacetemplate: 'interface_template_count',
+    frontporttemplate: 'front_port_template_count',
+    rearporttemplate: 'rear_port_template_count',
+    devicebaytemplate: 'device_bay_template_count',
+    modulebaytemplate: 'module_bay_template_count',
+    inventoryitemtemplate: 'inventory_item_template_count',
+  };
+  return Object.fromEntries(tables.map((table) => [names[table], { table: `dcim_${table}`, column }]));
+}
+
+const MODULAR_TEMPLATES = [
+  'consoleporttemplate',
+  'consoleserverporttemplate',
+  'powerporttemplate',
+  'poweroutlettemplate',
+  'interfacetemplate',
+  'frontporttemplate',
+  'rearporttemplate',
+  'modulebaytemplate',
+] as const;
 
 export const DeviceTypeResource = defineResource({
   appLabel: 'dcim',
@@ -185,7 +234,13 @@ export const DeviceTypeResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.model),
-  brief: ['manufacturer', 'model', 'slug', 'description'],
+  brief: ['manufacturer', 'model', 'slug', 'description', 'device_count'],
+  extensions: [
+    countsOf({
+      device_count: { table: 'dcim_device', column: 'device_type_id' },
+      ...templateCounts('device_type_id', [...MODULAR_TEMPLATES, 'devicebaytemplate', 'inventoryitemtemplate']),
+    }),
+  ],
   ordering: ['model'],
   uniqueTogether: [
     ['manufacturer', 'model'],
@@ -218,7 +273,10 @@ export const ModuleTypeResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.model),
-  brief: ['manufacturer', 'model', 'description'],
+  brief: ['manufacturer', 'model', 'description', 'module_count'],
+  extensions: [
+    countsOf({ module_count: { table: 'dcim_module', column: 'module_type_id' }, ...templateCounts('module_type_id', MODULAR_TEMPLATES) }),
+  ],
   ordering: ['model'],
   uniqueTogether: [['manufacturer', 'model']],
 });
@@ -374,6 +432,7 @@ export const DeviceResource = defineResource({
     face: choice(DEVICE_FACE_CHOICES, { blank: true }),
     airflow: choice(DEVICE_AIRFLOW_CHOICES, { blank: true }),
     status: choice(DEVICE_STATUS_CHOICES, { default: 'active' }),
+    cluster: relation('virtualization.cluster', { onDelete: 'SET NULL' }),
     virtual_chassis: relation('dcim.virtualchassis', { onDelete: 'SET NULL', clearAlso: { vc_position: null, vc_priority: null } }),
     vc_position: integer({ min: 0, max: 255, nullable: true }),
     vc_priority: integer({ min: 0, max: 255, nullable: true }),
@@ -382,14 +441,31 @@ export const DeviceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  extensions: [configContextProperty('device'), parentDeviceExtension()],
+  extensions: [
+    configContextProperty('device'),
+    parentDeviceExtension(),
+    countsOf({
+      console_port_count: { table: 'dcim_consoleport', column: 'device_id' },
+      console_server_port_count: { table: 'dcim_consoleserverport', column: 'device_id' },
+      power_port_count: { table: 'dcim_powerport', column: 'device_id' },
+      power_outlet_count: { table: 'dcim_poweroutlet', column: 'device_id' },
+      interface_count: { table: 'dcim_interface', column: 'device_id' },
+      front_port_count: { table: 'dcim_frontport', column: 'device_id' },
+      rear_port_count: { table: 'dcim_rearport', column: 'device_id' },
+      device_bay_count: { table: 'dcim_devicebay', column: 'device_id' },
+      module_bay_count: { table: 'dcim_modulebay', column: 'device_id' },
+      inventory_item_count: { table: 'dcim_inventoryitem', column: 'device_id' },
+    }),
+  ],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }, ['virtual_chassis', 'vc_position']],
   validateAsync: async (manager, values) => {
     const child = await childDeviceRules(manager, values);
-    return Object.keys(child).length > 0 ? child : deviceRackRules(manager, values);
+    if (Object.keys(child).length > 0) return child;
+    const cluster = await deviceClusterRules(manager, values);
+    return Object.keys(cluster).length > 0 ? cluster : deviceRackRules(manager, values);
   },
   extraFilters: {
     parent_device_id: throughFilter('id', 'SELECT installed_device_id FROM dcim_devicebay WHERE device_id IN (:values)'),
@@ -420,6 +496,26 @@ export const DeviceResource = defineResource({
     instantiateComponents(context, { device: row.id }, { column: 'device_type_id', id: row.device_type_id as number }),
 });
 
+/** A device's cluster is scoped to the device's site (or a location of it) and location, when the cluster names them. */
+async function deviceClusterRules(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+  if (values.cluster_id == null) return {};
+  const [cluster] = (await manager.query(
+    `SELECT s.id AS site_id, s.name AS site, l.id AS location_id, l.name AS location
+       FROM virtualization_cluster c LEFT JOIN core_objecttype t ON t.id = c.scope_type_id AND t.app_label = 'dcim'
+       LEFT JOIN dcim_location l ON t.model = 'location' AND l.id = c.scope_id
+       LEFT JOIN dcim_site s ON s.id = CASE t.model WHEN 'site' THEN c.scope_id WHEN 'location' THEN l.site_id END
+      WHERE c.id = $1`,
+    [values.cluster_id],
+  )) as Array<{ site_id: number | null; site: string | null; location_id: number | null; location: string | null }>;
+  if (cluster?.site_id != null && cluster.site_id !== values.site_id) {
+    return { cluster: [`The assigned cluster belongs to a different site (${cluster.site})`] };
+  }
+  if (cluster?.location_id != null && cluster.location_id !== (values.location_id ?? null)) {
+    return { cluster: [`The assigned cluster belongs to a different location (${cluster.location})`] };
+  }
+  return {};
+}
+
 /** A child device's rack face and position are its parent's: it takes neither itself. */
 async function childDeviceRules(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
   if (values.rack_id == null || (!values.face && values.position == null)) return {};
@@ -447,7 +543,7 @@ export const ModuleBayResource = defineResource({
     description: text({ maxLength: 200, search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'description'],
+  brief: ['installed_module', 'name', 'description'],
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',

@@ -3,6 +3,7 @@ import { DeviceRoleResource, PlatformResource } from '../dcim/dcim.resources';
 import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { throughFilter } from '../framework/resource/extra-filters';
+import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource } from '../framework/resource/resource-definition';
@@ -18,6 +19,8 @@ export const ClusterTypeResource = defineOrganizationalResource({
   verboseName: 'cluster type',
   table: 'virtualization_clustertype',
   fields: { comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'cluster_count'],
+  extensions: [countsOf({ cluster_count: { table: 'virtualization_cluster', column: 'type_id' } })],
 });
 
 export const ClusterGroupResource = defineOrganizationalResource({
@@ -27,6 +30,8 @@ export const ClusterGroupResource = defineOrganizationalResource({
   verboseName: 'cluster group',
   table: 'virtualization_clustergroup',
   fields: { comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'cluster_count'],
+  extensions: [countsOf({ cluster_count: { table: 'virtualization_cluster', column: 'group_id' } })],
 });
 
 /** Where a cluster is (NetBox 4.2's scope). */
@@ -59,9 +64,15 @@ export const ClusterResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'virtualmachine_count'],
   ordering: ['name'],
   uniqueTogether: [['group', 'name']],
+  extensions: [
+    countsOf({
+      device_count: { table: 'dcim_device', column: 'cluster_id' },
+      virtualmachine_count: { table: 'virtualization_virtualmachine', column: 'cluster_id' },
+    }),
+  ],
   extraFilters: {
     site_id: scopeSiteFilter('id'),
     site: scopeSiteFilter('slug'),
@@ -167,7 +178,13 @@ export const VirtualMachineResource = defineResource({
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['cluster', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
   validateAsync: virtualMachineRules,
-  extensions: [configContextProperty('virtualmachine')],
+  extensions: [
+    configContextProperty('virtualmachine'),
+    countsOf({
+      interface_count: { table: 'virtualization_vminterface', column: 'virtual_machine_id' },
+      virtual_disk_count: { table: 'virtualization_virtualdisk', column: 'virtual_machine_id' },
+    }),
+  ],
 });
 
 const INTERFACE_MODE_CHOICES = [
