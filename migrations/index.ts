@@ -1,3 +1,4 @@
+import { VmInterfacePrimaryMacAddress1796693186529 } from './1796693186529-VmInterfacePrimaryMacAddress';
 import { DeviceCluster1796692283516 } from './1796692283516-DeviceCluster';
 import { ModuleBayTemplatesOnModuleTypes1796691279924 } from './1796691279924-ModuleBayTemplatesOnModuleTypes';
 import { DeviceBays1796689989235 } from './1796689989235-DeviceBays';
@@ -45,6 +46,7 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   DeviceBays1796689989235,
   ModuleBayTemplatesOnModuleTypes1796691279924,
   DeviceCluster1796692283516,
+  VmInterfacePrimaryMacAddress1796693186529,
 ];
 
 /**

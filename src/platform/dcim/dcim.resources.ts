@@ -684,8 +684,8 @@ export const InterfaceResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
-  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses()],
-  validateAsync: primaryMacAssigned,
+  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses('dcim.interface')],
+  validateAsync: primaryMacAssigned('dcim.interface'),
   actions: [traceAction('dcim.interface')],
   ...pathHooks('dcim.interface'),
 });

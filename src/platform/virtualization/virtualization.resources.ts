@@ -1,12 +1,13 @@
 import { EntityManager } from 'typeorm';
 import { DeviceRoleResource, PlatformResource } from '../dcim/dcim.resources';
+import { interfaceMacAddresses, primaryMacAssigned } from '../dcim/mac-addresses';
 import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { throughFilter } from '../framework/resource/extra-filters';
 import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
-import { defineResource } from '../framework/resource/resource-definition';
+import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { IpAddressResource, VlanResource, VrfResource } from '../ipam/ipam.resources';
 import { TenantResource } from '../tenancy/tenancy.resources';
 
@@ -117,6 +118,18 @@ async function virtualMachineRules(manager: EntityManager, values: Record<string
       return { cluster: [`The selected cluster (${cluster.name}) is not assigned to this site.`] };
     }
   }
+  if (values.id !== undefined && values.disk != null) {
+    const [disks] = (await manager.query('SELECT sum(size)::int AS total FROM virtualization_virtualdisk WHERE virtual_machine_id = $1', [
+      values.id,
+    ])) as Array<{ total: number | null }>;
+    if (disks?.total != null && Number(values.disk) !== disks.total) {
+      return {
+        disk: [
+          `The specified disk size (${String(values.disk)}) must match the aggregate size of assigned virtual disks (${disks.total}).`,
+        ],
+      };
+    }
+  }
   const problems: Problems = {};
   for (const [field, family] of [
     ['primary_ip4', 4],
@@ -178,6 +191,8 @@ export const VirtualMachineResource = defineResource({
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['cluster', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
   validateAsync: virtualMachineRules,
+  // NetBox fills an empty `disk` from the virtual disks.
+  afterUpdate: (context: ResourceHookContext, _before: ResourceRow, after: ResourceRow) => syncDisk(context.manager, [after.id], false),
   extensions: [
     configContextProperty('virtualmachine'),
     countsOf({
@@ -234,13 +249,18 @@ export const VmInterfaceResource = defineResource({
     untagged_vlan: relation(() => VlanResource, { onDelete: 'SET NULL' }),
     tagged_vlans: many(() => VlanResource),
     vrf: relation(() => VrfResource, { onDelete: 'SET NULL', label: 'VRF' }),
+    primary_mac_address: relation('dcim.macaddress', { onDelete: 'SET NULL', unique: true }),
   },
   display: (row) => String(row.name),
   brief: ['virtual_machine', 'name', 'description'],
   ordering: ['virtual_machine', 'name'],
   uniqueTogether: [['virtual_machine', 'name']],
   relatedObject: 'virtual_machine',
-  validateAsync: vmInterfaceRules,
+  validateAsync: async (manager, values): Promise<Problems> => {
+    const problems = await vmInterfaceRules(manager, values);
+    return Object.keys(problems).length > 0 ? problems : primaryMacAssigned('virtualization.vminterface')(manager, values);
+  },
+  extensions: [interfaceMacAddresses('virtualization.vminterface')],
   extraFilters: {
     cluster_id: throughFilter('virtual_machine_id', 'SELECT id FROM virtualization_virtualmachine WHERE cluster_id IN (:values)'),
   },
@@ -264,4 +284,23 @@ export const VirtualDiskResource = defineResource({
   ordering: ['virtual_machine', 'name'],
   uniqueTogether: [['virtual_machine', 'name']],
   relatedObject: 'virtual_machine',
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) => syncDisk(context.manager, [row.virtual_machine_id], true),
+  afterUpdate: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) =>
+    syncDisk(context.manager, [before.virtual_machine_id, after.virtual_machine_id], true),
+  afterDelete: (context: ResourceHookContext, row: ResourceRow) => syncDisk(context.manager, [row.virtual_machine_id], true),
 });
+
+/**
+ * A virtual machine's `disk` is the sum of its virtual disks' sizes, set (unrecorded, as NetBox's
+ * signal sets it) when a disk changes, and then null without disks; `disksChanged` false (the VM
+ * itself was saved) fills it only where the VM has disks.
+ */
+async function syncDisk(manager: EntityManager, machines: readonly unknown[], disksChanged: boolean): Promise<void> {
+  await manager.query(
+    `UPDATE virtualization_virtualmachine vm SET disk = d.total
+       FROM (SELECT m.id, (SELECT sum(size) FROM virtualization_virtualdisk WHERE virtual_machine_id = m.id)::int AS total
+               FROM virtualization_virtualmachine m WHERE m.id = ANY($1)) d
+      WHERE vm.id = d.id AND ($2::boolean OR d.total IS NOT NULL) AND vm.disk IS DISTINCT FROM d.total`,
+    [machines, disksChanged],
+  );
+}
