@@ -61,7 +61,8 @@ export class ResourceSerializer implements ObjectSerializer {
       const extra = await extension.represent(manager, rows, baseUrl, this);
       objects.forEach((object, index) => {
         const values = extra.get(rows[index].id) ?? {};
-        for (const key of keys) if (key in values) object[key] = values[key];
+        if (representation === 'full') Object.assign(object, values);
+        else for (const key of keys) if (key in values) object[key] = values[key];
       });
     }
     return objects;
