@@ -3,6 +3,10 @@ import { Owners1796692744725 } from './1796692744725-Owners';
 import { ConfigContextProfiles1796692061331 } from './1796692061331-ConfigContextProfiles';
 import { QinqVlans1796690975126 } from './1796690975126-QinqVlans';
 import { VlanTranslationPolicies1796689955579 } from './1796689955579-VlanTranslationPolicies';
+import { VmInterfacePrimaryMacAddress1796693186529 } from './1796693186529-VmInterfacePrimaryMacAddress';
+import { DeviceCluster1796692283516 } from './1796692283516-DeviceCluster';
+import { ModuleBayTemplatesOnModuleTypes1796691279924 } from './1796691279924-ModuleBayTemplatesOnModuleTypes';
+import { DeviceBays1796689989235 } from './1796689989235-DeviceBays';
 import { AcmeServer1796677295647 } from './1796677295647-AcmeServer';
 import { VpnModels1796677306856 } from './1796677306856-VpnModels';
 import { InventoryBoundIssuance1796680000000 } from './1796680000000-InventoryBoundIssuance';
@@ -49,10 +53,14 @@ export const CORE_MIGRATIONS: MigrationClass[] = [
   VpnModels1796677306856,
   InventoryBoundIssuance1796680000000,
   VlanTranslationPolicies1796689955579,
+  DeviceBays1796689989235,
   QinqVlans1796690975126,
+  ModuleBayTemplatesOnModuleTypes1796691279924,
   ConfigContextProfiles1796692061331,
+  DeviceCluster1796692283516,
   Owners1796692744725,
   DevicePrimaryAddresses1796693133512,
+  VmInterfacePrimaryMacAddress1796693186529,
   CredentialChangeNotifications1796718412000,
   AcmeRenewalInfo1796718500000,
 ];

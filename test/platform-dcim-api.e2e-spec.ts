@@ -51,7 +51,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     };
   }
 
-  const organizational = (path: string, objectType: string, graphqlName: string, extra: Record<string, unknown> = {}) =>
+  const organizational = (path: string, objectType: string, graphqlName: string, countKey: string, extra: Record<string, unknown> = {}) =>
     describeResourceApi({
       app,
       path: `${D}/${path}/`,
@@ -64,13 +64,13 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
       ],
       update: { description: 'changed', color: 'ff0000' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
+      brief: ['id', 'url', 'display', 'name', 'slug', 'description', countKey],
       filters: { 'name=Beta': [1], 'slug__ic=amm': [2], 'description=second': [1] },
       invalid: [{ body: { name: 'Bad', slug: 'not a slug' }, field: 'slug' }],
     });
 
-  organizational('rack-roles', 'dcim.rackrole', 'rack_role', { color: '00ff00' });
-  organizational('inventory-item-roles', 'dcim.inventoryitemrole', 'inventory_item_role');
+  organizational('rack-roles', 'dcim.rackrole', 'rack_role', 'rack_count', { color: '00ff00' });
+  organizational('inventory-item-roles', 'dcim.inventoryitemrole', 'inventory_item_role', 'inventoryitem_count');
 
   describeResourceApi<DcimWorld>({
     app,
@@ -84,7 +84,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
       { manufacturer: w.manufacturer.id, model: 'W-12', slug: 'w-12', form_factor: 'wall-cabinet', outer_width: 600, outer_unit: 'mm' },
     ],
     update: { u_height: 47, description: 'taller' },
-    brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description'],
+    brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'rack_count'],
     filters: { 'form_factor=2-post-frame': [1], 'u_height__gte=42': [0, 2], 'width=23': [1] },
     invalid: [
       { body: (w) => ({ manufacturer: w.manufacturer.id, model: 'X', slug: 'x', form_factor: 'wall-frame', width: 20 }), field: 'width' },
@@ -108,7 +108,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     ],
     update: { u_height: 45, comments: 'Test Value', serial: 'SN-1' },
     bulkUpdate: { status: 'reserved' },
-    brief: ['id', 'url', 'display', 'name', 'description'],
+    brief: ['id', 'url', 'display', 'name', 'description', 'device_count'],
     filters: (w) => ({ 'status=planned': [1], [`site_id=${w.otherSite.id}`]: [2], 'name=R1': [0], [`role_id=${w.rackRole.id}`]: [0] }),
     invalid: [{ body: (w) => ({ name: 'Bad', site: w.site.id, u_height: 0 }), field: 'u_height' }],
     actions: [
@@ -258,7 +258,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     ],
     update: { description: 'Test Value', comments: 'c' },
     bulkUpdate: { description: 'bulk' },
-    brief: ['id', 'url', 'display', 'name', 'description'],
+    brief: ['id', 'url', 'display', 'name', 'description', 'powerfeed_count'],
     filters: (w) => ({ [`site_id=${w.site.id}`]: [0, 1], 'name=PP-1': [0, 2] }),
     invalid: [{ body: { name: 'No site' }, field: 'site' }],
   });
@@ -291,7 +291,7 @@ describe('platform DCIM: the REST and GraphQL contract of each model', () => {
     create: [{ name: 'VC-1', domain: 'core' }, { name: 'VC-2' }, { name: 'VC-3', description: 'third' }],
     update: { domain: 'edge', description: 'Test Value' },
     bulkUpdate: { description: 'bulk' },
-    brief: ['id', 'url', 'display', 'name', 'master', 'description'],
+    brief: ['id', 'url', 'display', 'name', 'master', 'description', 'member_count'],
     filters: { 'domain=core': [0], 'name__ie=vc-3': [2] },
     invalid: [{ body: { domain: 'no name' }, field: 'name' }],
   });

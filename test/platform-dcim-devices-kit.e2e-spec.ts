@@ -30,7 +30,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { part_number: 'PN-2', u_height: 4, comments: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description'],
+      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'device_count'],
       filters: ({ maker, other }) => ({
         [`manufacturer_id=${maker.id}`]: [0, 1],
         [`manufacturer=${other.slug}`]: [2],
@@ -57,7 +57,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { part_number: 'X2', comments: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'description'],
+      brief: ['id', 'url', 'display', 'manufacturer', 'model', 'description', 'module_count'],
       filters: ({ maker }) => ({ [`manufacturer_id=${maker.id}`]: [0, 1], 'model=MT-A': [0, 2], 'part_number=X1': [0] }),
       invalid: [{ body: { model: 'No maker' }, field: 'manufacturer' }],
     });
@@ -141,22 +141,34 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
     });
 
-    describeResourceApi<{ deviceType: Created; otherType: Created }>({
+    /** Module bay templates: two on a device type, one on a module type (a bay in the module). */
+    describeResourceApi<{ deviceType: Created; moduleType: Created }>({
       app,
       path: `${D}/module-bay-templates/`,
       objectType: 'dcim.modulebaytemplate',
       graphqlName: 'module_bay_template',
-      fixtures: async ({ factories }) => ({ deviceType: await factories.deviceType(), otherType: await factories.deviceType() }),
-      create: ({ deviceType, otherType }) => [
+      fixtures: async ({ factories }) => ({ deviceType: await factories.deviceType(), moduleType: await factories.moduleType() }),
+      create: ({ deviceType, moduleType }) => [
         { device_type: deviceType.id, name: 'bay-1', position: '1' },
         { device_type: deviceType.id, name: 'bay-2', label: 'two', position: '2' },
-        { device_type: otherType.id, name: 'bay-1' },
+        { module_type: moduleType.id, name: 'bay-1', position: '{module}/1' },
       ],
       update: { label: 'changed', position: 'left', description: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
       brief: ['id', 'url', 'display', 'name', 'description'],
-      filters: ({ deviceType }) => ({ [`device_type_id=${deviceType.id}`]: [0, 1], 'label=two': [1], 'name=bay-1': [0, 2] }),
-      invalid: [{ body: { name: 'No type' }, field: 'device_type' }],
+      filters: ({ deviceType, moduleType }) => ({
+        [`device_type_id=${deviceType.id}`]: [0, 1],
+        [`module_type_id=${moduleType.id}`]: [2],
+        'label=two': [1],
+        'name=bay-1': [0, 2],
+      }),
+      invalid: [
+        { body: { name: 'No type' }, field: 'non_field_errors' },
+        {
+          body: ({ deviceType, moduleType }) => ({ device_type: deviceType.id, module_type: moduleType.id, name: 'Both' }),
+          field: 'non_field_errors',
+        },
+      ],
     });
   });
 
@@ -227,7 +239,7 @@ describe('platform DCIM: the REST and GraphQL contract of types, devices, ports 
       ],
       update: { label: 'changed', description: 'Test Value' },
       bulkUpdate: { description: 'bulk' },
-      brief: ['id', 'url', 'display', 'name', 'description'],
+      brief: ['id', 'url', 'display', 'installed_module', 'name', 'description'],
       filters: ({ device }) => ({ [`device_id=${device.id}`]: [0, 1], 'label=two': [1], 'name=bay-1': [0, 2] }),
       invalid: [{ body: ({ device }) => ({ device: device.id, name: '' }), field: 'name' }],
     });

@@ -305,7 +305,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(frontPosition.body).toEqual({ front_port_position: ['The front port has 1 position(s).'] });
     });
 
-    it('module bay templates belong to a device type; names unique per type', async () => {
+    it('module bay templates belong to a device type or a module type; names unique per type', async () => {
       const bay = await api.created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 0', position: '0' });
       expect(bay).toMatchObject({ name: 'PIC 0', position: '0', device_type: { id: fx.mx.id, model: 'MX204' } });
       await api.created(BAY_TEMPLATES, { device_type: fx.mx.id, name: 'PIC 1', position: '1' });
@@ -314,7 +314,7 @@ describe('platform DCIM: types, templates, devices, modules, interfaces, cables'
       expect(duplicate.body).toEqual({ non_field_errors: ['The fields device_type, name must make a unique set.'] });
       const noType = await api.post(BAY_TEMPLATES, { name: 'PIC 9' });
       expect(noType.status).toBe(400);
-      expect(noType.body).toEqual({ device_type: ['This field is required.'] });
+      expect(noType.body).toEqual({ non_field_errors: ['Exactly one of device_type and module_type must be set.'] });
       expect(await listed(`${BAY_TEMPLATES}?device_type_id=${fx.mx.id}`)).toEqual(['PIC 0', 'PIC 1']);
     });
   });

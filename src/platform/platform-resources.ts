@@ -27,6 +27,7 @@ import {
   PowerPortResource,
   PowerPortTemplateResource,
 } from './dcim/components.resources';
+import { DeviceBayResource, DeviceBayTemplateResource } from './dcim/device-bays.resources';
 import { PowerFeedResource, PowerPanelResource } from './dcim/power.resources';
 import { RackReservationResource, RackResource, RackRoleResource, RackTypeResource } from './dcim/racks.resources';
 import {
@@ -157,8 +158,10 @@ export const PLATFORM_RESOURCE_DEFINITIONS: readonly ResourceDefinition[] = [
   FrontPortTemplateResource,
   PortTemplateMappingResource,
   ModuleBayTemplateResource,
+  DeviceBayTemplateResource,
   DeviceResource,
   ModuleBayResource,
+  DeviceBayResource,
   ModuleResource,
   RearPortResource,
   FrontPortResource,

@@ -22,7 +22,7 @@ export const VirtualChassisResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'master', 'description'],
+  brief: ['name', 'master', 'description', 'member_count'],
   ordering: ['name'],
   extensions: [membersOfChassis()],
   validateAsync: async (manager: EntityManager, values): Promise<Record<string, string[]>> => {

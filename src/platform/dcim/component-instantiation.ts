@@ -4,9 +4,9 @@ type Row = Record<string, unknown> & { id: number };
 
 /**
  * NetBox's component instantiation: a new device (or module) gets a component for each component
- * template of its type (console, console server, power ports and outlets, interfaces, front and rear ports), a module bay for each bay template, and a port mapping for each template mapping, in the
+ * template of its type (console, console server, power ports and outlets, interfaces, front and rear ports), a module bay for each module-bay template (a module's bays sit in the module), a device bay for each device-bay template (devices only), and a port mapping for each template mapping, in the
  * creating transaction and each recorded in the change log. On a module, `{module}` in a template
- * name becomes the bay's position (or name), as in NetBox.
+ * name, label or bay position becomes the bay's position (or name), as in NetBox.
  */
 export async function instantiateComponents(
   context: ResourceHookContext,
@@ -81,17 +81,16 @@ export async function instantiateComponents(
   const rearPorts = await context.createChildren('dcim.rearport', rearTemplates.map(port));
   const frontTemplates = await templates('dcim_frontporttemplate');
   const frontPorts = await context.createChildren('dcim.frontport', frontTemplates.map(port));
+  await context.createChildren(
+    'dcim.modulebay',
+    (await templates('dcim_modulebaytemplate')).map((bay) =>
+      component(bay, { position: ((bay.position as string | null) ?? '').replaceAll('{module}', moduleLabel) }),
+    ),
+  );
   if (type.column === 'device_type_id') {
-    const bays = await templates('dcim_modulebaytemplate');
     await context.createChildren(
-      'dcim.modulebay',
-      bays.map((bay) => ({
-        device: parent.device,
-        name: bay.name,
-        label: bay.label,
-        position: bay.position,
-        description: bay.description,
-      })),
+      'dcim.devicebay',
+      (await templates('dcim_devicebaytemplate')).map((bay) => ({ device: parent.device, name: bay.name, label: bay.label })),
     );
   }
   const rearByTemplate = byTemplate(rearTemplates, rearPorts);

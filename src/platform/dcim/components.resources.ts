@@ -165,6 +165,7 @@ export const InventoryItemRoleResource = defineOrganizationalResource({
   verboseName: 'inventory item role',
   table: 'dcim_inventoryitemrole',
   fields: { color: color({ default: '9e9e9e' }), comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'inventoryitem_count'],
   extensions: [
     countsOf({
       inventoryitem_count: { table: 'dcim_inventoryitem', column: 'role_id' },

@@ -218,6 +218,12 @@ export const RACK_RESERVATION_STATUS_CHOICES = [
   ['stale', 'Stale', 'orange'],
 ] as const;
 
+/** A device type's role in a parent/child pair: a parent has device bays, a child is installed in one. */
+export const SUBDEVICE_ROLE_CHOICES = [
+  ['parent', 'Parent'],
+  ['child', 'Child'],
+] as const;
+
 export const DEVICE_FACE_CHOICES = [
   ['front', 'Front'],
   ['rear', 'Rear'],

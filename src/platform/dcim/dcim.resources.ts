@@ -56,14 +56,19 @@ import {
   MODULE_STATUS_CHOICES,
   PORT_TYPE_CHOICES,
   STATUS_CHOICES,
+  SUBDEVICE_ROLE_CHOICES,
 } from './dcim.choices';
 import { instantiateComponents } from './component-instantiation';
-import { exactlyOneOf, locationRules, moduleBayOnDevice, portMappingRules } from './dcim.rules';
+import { exactlyOneOf, locationRules, moduleBayOnDevice, moduleOnDevice, portMappingRules } from './dcim.rules';
 import { deviceRackRules } from './rack-rules';
 import { deviceAddressRules } from './device-addresses';
+import { parentDeviceExtension } from './parent-device';
+import { throughFilter } from '../framework/resource/extra-filters';
 import { interfaceMacAddresses, primaryMacAssigned } from './mac-addresses';
 import { INTERFACE_MODE_CHOICES, interfaceVlanProblems, InterfaceVlanSubject } from '../ipam/interface-vlans';
 import { defineOrganizationalResource, treeFilter } from '../framework/resource/organizational';
+import { countsOf } from '../framework/resource/computed-properties';
+import type { EntityManager } from 'typeorm';
 
 const positions = () => integer({ min: 1, max: MAX_PORT_POSITIONS, default: 1 });
 
@@ -152,6 +157,14 @@ export const ManufacturerResource = defineOrganizationalResource({
   path: 'manufacturers',
   verboseName: 'manufacturer',
   table: 'dcim_manufacturer',
+  extensions: [
+    countsOf({
+      devicetype_count: { table: 'dcim_devicetype', column: 'manufacturer_id' },
+      moduletype_count: { table: 'dcim_moduletype', column: 'manufacturer_id' },
+      inventoryitem_count: { table: 'dcim_inventoryitem', column: 'manufacturer_id' },
+      platform_count: { table: 'dcim_platform', column: 'manufacturer_id' },
+    }),
+  ],
 });
 
 export const DeviceRoleResource = defineOrganizationalResource({
@@ -161,6 +174,8 @@ export const DeviceRoleResource = defineOrganizationalResource({
   verboseName: 'device role',
   table: 'dcim_devicerole',
   fields: { color: color({ default: '9e9e9e' }), vm_role: boolean({ default: true }) },
+  brief: ['name', 'slug', 'description', 'device_count', 'virtualmachine_count'],
+  extensions: [hostedCounts('role_id')],
 });
 
 export const PlatformResource = defineOrganizationalResource({
@@ -170,7 +185,45 @@ export const PlatformResource = defineOrganizationalResource({
   verboseName: 'platform',
   table: 'dcim_platform',
   fields: { manufacturer: relation(() => ManufacturerResource, { onDelete: 'PROTECT' }) },
+  brief: ['name', 'slug', 'description', 'device_count', 'virtualmachine_count'],
+  extensions: [hostedCounts('platform_id')],
 });
+
+/** The devices and virtual machines naming a role or platform in `column`. */
+function hostedCounts(column: string) {
+  return countsOf({
+    device_count: { table: 'dcim_device', column },
+    virtualmachine_count: { table: 'virtualization_virtualmachine', column },
+  });
+}
+
+/** A device or module type's component templates, counted as NetBox's `<component>_template_count`. */
+function templateCounts(column: string, tables: readonly string[]) {
+  const names: Record<string, string> = {
+    consoleporttemplate: 'console_port_template_count',
+    consoleserverporttemplate: 'console_server_port_template_count',
+    powerporttemplate: 'power_port_template_count',
+    poweroutlettemplate: 'power_outlet_template_count',
+    interfacetemplate: 'interface_template_count',
+    frontporttemplate: 'front_port_template_count',
+    rearporttemplate: 'rear_port_template_count',
+    devicebaytemplate: 'device_bay_template_count',
+    modulebaytemplate: 'module_bay_template_count',
+    inventoryitemtemplate: 'inventory_item_template_count',
+  };
+  return Object.fromEntries(tables.map((table) => [names[table], { table: `dcim_${table}`, column }]));
+}
+
+const MODULAR_TEMPLATES = [
+  'consoleporttemplate',
+  'consoleserverporttemplate',
+  'powerporttemplate',
+  'poweroutlettemplate',
+  'interfacetemplate',
+  'frontporttemplate',
+  'rearporttemplate',
+  'modulebaytemplate',
+] as const;
 
 export const DeviceTypeResource = defineResource({
   appLabel: 'dcim',
@@ -185,16 +238,34 @@ export const DeviceTypeResource = defineResource({
     part_number: text({ maxLength: 50, search: true }),
     u_height: decimal({ precision: 4, scale: 1, min: 0, max: 100, default: 1 }),
     is_full_depth: boolean({ default: true }),
+    subdevice_role: choice(SUBDEVICE_ROLE_CHOICES, { blank: true }),
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
   display: (row) => String(row.model),
-  brief: ['manufacturer', 'model', 'slug', 'description'],
+  brief: ['manufacturer', 'model', 'slug', 'description', 'device_count'],
+  extensions: [
+    countsOf({
+      device_count: { table: 'dcim_device', column: 'device_type_id' },
+      ...templateCounts('device_type_id', [...MODULAR_TEMPLATES, 'devicebaytemplate', 'inventoryitemtemplate']),
+    }),
+  ],
   ordering: ['model'],
   uniqueTogether: [
     ['manufacturer', 'model'],
     ['manufacturer', 'slug'],
   ],
+  validate: (values): Record<string, string[]> =>
+    values.subdevice_role === 'child' && Number(values.u_height ?? 1) !== 0 ? { u_height: ['Child device types must be 0U.'] } : {},
+  validateAsync: async (manager, values): Promise<Record<string, string[]>> => {
+    if (values.subdevice_role === 'parent' || values.id === undefined) return {};
+    const [template] = (await manager.query('SELECT 1 FROM dcim_devicebaytemplate WHERE device_type_id = $1 LIMIT 1', [
+      values.id,
+    ])) as unknown[];
+    return template
+      ? { subdevice_role: ['Must delete all device bay templates associated with this device before declassifying it as a parent device.'] }
+      : {};
+  },
 });
 
 export const ModuleTypeResource = defineResource({
@@ -211,7 +282,10 @@ export const ModuleTypeResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.model),
-  brief: ['manufacturer', 'model', 'description'],
+  brief: ['manufacturer', 'model', 'description', 'module_count'],
+  extensions: [
+    countsOf({ module_count: { table: 'dcim_module', column: 'module_type_id' }, ...templateCounts('module_type_id', MODULAR_TEMPLATES) }),
+  ],
   ordering: ['model'],
   uniqueTogether: [['manufacturer', 'model']],
 });
@@ -321,6 +395,7 @@ export const PortTemplateMappingResource = portMapping({
   validateAsync: portMappingRules('dcim_frontporttemplate', 'dcim_rearporttemplate', ['device_type_id', 'module_type_id']),
 });
 
+/** A module bay of a device type, or of a module type (a bay in a module, made when the module is installed). */
 export const ModuleBayTemplateResource = defineResource({
   appLabel: 'dcim',
   model: 'modulebaytemplate',
@@ -328,7 +403,7 @@ export const ModuleBayTemplateResource = defineResource({
   verboseName: 'module bay template',
   table: 'dcim_modulebaytemplate',
   fields: {
-    device_type: relation(() => DeviceTypeResource, { onDelete: 'CASCADE', required: true }),
+    ...templateParents,
     name: text({ maxLength: 64, required: true, search: true }),
     label: text({ maxLength: 64, search: true }),
     position: text({ maxLength: 30 }),
@@ -337,7 +412,11 @@ export const ModuleBayTemplateResource = defineResource({
   display: templateDisplay,
   brief: ['name', 'description'],
   ordering: ['name'],
-  uniqueTogether: [['device_type', 'name']],
+  uniqueTogether: [
+    ['device_type', 'name'],
+    ['module_type', 'name'],
+  ],
+  validate: exactlyOneOf('device_type', 'module_type'),
   standard: { tags: false, customFields: false },
 });
 
@@ -362,6 +441,7 @@ export const DeviceResource = defineResource({
     face: choice(DEVICE_FACE_CHOICES, { blank: true }),
     airflow: choice(DEVICE_AIRFLOW_CHOICES, { blank: true }),
     status: choice(DEVICE_STATUS_CHOICES, { default: 'active' }),
+    cluster: relation('virtualization.cluster', { onDelete: 'SET NULL' }),
     virtual_chassis: relation('dcim.virtualchassis', { onDelete: 'SET NULL', clearAlso: { vc_position: null, vc_priority: null } }),
     vc_position: integer({ min: 0, max: 255, nullable: true }),
     vc_priority: integer({ min: 0, max: 255, nullable: true }),
@@ -373,15 +453,38 @@ export const DeviceResource = defineResource({
     description: text({ maxLength: 200, search: true }),
     comments: longText({ search: true }),
   },
-  extensions: [configContextProperty('device'), deviceCertificatesProperty()],
+  extensions: [
+    configContextProperty('device'),
+    parentDeviceExtension(),
+    countsOf({
+      console_port_count: { table: 'dcim_consoleport', column: 'device_id' },
+      console_server_port_count: { table: 'dcim_consoleserverport', column: 'device_id' },
+      power_port_count: { table: 'dcim_powerport', column: 'device_id' },
+      power_outlet_count: { table: 'dcim_poweroutlet', column: 'device_id' },
+      interface_count: { table: 'dcim_interface', column: 'device_id' },
+      front_port_count: { table: 'dcim_frontport', column: 'device_id' },
+      rear_port_count: { table: 'dcim_rearport', column: 'device_id' },
+      device_bay_count: { table: 'dcim_devicebay', column: 'device_id' },
+      module_bay_count: { table: 'dcim_modulebay', column: 'device_id' },
+      inventory_item_count: { table: 'dcim_inventoryitem', column: 'device_id' },
+    }),
+    deviceCertificatesProperty(),
+  ],
   display: (row) => (row.name ? String(row.name) : `Unnamed device (${row.id})`),
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['site', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }, ['virtual_chassis', 'vc_position']],
-  validateAsync: async (manager, values) => ({
-    ...(await deviceRackRules(manager, values)),
-    ...(await deviceAddressRules(manager, values)),
-  }),
+  validateAsync: async (manager, values) => {
+    const child = await childDeviceRules(manager, values);
+    if (Object.keys(child).length > 0) return child;
+    const cluster = await deviceClusterRules(manager, values);
+    if (Object.keys(cluster).length > 0) return cluster;
+    return { ...(await deviceRackRules(manager, values)), ...(await deviceAddressRules(manager, values)) };
+  },
+  extraFilters: {
+    parent_device_id: throughFilter('id', 'SELECT installed_device_id FROM dcim_devicebay WHERE device_id IN (:values)'),
+    parent_bay_id: throughFilter('id', 'SELECT installed_device_id FROM dcim_devicebay WHERE id IN (:values)'),
+  },
   actions: [
     {
       name: 'render-config',
@@ -407,6 +510,38 @@ export const DeviceResource = defineResource({
     instantiateComponents(context, { device: row.id }, { column: 'device_type_id', id: row.device_type_id as number }),
 });
 
+/** A device's cluster is scoped to the device's site (or a location of it) and location, when the cluster names them. */
+async function deviceClusterRules(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+  if (values.cluster_id == null) return {};
+  const [cluster] = (await manager.query(
+    `SELECT s.id AS site_id, s.name AS site, l.id AS location_id, l.name AS location
+       FROM virtualization_cluster c LEFT JOIN core_objecttype t ON t.id = c.scope_type_id AND t.app_label = 'dcim'
+       LEFT JOIN dcim_location l ON t.model = 'location' AND l.id = c.scope_id
+       LEFT JOIN dcim_site s ON s.id = CASE t.model WHEN 'site' THEN c.scope_id WHEN 'location' THEN l.site_id END
+      WHERE c.id = $1`,
+    [values.cluster_id],
+  )) as Array<{ site_id: number | null; site: string | null; location_id: number | null; location: string | null }>;
+  if (cluster?.site_id != null && cluster.site_id !== values.site_id) {
+    return { cluster: [`The assigned cluster belongs to a different site (${cluster.site})`] };
+  }
+  if (cluster?.location_id != null && cluster.location_id !== (values.location_id ?? null)) {
+    return { cluster: [`The assigned cluster belongs to a different location (${cluster.location})`] };
+  }
+  return {};
+}
+
+/** A child device's rack face and position are its parent's: it takes neither itself. */
+async function childDeviceRules(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
+  if (values.rack_id == null || (!values.face && values.position == null)) return {};
+  const [type] = (await manager.query('SELECT subdevice_role FROM dcim_devicetype WHERE id = $1', [values.device_type_id])) as Array<{
+    subdevice_role: string | null;
+  }>;
+  if (type?.subdevice_role !== 'child') return {};
+  return values.face
+    ? { face: ['Child device types cannot be assigned to a rack face. This is an attribute of the parent device.'] }
+    : { position: ['Child device types cannot be assigned to a rack position. This is an attribute of the parent device.'] };
+}
+
 export const ModuleBayResource = defineResource({
   appLabel: 'dcim',
   model: 'modulebay',
@@ -415,16 +550,18 @@ export const ModuleBayResource = defineResource({
   table: 'dcim_modulebay',
   fields: {
     device: relation(() => DeviceResource, { onDelete: 'CASCADE', required: true }),
+    module: relation('dcim.module', { onDelete: 'CASCADE' }),
     name: text({ maxLength: 64, required: true, search: true }),
     label: text({ maxLength: 64, search: true }),
     position: text({ maxLength: 30 }),
     description: text({ maxLength: 200, search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'description'],
+  brief: ['installed_module', 'name', 'description'],
   ordering: ['device', 'name'],
   uniqueTogether: [['device', 'name']],
   relatedObject: 'device',
+  validateAsync: moduleOnDevice,
   extensions: [installedModuleExtension()],
 });
 
@@ -575,9 +712,9 @@ export const InterfaceResource = defineResource({
   uniqueTogether: [['device', 'name']],
   extraFilters: CABLED_FILTER,
   relatedObject: 'device',
-  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses()],
+  extensions: [pathEndpointExtension('dcim.interface'), interfaceMacAddresses('dcim.interface')],
   validateAsync: async (manager, values, body) => ({
-    ...(await primaryMacAssigned(manager, values)),
+    ...(await primaryMacAssigned('dcim.interface')(manager, values)),
     ...(await interfaceVlanProblems(manager, DEVICE_INTERFACE_VLANS, values, body)),
   }),
   actions: [traceAction('dcim.interface')],

@@ -57,6 +57,15 @@ export async function moduleBayOnDevice(manager: EntityManager, values: Record<s
   return bay && bay.device_id !== values.device_id ? { module_bay: ['The module bay belongs to another device.'] } : {};
 }
 
+/** A component's module is installed in its own device. */
+export async function moduleOnDevice(manager: EntityManager, values: Record<string, unknown>): Promise<Problems> {
+  if (values.module_id == null) return {};
+  const [module] = (await manager.query('SELECT device_id FROM dcim_module WHERE id = $1', [values.module_id])) as Array<{
+    device_id: number;
+  }>;
+  return module && module.device_id !== values.device_id ? { module: ['The module is installed in another device.'] } : {};
+}
+
 /** A location's parent location is on the same site. */
 export function locationRules() {
   const noCycle = noParentCycle('dcim_location');

@@ -1,14 +1,21 @@
 import type { EntityManager } from 'typeorm';
 import type { ResourceExtension } from '../framework/resource/resource-declaration';
 
-const ASSIGNED_TO_INTERFACE = `SELECT m.id, m.mac_address, m.assigned_object_id AS interface_id FROM dcim_macaddress m
-  JOIN core_objecttype ot ON ot.id = m.assigned_object_type_id AND ot.app_label = 'dcim' AND ot.model = 'interface'`;
+/** An interface model MAC addresses are assigned to: a device's (`dcim.interface`) or a VM's (`virtualization.vminterface`). */
+type InterfaceModel = 'dcim.interface' | 'virtualization.vminterface';
+
+/** The MAC addresses assigned to interfaces of the model, with the interface's id. */
+function assignedTo(model: InterfaceModel): string {
+  const [app, name] = model.split('.');
+  return `SELECT m.id, m.mac_address, m.assigned_object_id AS interface_id FROM dcim_macaddress m
+    JOIN core_objecttype ot ON ot.id = m.assigned_object_type_id AND ot.app_label = '${app}' AND ot.model = '${name}'`;
+}
 
 /**
  * An interface's MAC addresses as NetBox 4.2+ shows them: `mac_addresses` (those assigned to it,
  * brief) and `mac_address` (its primary one's address, read-only). One query per page.
  */
-export function interfaceMacAddresses(): ResourceExtension {
+export function interfaceMacAddresses(model: InterfaceModel): ResourceExtension {
   return {
     keys: ['mac_address', 'mac_addresses'],
     readSchema: {
@@ -16,7 +23,7 @@ export function interfaceMacAddresses(): ResourceExtension {
       mac_addresses: { type: 'array', readOnly: true, items: { $ref: '#/components/schemas/BriefDcimMacaddress' } },
     },
     async represent(manager, rows, baseUrl, serializer) {
-      const assigned = (await manager.query(`${ASSIGNED_TO_INTERFACE} WHERE m.assigned_object_id = ANY($1) ORDER BY m.mac_address, m.id`, [
+      const assigned = (await manager.query(`${assignedTo(model)} WHERE m.assigned_object_id = ANY($1) ORDER BY m.mac_address, m.id`, [
         rows.map((row) => row.id),
       ])) as Array<{ id: number; mac_address: string; interface_id: number }>;
       const primaries = (await manager.query('SELECT id, mac_address FROM dcim_macaddress WHERE id = ANY($1)', [
@@ -45,11 +52,13 @@ export function interfaceMacAddresses(): ResourceExtension {
 }
 
 /** An interface's primary MAC address is one assigned to that interface. */
-export async function primaryMacAssigned(manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> {
-  if (values.primary_mac_address_id == null) return {};
-  const [mac] = (await manager.query(`${ASSIGNED_TO_INTERFACE} WHERE m.id = $1`, [values.primary_mac_address_id])) as Array<{
-    mac_address: string;
-    interface_id: number;
-  }>;
-  return mac && mac.interface_id === values.id ? {} : { primary_mac_address: ['The MAC address is not assigned to this interface.'] };
+export function primaryMacAssigned(model: InterfaceModel) {
+  return async (manager: EntityManager, values: Record<string, unknown>): Promise<Record<string, string[]>> => {
+    if (values.primary_mac_address_id == null) return {};
+    const [mac] = (await manager.query(`${assignedTo(model)} WHERE m.id = $1`, [values.primary_mac_address_id])) as Array<{
+      mac_address: string;
+      interface_id: number;
+    }>;
+    return mac && mac.interface_id === values.id ? {} : { primary_mac_address: ['The MAC address is not assigned to this interface.'] };
+  };
 }

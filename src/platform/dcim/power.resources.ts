@@ -23,7 +23,7 @@ export const PowerPanelResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'powerfeed_count'],
   ordering: ['site', 'name'],
   uniqueTogether: [['site', 'name']],
   relatedObject: 'site',

@@ -51,6 +51,7 @@ export const RackRoleResource = defineOrganizationalResource({
   verboseName: 'rack role',
   table: 'dcim_rackrole',
   fields: { color: color({ default: '9e9e9e' }), comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'rack_count'],
   extensions: [countsOf({ rack_count: { table: 'dcim_rack', column: 'role_id' } })],
 });
 
@@ -70,7 +71,7 @@ export const RackTypeResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.model),
-  brief: ['manufacturer', 'model', 'slug', 'description'],
+  brief: ['manufacturer', 'model', 'slug', 'description', 'rack_count'],
   ordering: ['manufacturer', 'model'],
   uniqueTogether: [['manufacturer', 'model']],
   validate: dimensionProblems,
@@ -101,7 +102,7 @@ export const RackResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row: ResourceRow) => (row.facility_id ? `${row.name as string} (${row.facility_id as string})` : (row.name as string)),
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'device_count'],
   ordering: ['site', 'location', 'name', 'id'],
   uniqueTogether: [
     ['location', 'name'],

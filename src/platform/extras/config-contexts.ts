@@ -21,7 +21,7 @@ const SUBJECTS: Record<'device' | 'virtualmachine', ContextSubject> = {
     objectType: { app: 'dcim', model: 'device' },
     location: 'o.location_id',
     deviceType: 'o.device_type_id',
-    cluster: 'NULL::int',
+    cluster: 'o.cluster_id',
   },
   virtualmachine: {
     table: 'virtualization_virtualmachine',

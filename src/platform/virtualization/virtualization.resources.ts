@@ -1,11 +1,13 @@
 import { EntityManager } from 'typeorm';
 import { DeviceRoleResource, PlatformResource } from '../dcim/dcim.resources';
+import { interfaceMacAddresses, primaryMacAssigned } from '../dcim/mac-addresses';
 import { configContextProperty, contextDataProblems } from '../extras/config-contexts';
 import { ConfigTemplateResource } from '../extras/extras.resources';
 import { throughFilter } from '../framework/resource/extra-filters';
+import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
-import { defineResource } from '../framework/resource/resource-definition';
+import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
 import { INTERFACE_MODE_CHOICES, interfaceVlanProblems, InterfaceVlanSubject } from '../ipam/interface-vlans';
 import { IpAddressResource, VlanResource, VlanTranslationPolicyResource, VrfResource } from '../ipam/ipam.resources';
 import { TenantResource } from '../tenancy/tenancy.resources';
@@ -19,6 +21,8 @@ export const ClusterTypeResource = defineOrganizationalResource({
   verboseName: 'cluster type',
   table: 'virtualization_clustertype',
   fields: { comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'cluster_count'],
+  extensions: [countsOf({ cluster_count: { table: 'virtualization_cluster', column: 'type_id' } })],
 });
 
 export const ClusterGroupResource = defineOrganizationalResource({
@@ -28,6 +32,8 @@ export const ClusterGroupResource = defineOrganizationalResource({
   verboseName: 'cluster group',
   table: 'virtualization_clustergroup',
   fields: { comments: longText({ search: true }) },
+  brief: ['name', 'slug', 'description', 'cluster_count'],
+  extensions: [countsOf({ cluster_count: { table: 'virtualization_cluster', column: 'group_id' } })],
 });
 
 /** Where a cluster is (NetBox 4.2's scope). */
@@ -60,9 +66,15 @@ export const ClusterResource = defineResource({
     comments: longText({ search: true }),
   },
   display: (row) => String(row.name),
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'virtualmachine_count'],
   ordering: ['name'],
   uniqueTogether: [['group', 'name']],
+  extensions: [
+    countsOf({
+      device_count: { table: 'dcim_device', column: 'cluster_id' },
+      virtualmachine_count: { table: 'virtualization_virtualmachine', column: 'cluster_id' },
+    }),
+  ],
   extraFilters: {
     site_id: scopeSiteFilter('id'),
     site: scopeSiteFilter('slug'),
@@ -105,6 +117,18 @@ async function virtualMachineRules(manager: EntityManager, values: Record<string
     )) as Array<{ name: string; site_id: number | null }>;
     if (cluster && cluster.site_id != null && cluster.site_id !== values.site_id) {
       return { cluster: [`The selected cluster (${cluster.name}) is not assigned to this site.`] };
+    }
+  }
+  if (values.id !== undefined && values.disk != null) {
+    const [disks] = (await manager.query('SELECT sum(size)::int AS total FROM virtualization_virtualdisk WHERE virtual_machine_id = $1', [
+      values.id,
+    ])) as Array<{ total: number | null }>;
+    if (disks?.total != null && Number(values.disk) !== disks.total) {
+      return {
+        disk: [
+          `The specified disk size (${String(values.disk)}) must match the aggregate size of assigned virtual disks (${disks.total}).`,
+        ],
+      };
     }
   }
   const problems: Problems = {};
@@ -168,7 +192,15 @@ export const VirtualMachineResource = defineResource({
   ordering: ['name', 'id'],
   uniqueTogether: [{ fields: ['cluster', 'tenant', 'name'], nullsEqual: true, caseInsensitive: ['name'] }],
   validateAsync: virtualMachineRules,
-  extensions: [configContextProperty('virtualmachine')],
+  // NetBox fills an empty `disk` from the virtual disks.
+  afterUpdate: (context: ResourceHookContext, _before: ResourceRow, after: ResourceRow) => syncDisk(context.manager, [after.id], false),
+  extensions: [
+    configContextProperty('virtualmachine'),
+    countsOf({
+      interface_count: { table: 'virtualization_vminterface', column: 'virtual_machine_id' },
+      virtual_disk_count: { table: 'virtualization_virtualdisk', column: 'virtual_machine_id' },
+    }),
+  ],
 });
 
 const VM_INTERFACE_VLANS: InterfaceVlanSubject = {
@@ -222,16 +254,22 @@ export const VmInterfaceResource = defineResource({
     qinq_svlan: relation(() => VlanResource, { onDelete: 'SET NULL', label: 'Q-in-Q SVLAN' }),
     vrf: relation(() => VrfResource, { onDelete: 'SET NULL', label: 'VRF' }),
     vlan_translation_policy: relation(() => VlanTranslationPolicyResource, { onDelete: 'PROTECT', label: 'VLAN translation policy' }),
+    primary_mac_address: relation('dcim.macaddress', { onDelete: 'SET NULL', unique: true }),
   },
   display: (row) => String(row.name),
   brief: ['virtual_machine', 'name', 'description'],
   ordering: ['virtual_machine', 'name'],
   uniqueTogether: [['virtual_machine', 'name']],
   relatedObject: 'virtual_machine',
-  validateAsync: async (manager, values, body) => ({
-    ...(await vmInterfaceRules(manager, values)),
-    ...(await interfaceVlanProblems(manager, VM_INTERFACE_VLANS, values, body)),
-  }),
+  validateAsync: async (manager, values, body): Promise<Problems> => {
+    const problems = await vmInterfaceRules(manager, values);
+    if (Object.keys(problems).length > 0) return problems;
+    return {
+      ...(await primaryMacAssigned('virtualization.vminterface')(manager, values)),
+      ...(await interfaceVlanProblems(manager, VM_INTERFACE_VLANS, values, body)),
+    };
+  },
+  extensions: [interfaceMacAddresses('virtualization.vminterface')],
   extraFilters: {
     cluster_id: throughFilter('virtual_machine_id', 'SELECT id FROM virtualization_virtualmachine WHERE cluster_id IN (:values)'),
   },
@@ -255,4 +293,23 @@ export const VirtualDiskResource = defineResource({
   ordering: ['virtual_machine', 'name'],
   uniqueTogether: [['virtual_machine', 'name']],
   relatedObject: 'virtual_machine',
+  afterCreate: (context: ResourceHookContext, row: ResourceRow) => syncDisk(context.manager, [row.virtual_machine_id], true),
+  afterUpdate: (context: ResourceHookContext, before: ResourceRow, after: ResourceRow) =>
+    syncDisk(context.manager, [before.virtual_machine_id, after.virtual_machine_id], true),
+  afterDelete: (context: ResourceHookContext, row: ResourceRow) => syncDisk(context.manager, [row.virtual_machine_id], true),
 });
+
+/**
+ * A virtual machine's `disk` is the sum of its virtual disks' sizes, set (unrecorded, as NetBox's
+ * signal sets it) when a disk changes, and then null without disks; `disksChanged` false (the VM
+ * itself was saved) fills it only where the VM has disks.
+ */
+async function syncDisk(manager: EntityManager, machines: readonly unknown[], disksChanged: boolean): Promise<void> {
+  await manager.query(
+    `UPDATE virtualization_virtualmachine vm SET disk = d.total
+       FROM (SELECT m.id, (SELECT sum(size) FROM virtualization_virtualdisk WHERE virtual_machine_id = m.id)::int AS total
+               FROM virtualization_virtualmachine m WHERE m.id = ANY($1)) d
+      WHERE vm.id = d.id AND ($2::boolean OR d.total IS NOT NULL) AND vm.disk IS DISTINCT FROM d.total`,
+    [machines, disksChanged],
+  );
+}

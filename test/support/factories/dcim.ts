@@ -68,11 +68,30 @@ export function dcimFactories(api: PlatformClient) {
       make('rear-port-templates', { name: unique('rear'), type: 'mpo', ...(await templateParent(fields)) }),
     frontPortTemplate: async (fields: Fields = {}) =>
       make('front-port-templates', { name: unique('front'), type: 'lc', ...(await templateParent(fields)) }),
+    /** A module bay template: on a new device type unless `device_type` or `module_type` is given. */
     moduleBayTemplate: async (fields: Fields = {}) =>
-      make('module-bay-templates', {
-        name: unique('bay'),
+      make('module-bay-templates', { name: unique('bay'), ...(await templateParent(fields)) }),
+    /** A device bay template on a new parent device type unless `device_type` is given. */
+    deviceBayTemplate: async (fields: Fields = {}) =>
+      make('device-bay-templates', {
+        name: unique('device-bay'),
         ...fields,
-        device_type: await idOr(fields, 'device_type', () => factories.deviceType()),
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType({ subdevice_role: 'parent' })),
+      }),
+    /** A device bay in a new parent device unless `device` is given. */
+    deviceBay: async (fields: Fields = {}) =>
+      make('device-bays', {
+        name: unique('device-bay'),
+        ...fields,
+        device: await idOr(fields, 'device', async () =>
+          factories.device({ device_type: (await factories.deviceType({ subdevice_role: 'parent' })).id }),
+        ),
+      }),
+    /** A device of a new 0U child device type unless `device_type` is given: one a device bay can hold. */
+    childDevice: async (fields: Fields = {}) =>
+      factories.device({
+        ...fields,
+        device_type: await idOr(fields, 'device_type', () => factories.deviceType({ subdevice_role: 'child', u_height: 0 })),
       }),
     moduleBay: async (fields: Fields = {}) =>
       make('module-bays', { name: unique('bay'), ...fields, device: await idOr(fields, 'device', () => factories.device()) }),

@@ -301,7 +301,11 @@ function briefSchema(definition: ResourceDefinition): Schema {
     const field = definition.fields[name];
     // A generic relation appears in `?brief=true` answers only, not where the object is nested: never required.
     if (field && field.kind !== 'many') Object.assign(properties, readProperties(name, field));
-    else if (!field) properties[name] = { type: 'string', nullable: true };
+    else if (!field) {
+      const extension = definition.extensions?.find((candidate) => candidate.keys.includes(name));
+      // An extension's key is in `?brief=true` answers only, not where the object is nested: never required.
+      properties[name] = extension ? (extension.readSchema?.[name] ?? {}) : { type: 'string', nullable: true };
+    }
   }
   return { type: 'object', required: ['id', 'url', 'display'], properties };
 }

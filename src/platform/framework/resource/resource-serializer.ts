@@ -54,11 +54,16 @@ export class ResourceSerializer implements ObjectSerializer {
   ): Promise<SerializedObject[]> {
     const data = await this.loadReferences(manager, definition, rows, representation, baseUrl);
     const objects = rows.map((row) => this.represent(definition, row, representation, data));
-    if (representation === 'full') {
-      for (const extension of definition.extensions ?? []) {
-        const extra = await extension.represent(manager, rows, baseUrl, this);
-        objects.forEach((object, index) => Object.assign(object, extra.get(rows[index].id) ?? {}));
-      }
+    for (const extension of definition.extensions ?? []) {
+      // `?brief=true` carries the extension keys the brief names (NetBox's counts in `brief_fields`).
+      const keys = representation === 'full' ? extension.keys : extension.keys.filter((key) => definition.brief.includes(key));
+      if (keys.length === 0) continue;
+      const extra = await extension.represent(manager, rows, baseUrl, this);
+      objects.forEach((object, index) => {
+        const values = extra.get(rows[index].id) ?? {};
+        if (representation === 'full') Object.assign(object, values);
+        else for (const key of keys) if (key in values) object[key] = values[key];
+      });
     }
     return objects;
   }
