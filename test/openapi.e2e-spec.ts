@@ -180,6 +180,10 @@ describe('OpenAPI details a generated SDK relies on', () => {
       'getAcmeAuthorization',
       'respondToAcmeChallenge',
       'getAcmeCertificate',
+      'getAcmeRenewalInfo',
+      'listAcmeAccountOrders',
+      'changeAcmeAccountKey',
+      'revokeAcmeCertificate',
     ];
     // EST authenticates with HTTP Basic (a service account's name and token); re-enrollment also by client certificate.
     const basicIds = ['estSimpleEnroll', 'estServerKeyGen'];
