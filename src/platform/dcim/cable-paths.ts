@@ -331,7 +331,9 @@ async function viewableNodes(
     const [type, id] = splitKey(node);
     byType.set(type, [...(byType.get(type) ?? []), id]);
   }
-  const permitted = await Promise.all([...byType].map(async ([type, ids]) => [type, await permittedIds(type, 'view', ids)] as const));
+  const permitted = await Promise.all(
+    [...byType].map(async ([type, ids]) => [type, await permittedIds(type, 'view', ids, { existing: true })] as const),
+  );
   const allowed = new Map(permitted);
   return new Map(
     [...shown].filter(([node]) => {

@@ -118,7 +118,8 @@ export class ResourceActions {
       selectVisible: (objectType, filters, selection) =>
         this.access.selectVisible(manager, target(objectType), filters, scope.principal, selection),
       permits: (objectType, action, id) => this.access.permits(manager, target(objectType), action, id, scope.principal),
-      permittedIds: (objectType, action, ids) => this.access.permittedIds(manager, target(objectType), action, ids, scope.principal),
+      permittedIds: (objectType, action, ids, options) =>
+        this.access.permittedIds(manager, target(objectType), action, ids, scope.principal, options),
       served: (objectType) => this.writer.isServed(objectType),
       create: (objectType, items) => this.writer.createWithin(manager, target(objectType), items, scope),
       update: async (objectType, id, body) => {

@@ -330,8 +330,12 @@ export interface CollectionActionContext {
   selectVisible: (objectType: string, filters: QueryParameters, selection: VisibleSelection) => Promise<Array<Record<string, unknown>>>;
   /** Whether the caller holds `action` on the object of that type with that id (its constraints included). */
   permits: (objectType: string, action: string, id: number) => Promise<boolean>;
-  /** Which of these existing objects of that type the caller holds `action` on (its constraints included). */
-  permittedIds: (objectType: string, action: string, ids: readonly number[]) => Promise<Set<number>>;
+  /**
+   * Which of these objects of that type the caller holds `action` on (its constraints included), of
+   * those that exist. With `existing`, the caller vouches that they all exist (read in this
+   * transaction), so an unconstrained permission answers without a statement.
+   */
+  permittedIds: (objectType: string, action: string, ids: readonly number[], options?: { existing?: boolean }) => Promise<Set<number>>;
   /** Whether a model is served (false for a model of a plugin left out of PLUGINS). */
   served: (objectType: string) => boolean;
   /**
