@@ -19,6 +19,9 @@ const slowSelection = {
 
 module.exports = {
   maxWorkers: 2,
+  // Each e2e file loads the whole application into its worker, and a worker's heap keeps growing across
+  // files until V8's limit: a worker above this after a file is replaced by a fresh one.
+  workerIdleMemoryLimit: '2GB',
   testTimeout: 60000,
   projects: [
     {
