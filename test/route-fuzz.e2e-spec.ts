@@ -196,6 +196,7 @@ const EXTRA_FIELDS: Record<string, (id: (listPath: string) => number | undefined
   '/api/dcim/power-port-templates/': byDeviceType,
   '/api/dcim/power-outlet-templates/': byDeviceType,
   '/api/dcim/interface-templates/': byDeviceType,
+  '/api/dcim/module-bay-templates/': byDeviceType,
   '/api/dcim/rack-reservations/': () => ({ units: [1] }),
   '/api/dcim/mac-addresses/': () => ({ mac_address: '02:00:5e:10:00:01' }),
   '/api/plugins/routing/communities/': () => ({ community: '65000:100' }),
@@ -252,6 +253,31 @@ const SEED_STEPS: Record<string, (tools: SeedTools) => Promise<Record<string, Js
       fiber_a: await port('fuzz-splice-a'),
       fiber_b: await port('fuzz-splice-b'),
     };
+  },
+  // Device bays (and their templates) need a device type whose subdevice role is parent.
+  '/api/dcim/device-bay-templates/': async ({ id, create }) => ({
+    device_type: await create('/api/dcim/device-types/', {
+      manufacturer: id('/api/dcim/manufacturers/')!,
+      model: 'fuzz-chassis-template',
+      slug: 'fuzz-chassis-template',
+      subdevice_role: 'parent',
+    }),
+    name: 'fuzz-bay-template',
+  }),
+  '/api/dcim/device-bays/': async ({ id, create }) => {
+    const chassisType = await create('/api/dcim/device-types/', {
+      manufacturer: id('/api/dcim/manufacturers/')!,
+      model: 'fuzz-chassis',
+      slug: 'fuzz-chassis',
+      subdevice_role: 'parent',
+    });
+    const chassis = await create('/api/dcim/devices/', {
+      name: 'fuzz-chassis',
+      device_type: chassisType,
+      role: id('/api/dcim/device-roles/')!,
+      site: id('/api/dcim/sites/')!,
+    });
+    return { device: chassis, name: 'fuzz-bay' };
   },
   '/api/wireless/wireless-links/': async ({ id, create }) => {
     const radio = (name: string) => create('/api/dcim/interfaces/', { device: id('/api/dcim/devices/')!, name, type: 'ieee802.11ac' });
