@@ -1,7 +1,6 @@
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { PASSWORD } from './support/api-client';
+import { recordStatements } from './support/statement-recorder';
 import { PlatformClient, provisionToken } from './support/platform-client';
 import { startSeededApp, type SeededApp } from './support/seeded-app';
 
@@ -41,31 +40,9 @@ describe('credential cache', () => {
 
   /** The answer's status and the statements the app ran for it (TypeORM's query runner and the pool). */
   async function statementsOf(request: () => Promise<{ status: number }>): Promise<{ status: number; statements: string[] }> {
-    const statements: string[] = [];
-    const record = (statement: unknown) => {
-      const text = typeof statement === 'string' ? statement : String((statement as { text?: string }).text);
-      // The token's last use, written at most once a minute whatever the request.
-      if (!text.includes('SET last_used = now()')) statements.push(text);
-    };
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
-    const runnerQuery = PostgresQueryRunner.prototype.query;
-    const runnerSpy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
-      record(args[0]);
-      return runnerQuery.apply(this, args);
-    });
-    const pool = (seeded.testApp.app.get(DataSource).driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
-    const poolQuery = pool.query.bind(pool);
-    const poolSpy = jest.spyOn(pool, 'query').mockImplementation((...args: unknown[]) => {
-      record(args[0]);
-      return poolQuery(...args);
-    });
-    try {
-      const { status } = await request();
-      return { status, statements };
-    } finally {
-      runnerSpy.mockRestore();
-      poolSpy.mockRestore();
-    }
+    // The token's last use is written at most once a minute whatever the request.
+    const { result, statements } = await recordStatements(seeded.testApp.app, request, (text) => !text.includes('SET last_used = now()'));
+    return { status: result.status, statements };
   }
 
   /** Runs `sql` (about user `userId`) on the test's connection and waits until its notification has been delivered. */

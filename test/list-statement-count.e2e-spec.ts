@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
-import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 import { factories } from './support/factories';
+import { recordStatements } from './support/statement-recorder';
 import { PlatformClient, startPlatformApp } from './support/platform-client';
 import type { SeededApp } from './support/seeded-app';
 
@@ -34,33 +33,15 @@ describe('list requests: SQL statements per page, constant in the page size', ()
    * (common/database/prepared-query.ts); the answer's body with them.
    */
   async function statementsOf(path: Read): Promise<{ statements: string[]; body: any }> {
-    const statements: string[] = [];
-    const record = (statement: unknown) => {
-      const text = typeof statement === 'string' ? statement : String((statement as { text?: string }).text);
-      // The token's last use, written at most once a minute, and its check, run when the process's
-      // credential cache has not kept it (at most 5 s): whatever the request, not the page.
-      if (!text.includes('SET last_used = now()') && !text.includes('t.key_digest = $1')) statements.push(text);
-    };
-    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, applied to each runner by the spy below
-    const runnerQuery = PostgresQueryRunner.prototype.query;
-    const runnerSpy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args) {
-      record(args[0]);
-      return runnerQuery.apply(this, args);
-    });
-    const pool = (seeded.testApp.app.get(DataSource).driver as unknown as { master: { query: (...args: unknown[]) => unknown } }).master;
-    const poolQuery = pool.query.bind(pool);
-    const poolSpy = jest.spyOn(pool, 'query').mockImplementation((...args: unknown[]) => {
-      record(args[0]);
-      return poolQuery(...args);
-    });
-    try {
-      const response = typeof path === 'string' ? await api.get(path) : await api.post('/graphql/', { query: path.graphql });
-      expect({ path, status: response.status }).toEqual({ path, status: 200 });
-      return { statements, body: response.body };
-    } finally {
-      runnerSpy.mockRestore();
-      poolSpy.mockRestore();
-    }
+    // The token's last use, written at most once a minute, and its check, run when the process's
+    // credential cache has not kept it (at most 5 s): whatever the request, not the page.
+    const { result: response, statements } = await recordStatements(
+      seeded.testApp.app,
+      () => (typeof path === 'string' ? api.get(path) : api.post('/graphql/', { query: path.graphql })),
+      (text) => !text.includes('SET last_used = now()') && !text.includes('t.key_digest = $1'),
+    );
+    expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    return { statements, body: response.body };
   }
 
   /** Reads both paths and checks that the larger answer ran exactly the smaller one's statement count. */
