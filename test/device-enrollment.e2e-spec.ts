@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from './support/api-client';
@@ -79,17 +78,7 @@ describe('enrollment bound to the inventory', () => {
     await seeded?.testApp.close();
   });
 
-  /** Runs a shell pipeline in the workspace without blocking the event loop (curl and openssl talk to the in-process app). */
-  function sh(script: string): Promise<{ status: number; output: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ssl.dir });
-      const chunks: Buffer[] = [];
-      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ status: code ?? -1, output: Buffer.concat(chunks).toString() }));
-    });
-  }
+  const sh = (script: string) => ssl.shell(script);
 
   /** A new P-256 key and a CSR from `openssl req` (`<name>.csr` PEM, `<name>.b64` base64 DER for EST). */
   async function csr(name: string, commonName: string, sans: string): Promise<string> {

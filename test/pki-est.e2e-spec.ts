@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpensslPki, OpensslWorkspace, startOpensslPki } from './support/openssl';
@@ -69,17 +68,7 @@ describe('EST checked with curl and openssl', () => {
 
   afterAll(() => pki?.close());
 
-  /** Runs a shell pipeline in the workspace (curl and openssl talk to the in-process app: never block the event loop). */
-  function sh(script: string): Promise<{ status: number; output: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: ssl.dir });
-      const chunks: Buffer[] = [];
-      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ status: code ?? -1, output: Buffer.concat(chunks).toString() }));
-    });
-  }
+  const sh = (script: string) => ssl.shell(script);
 
   /** curl with the given arguments; the body goes to `<name>.out`, the headers are parsed. */
   async function curl(name: string, ...args: string[]): Promise<CurlAnswer> {

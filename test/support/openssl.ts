@@ -37,6 +37,18 @@ export class OpensslWorkspace {
     });
   }
 
+  /** Runs a bash pipeline (`pipefail`) in the folder without blocking the event loop: for curl and openssl talking to the in-process app. */
+  shell(script: string): Promise<{ status: number; output: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('bash', ['-o', 'pipefail', '-c', script], { cwd: this.dir });
+      const chunks: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ status: code ?? -1, output: Buffer.concat(chunks).toString() }));
+    });
+  }
+
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
   }
