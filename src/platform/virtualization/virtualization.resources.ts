@@ -8,6 +8,7 @@ import { countsOf } from '../framework/resource/computed-properties';
 import { boolean, choice, decimal, genericRelation, integer, json, longText, many, relation, text } from '../framework/resource/fields';
 import { defineOrganizationalResource } from '../framework/resource/organizational';
 import { defineResource, ResourceHookContext, ResourceRow } from '../framework/resource/resource-definition';
+import { assignedAddressProblems } from '../ipam/assigned-addresses';
 import { INTERFACE_MODE_CHOICES, interfaceVlanProblems, InterfaceVlanSubject } from '../ipam/interface-vlans';
 import { IpAddressResource, VlanResource, VlanTranslationPolicyResource, VrfResource } from '../ipam/ipam.resources';
 import { TenantResource } from '../tenancy/tenancy.resources';
@@ -131,25 +132,19 @@ async function virtualMachineRules(manager: EntityManager, values: Record<string
       };
     }
   }
-  const problems: Problems = {};
-  for (const [field, family] of [
-    ['primary_ip4', 4],
-    ['primary_ip6', 6],
-  ] as const) {
-    const id = values[`${field}_id`];
-    if (id == null) continue;
-    const [ip] = (await manager.query(
-      `SELECT a.address::text AS address, family(a.address) AS family,
-              (t.app_label = 'virtualization' AND t.model = 'vminterface'
-               AND a.assigned_object_id IN (SELECT id FROM virtualization_vminterface WHERE virtual_machine_id = $2)) AS own
-         FROM ipam_ipaddress a LEFT JOIN core_objecttype t ON t.id = a.assigned_object_type_id WHERE a.id = $1`,
-      [id, values.id ?? 0],
-    )) as Array<{ address: string; family: number; own: boolean | null }>;
-    if (!ip) continue;
-    if (ip.family !== family) problems[field] = [`${ip.address} is not an IPv${family} address.`];
-    else if (!ip.own) problems[field] = [`The specified IP address (${ip.address}) is not assigned to this VM.`];
-  }
-  return problems;
+  return assignedAddressProblems(
+    manager,
+    values,
+    [
+      ['primary_ip4', 4],
+      ['primary_ip6', 6],
+    ],
+    {
+      interfaceType: 'virtualization.vminterface',
+      interfaceIds: 'SELECT id FROM virtualization_vminterface WHERE virtual_machine_id = $1',
+      noun: 'VM',
+    },
+  );
 }
 
 /** A virtual machine, on a site and/or a cluster (and optionally a host device of the cluster). */
